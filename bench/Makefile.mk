@@ -1,0 +1,1 @@
+# bench: files of this folder (see top Makefile.am)

@@ -1,0 +1,1 @@
+# coll: files of this folder (see top Makefile.am)

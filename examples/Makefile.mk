@@ -1,0 +1,1 @@
+# examples: files of this folder (see top Makefile.am)

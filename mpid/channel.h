@@ -1,0 +1,81 @@
+/*
+ * channel.h — the interface between the device and its channels (self, shm,
+ * and later ofi and agent). This is the only device header a channel
+ * includes: a channel never reaches up into mpid or src, nor sideways into
+ * another channel.
+ *
+ * Model (active messages, after seed 001): the device hands a channel a packet
+ * — a small opaque header plus a payload gather list — for a destination world
+ * rank. On the receiving side the channel calls mpid_on_packet() in place, from
+ * its progress function, with pointers into its own buffers; the handler
+ * copies out what it keeps, and the channel frees the slot when it returns.
+ * Packets from one sender to one receiver on one queue arrive in order.
+ */
+#ifndef MPID_CHANNEL_H
+#define MPID_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#define MPID_HDR_MAX 48      /* largest header the device ever sends */
+
+/* Flags for send. */
+#define MPID_CH_CTRL 0x1     /* control packet (CTS, FIN, acks): travels on
+                                the control queue, which is always drained */
+
+/* What a channel learns at init. */
+typedef struct mpid_chan_info {
+    int        world_rank, world_size;
+    int        node;            /* my node index */
+    const int *node_of;         /* [world_size]: node index of each rank */
+    int        local_rank;      /* my index among the ranks of my node */
+    int        local_size;
+    const int *local_ranks;     /* [local_size]: world ranks on my node, ascending */
+    const char *job_id;         /* unique per job; names shared segments */
+} mpid_chan_info;
+
+typedef struct mpid_channel {
+    const char *name;
+    size_t max_payload;    /* largest payload of one packet (eager limit) */
+
+    int  (*init)(const mpid_chan_info *info);
+    int  (*finalize)(void);
+
+    /* Send one packet. Returns 0 when the packet is on its way and the
+     * header and payload may be reused, -EAGAIN when the destination has no
+     * room now (the device retries later, keeping order), another negative
+     * errno on failure. */
+    int  (*send)(int dest, const void *hdr, size_t hdrlen,
+                 const struct iovec *iov, int iovcnt, unsigned flags);
+
+    /* Deliver up to budget arrived packets through mpid_on_packet().
+     * Returns the number delivered. */
+    int  (*progress)(int budget);
+
+    /* Single-copy read from a peer's address space (rendezvous). Returns the
+     * bytes read, or -ENOTSUP / -EPERM when this channel or the kernel does not
+     * allow it (the device then falls back to pipelined packets). NULL when
+     * the channel has no such path. */
+    ssize_t (*rma_read)(int src, const struct iovec *local, int nlocal,
+                        const struct iovec *remote, int nremote);
+
+    /* Idle support. arm_sleep() announces that this rank will block; it
+     * returns nonzero if packets arrived meanwhile (then do not block).
+     * sleep(timeout_us) blocks until a peer's send wakes us or the timeout;
+     * disarm_sleep() ends the announcement. NULL if the channel cannot block. */
+    int  (*arm_sleep)(void);
+    void (*sleep)(long timeout_us);
+    void (*disarm_sleep)(void);
+} mpid_channel;
+
+/* Upcall into the device, called by channels from progress for each packet. */
+void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
+                    const void *payload, size_t len);
+
+/* The channels. */
+extern const mpid_channel mpid_channel_self;
+extern const mpid_channel mpid_channel_shm;
+
+#endif

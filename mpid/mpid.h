@@ -1,0 +1,104 @@
+/*
+ * mpid.h — the device: what the MPI layer (src/) and the collectives (coll/)
+ * call to move messages. Requests, matching, eager/rendezvous protocols, the
+ * progress engine and routing live behind it; channels live below it.
+ *
+ * Threading: MPI_THREAD_FUNNELED/SERIALIZED — one thread at a time enters the
+ * device, so no locks on these paths.
+ */
+#ifndef MPID_H
+#define MPID_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "src/util/dtype.h"
+
+/* What the device knows of a communicator: its context, the caller's rank and
+ * the map from communicator rank to world rank. Embedded in the MPI layer's
+ * communicator object. */
+typedef struct mpid_comm {
+    uint32_t   context_id;   /* even; +MPID_CTX_COLL is the collective context */
+    int        rank;         /* my rank in the communicator */
+    int        size;
+    const int *world_ranks;  /* [size]: communicator rank -> world rank */
+} mpid_comm;
+
+/* Context offsets: point-to-point traffic and collective traffic of one
+ * communicator never match each other. */
+#define MPID_CTX_PT2PT 0u
+#define MPID_CTX_COLL  1u
+
+/* Send modes. */
+enum { MPID_SEND_STANDARD = 0, MPID_SEND_SYNC = 1, MPID_SEND_READY = 2 };
+
+enum mpid_req_kind {
+    MPID_REQ_SEND = 1,
+    MPID_REQ_RECV,
+    MPID_REQ_OTHER,      /* completed by a layer above (persistent, bsend, collectives) */
+};
+
+typedef struct mpid_request mpid_request;
+
+/* The public part of a request: the device sets done and status; the MPI
+ * layer owns handle and user. */
+struct mpid_request {
+    int          kind;
+    volatile int done;       /* set once when the operation completes */
+    MPI_Status   status;     /* MPI_SOURCE/MPI_TAG/MPI_ERROR, clumpi_count = bytes */
+    int          handle;     /* MPI_Request handle, or MPI_REQUEST_NULL */
+    void        *user;       /* owner's data (persistent/collective requests) */
+    /* For MPID_REQ_OTHER: called by progress until it sets done. */
+    int        (*poll)(mpid_request *req);
+    struct mpid_request_priv *priv;  /* device-private state */
+};
+
+/* An unexpected message taken out of matching by Mprobe/Improbe. */
+typedef struct mpid_message mpid_message;
+
+/* ---- life cycle -------------------------------------------------------- */
+/* Bootstraps through PMI (or as a singleton without a launcher), opens the
+ * channels and fills the routing table. */
+int  mpid_init(void);
+int  mpid_finalize(void);
+void mpid_abort(int errorcode, const char *msg) __attribute__((noreturn));
+
+int  mpid_world_rank(void);
+int  mpid_world_size(void);
+int  mpid_node_of(int world_rank);   /* node index of a world rank */
+int  mpid_node_count(void);
+const char *mpid_job_id(void);
+
+/* ---- point-to-point ---------------------------------------------------- */
+/* dest/src are communicator ranks (or MPI_PROC_NULL / MPI_ANY_SOURCE);
+ * ctx_off is MPID_CTX_PT2PT or MPID_CTX_COLL. Arguments are already checked.
+ * On success *req is a new request the caller releases with mpid_request_free. */
+int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+               const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req);
+int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
+               const mpid_comm *comm, unsigned ctx_off, mpid_request **req);
+
+/* Probe: *flag set when a matching message is waiting; status filled. With
+ * msg non-NULL the message is removed from matching (Mprobe). */
+int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
+                int *flag, MPI_Status *status, mpid_message **msg);
+int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
+                mpid_request **req);
+
+/* Cancel a receive that has not matched (sets status.clumpi_cancelled and
+ * completes it); sends are not cancelled (they complete normally). */
+int  mpid_cancel(mpid_request *req);
+
+mpid_request *mpid_request_new_other(void);  /* for layers above */
+void mpid_request_free(mpid_request *req);
+
+/* ---- progress ---------------------------------------------------------- */
+/* One pass over the channels; returns the number of events handled. */
+int mpid_progress(void);
+/* Progress until done(arg) returns nonzero: spins briefly, then blocks
+ * (futex/eventfd) so idle ranks give the core away. */
+int mpid_progress_until(int (*done)(void *arg), void *arg);
+/* Convenience: progress until req->done. */
+int mpid_wait(mpid_request *req);
+
+#endif

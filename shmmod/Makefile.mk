@@ -1,0 +1,1 @@
+# shmmod: files of this folder (see top Makefile.am)

@@ -1,0 +1,505 @@
+/*
+ * mpi.h — the public interface of clumpi, an MPI library for clusters of
+ * multiprocessors. MPI-3.1, C bindings.
+ *
+ * Handles are integers (as in MPICH): the high byte names the kind of object,
+ * the rest indexes that kind's table, so a wrong or stale handle is caught by a
+ * bounds check rather than a wild pointer. Index 0 of every kind is its null
+ * handle. Every MPI_ function also exists as PMPI_ for profiling tools.
+ */
+#ifndef CLUMPI_MPI_H
+#define CLUMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION    3
+#define MPI_SUBVERSION 1
+#define CLUMPI         1
+#define CLUMPI_VERSION "0.1.0"
+
+/* ---- basic types ------------------------------------------------------ */
+typedef intptr_t  MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int       MPI_Fint;
+
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef int MPI_Info;
+typedef int MPI_Message;
+typedef int MPI_Win;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    /* implementation part: bytes received and the cancelled flag */
+    int       clumpi_cancelled;
+    MPI_Count clumpi_count;
+} MPI_Status;
+
+/* ---- handle kinds (high byte of a handle) ----------------------------- */
+#define CLUMPI_KIND_COMM       0x44
+#define CLUMPI_KIND_GROUP      0x48
+#define CLUMPI_KIND_DATATYPE   0x4c
+#define CLUMPI_KIND_OP         0x58
+#define CLUMPI_KIND_REQUEST    0x2c
+#define CLUMPI_KIND_ERRHANDLER 0x54
+#define CLUMPI_KIND_INFO       0x1c
+#define CLUMPI_KIND_MESSAGE    0x2d
+#define CLUMPI_KIND_WIN        0x20
+#define CLUMPI_HANDLE(kind, idx) ((int)(((unsigned)(kind) << 24) | (unsigned)(idx)))
+
+/* ---- null and predefined handles -------------------------------------- */
+#define MPI_COMM_NULL       CLUMPI_HANDLE(CLUMPI_KIND_COMM, 0)
+#define MPI_COMM_WORLD      CLUMPI_HANDLE(CLUMPI_KIND_COMM, 1)
+#define MPI_COMM_SELF       CLUMPI_HANDLE(CLUMPI_KIND_COMM, 2)
+
+#define MPI_GROUP_NULL      CLUMPI_HANDLE(CLUMPI_KIND_GROUP, 0)
+#define MPI_GROUP_EMPTY     CLUMPI_HANDLE(CLUMPI_KIND_GROUP, 1)
+
+#define MPI_REQUEST_NULL    CLUMPI_HANDLE(CLUMPI_KIND_REQUEST, 0)
+#define MPI_MESSAGE_NULL    CLUMPI_HANDLE(CLUMPI_KIND_MESSAGE, 0)
+#define MPI_MESSAGE_NO_PROC CLUMPI_HANDLE(CLUMPI_KIND_MESSAGE, 1)
+#define MPI_INFO_NULL       CLUMPI_HANDLE(CLUMPI_KIND_INFO, 0)
+#define MPI_INFO_ENV        CLUMPI_HANDLE(CLUMPI_KIND_INFO, 1)
+#define MPI_WIN_NULL        CLUMPI_HANDLE(CLUMPI_KIND_WIN, 0)
+
+#define MPI_ERRHANDLER_NULL CLUMPI_HANDLE(CLUMPI_KIND_ERRHANDLER, 0)
+#define MPI_ERRORS_ARE_FATAL CLUMPI_HANDLE(CLUMPI_KIND_ERRHANDLER, 1)
+#define MPI_ERRORS_RETURN   CLUMPI_HANDLE(CLUMPI_KIND_ERRHANDLER, 2)
+
+#define MPI_OP_NULL  CLUMPI_HANDLE(CLUMPI_KIND_OP, 0)
+#define MPI_MAX      CLUMPI_HANDLE(CLUMPI_KIND_OP, 1)
+#define MPI_MIN      CLUMPI_HANDLE(CLUMPI_KIND_OP, 2)
+#define MPI_SUM      CLUMPI_HANDLE(CLUMPI_KIND_OP, 3)
+#define MPI_PROD     CLUMPI_HANDLE(CLUMPI_KIND_OP, 4)
+#define MPI_LAND     CLUMPI_HANDLE(CLUMPI_KIND_OP, 5)
+#define MPI_BAND     CLUMPI_HANDLE(CLUMPI_KIND_OP, 6)
+#define MPI_LOR      CLUMPI_HANDLE(CLUMPI_KIND_OP, 7)
+#define MPI_BOR      CLUMPI_HANDLE(CLUMPI_KIND_OP, 8)
+#define MPI_LXOR     CLUMPI_HANDLE(CLUMPI_KIND_OP, 9)
+#define MPI_BXOR     CLUMPI_HANDLE(CLUMPI_KIND_OP, 10)
+#define MPI_MINLOC   CLUMPI_HANDLE(CLUMPI_KIND_OP, 11)
+#define MPI_MAXLOC   CLUMPI_HANDLE(CLUMPI_KIND_OP, 12)
+#define MPI_REPLACE  CLUMPI_HANDLE(CLUMPI_KIND_OP, 13)
+#define MPI_NO_OP    CLUMPI_HANDLE(CLUMPI_KIND_OP, 14)
+#define CLUMPI_OP_BUILTIN_COUNT 15
+
+/* Predefined datatypes. The index order is the table order in
+ * src/util/dtype_builtin.c: keep the two in step. */
+#define CLUMPI_DT(i) CLUMPI_HANDLE(CLUMPI_KIND_DATATYPE, i)
+#define MPI_DATATYPE_NULL          CLUMPI_DT(0)
+#define MPI_CHAR                   CLUMPI_DT(1)
+#define MPI_SIGNED_CHAR            CLUMPI_DT(2)
+#define MPI_UNSIGNED_CHAR          CLUMPI_DT(3)
+#define MPI_BYTE                   CLUMPI_DT(4)
+#define MPI_SHORT                  CLUMPI_DT(5)
+#define MPI_UNSIGNED_SHORT         CLUMPI_DT(6)
+#define MPI_INT                    CLUMPI_DT(7)
+#define MPI_UNSIGNED               CLUMPI_DT(8)
+#define MPI_LONG                   CLUMPI_DT(9)
+#define MPI_UNSIGNED_LONG          CLUMPI_DT(10)
+#define MPI_LONG_LONG_INT          CLUMPI_DT(11)
+#define MPI_LONG_LONG              MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG     CLUMPI_DT(12)
+#define MPI_FLOAT                  CLUMPI_DT(13)
+#define MPI_DOUBLE                 CLUMPI_DT(14)
+#define MPI_LONG_DOUBLE            CLUMPI_DT(15)
+#define MPI_WCHAR                  CLUMPI_DT(16)
+#define MPI_C_BOOL                 CLUMPI_DT(17)
+#define MPI_INT8_T                 CLUMPI_DT(18)
+#define MPI_INT16_T                CLUMPI_DT(19)
+#define MPI_INT32_T                CLUMPI_DT(20)
+#define MPI_INT64_T                CLUMPI_DT(21)
+#define MPI_UINT8_T                CLUMPI_DT(22)
+#define MPI_UINT16_T               CLUMPI_DT(23)
+#define MPI_UINT32_T               CLUMPI_DT(24)
+#define MPI_UINT64_T               CLUMPI_DT(25)
+#define MPI_AINT                   CLUMPI_DT(26)
+#define MPI_COUNT                  CLUMPI_DT(27)
+#define MPI_OFFSET                 CLUMPI_DT(28)
+#define MPI_C_FLOAT_COMPLEX        CLUMPI_DT(29)
+#define MPI_C_COMPLEX              MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX       CLUMPI_DT(30)
+#define MPI_C_LONG_DOUBLE_COMPLEX  CLUMPI_DT(31)
+#define MPI_PACKED                 CLUMPI_DT(32)
+#define MPI_FLOAT_INT              CLUMPI_DT(33)
+#define MPI_DOUBLE_INT             CLUMPI_DT(34)
+#define MPI_LONG_INT               CLUMPI_DT(35)
+#define MPI_2INT                   CLUMPI_DT(36)
+#define MPI_SHORT_INT              CLUMPI_DT(37)
+#define MPI_LONG_DOUBLE_INT        CLUMPI_DT(38)
+#define CLUMPI_DT_BUILTIN_COUNT    39
+
+/* ---- error classes ----------------------------------------------------- */
+#define MPI_SUCCESS          0
+#define MPI_ERR_BUFFER       1
+#define MPI_ERR_COUNT        2
+#define MPI_ERR_TYPE         3
+#define MPI_ERR_TAG          4
+#define MPI_ERR_COMM         5
+#define MPI_ERR_RANK         6
+#define MPI_ERR_REQUEST      7
+#define MPI_ERR_ROOT         8
+#define MPI_ERR_GROUP        9
+#define MPI_ERR_OP           10
+#define MPI_ERR_TOPOLOGY     11
+#define MPI_ERR_DIMS         12
+#define MPI_ERR_ARG          13
+#define MPI_ERR_UNKNOWN      14
+#define MPI_ERR_TRUNCATE     15
+#define MPI_ERR_OTHER        16
+#define MPI_ERR_INTERN       17
+#define MPI_ERR_IN_STATUS    18
+#define MPI_ERR_PENDING      19
+#define MPI_ERR_KEYVAL       20
+#define MPI_ERR_NO_MEM       21
+#define MPI_ERR_BASE         22
+#define MPI_ERR_INFO_KEY     23
+#define MPI_ERR_INFO_VALUE   24
+#define MPI_ERR_INFO_NOKEY   25
+#define MPI_ERR_SPAWN        26
+#define MPI_ERR_PORT         27
+#define MPI_ERR_SERVICE      28
+#define MPI_ERR_NAME         29
+#define MPI_ERR_WIN          30
+#define MPI_ERR_SIZE         31
+#define MPI_ERR_DISP         32
+#define MPI_ERR_INFO         33
+#define MPI_ERR_LOCKTYPE     34
+#define MPI_ERR_ASSERT       35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC     37
+#define MPI_ERR_RMA_RANGE    38
+#define MPI_ERR_RMA_ATTACH   39
+#define MPI_ERR_RMA_SHARED   40
+#define MPI_ERR_RMA_FLAVOR   41
+#define MPI_ERR_FILE         42
+#define MPI_ERR_NOT_SAME     43
+#define MPI_ERR_AMODE        44
+#define MPI_ERR_UNSUPPORTED_DATAREP  45
+#define MPI_ERR_UNSUPPORTED_OPERATION 46
+#define MPI_ERR_NO_SUCH_FILE 47
+#define MPI_ERR_FILE_EXISTS  48
+#define MPI_ERR_BAD_FILE     49
+#define MPI_ERR_ACCESS       50
+#define MPI_ERR_NO_SPACE     51
+#define MPI_ERR_QUOTA        52
+#define MPI_ERR_READ_ONLY    53
+#define MPI_ERR_FILE_IN_USE  54
+#define MPI_ERR_DUP_DATAREP  55
+#define MPI_ERR_CONVERSION   56
+#define MPI_ERR_IO           57
+#define MPI_ERR_LASTCODE     0x3fffffff
+
+/* ---- other constants --------------------------------------------------- */
+#define MPI_ANY_SOURCE   (-2)
+#define MPI_PROC_NULL    (-1)
+#define MPI_ROOT         (-3)
+#define MPI_ANY_TAG      (-1)
+#define MPI_UNDEFINED    (-32766)
+#define MPI_KEYVAL_INVALID 0x24000000
+
+#define MPI_MAX_PROCESSOR_NAME  256
+#define MPI_MAX_ERROR_STRING    512
+#define MPI_MAX_OBJECT_NAME     128
+#define MPI_MAX_INFO_KEY        255
+#define MPI_MAX_INFO_VAL        1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_PORT_NAME       256
+#define MPI_BSEND_OVERHEAD      96
+
+#define MPI_THREAD_SINGLE     0
+#define MPI_THREAD_FUNNELED   1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE   3
+
+/* results of Comm_compare and Group_compare */
+#define MPI_IDENT     0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR   2
+#define MPI_UNEQUAL   3
+
+/* topology kinds */
+#define MPI_GRAPH      1
+#define MPI_CART       2
+#define MPI_DIST_GRAPH 3
+
+/* Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* predefined attribute keys */
+#define MPI_TAG_UB           0x64400001
+#define MPI_HOST             0x64400003
+#define MPI_IO               0x64400005
+#define MPI_WTIME_IS_GLOBAL  0x64400007
+#define MPI_UNIVERSE_SIZE    0x64400009
+#define MPI_LASTUSEDCODE     0x6440000b
+#define MPI_APPNUM           0x6440000d
+
+/* datatype combiners (Type_get_envelope) */
+#define MPI_COMBINER_NAMED          1
+#define MPI_COMBINER_DUP            2
+#define MPI_COMBINER_CONTIGUOUS     3
+#define MPI_COMBINER_VECTOR         4
+#define MPI_COMBINER_HVECTOR        5
+#define MPI_COMBINER_INDEXED        6
+#define MPI_COMBINER_HINDEXED       7
+#define MPI_COMBINER_INDEXED_BLOCK  8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT         10
+#define MPI_COMBINER_SUBARRAY       11
+#define MPI_COMBINER_DARRAY         12
+#define MPI_COMBINER_RESIZED        13
+
+#define MPI_ORDER_C       56
+#define MPI_ORDER_FORTRAN 57
+#define MPI_DISTRIBUTE_BLOCK     121
+#define MPI_DISTRIBUTE_CYCLIC    122
+#define MPI_DISTRIBUTE_NONE      123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* special addresses */
+#define MPI_BOTTOM            ((void *)0)
+#define MPI_IN_PLACE          ((void *)-1)
+#define MPI_STATUS_IGNORE     ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE   ((MPI_Status *)0)
+#define MPI_UNWEIGHTED        ((int *)2)
+#define MPI_WEIGHTS_EMPTY     ((int *)3)
+#define MPI_ERRCODES_IGNORE   ((int *)0)
+#define MPI_ARGV_NULL         ((char **)0)
+#define MPI_ARGVS_NULL        ((char ***)0)
+
+/* ---- callback types ---------------------------------------------------- */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef int MPI_Comm_copy_attr_function(MPI_Comm, int, void *, void *, void *, int *);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm, int, void *, void *);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype, int, void *, void *, void *, int *);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype, int, void *, void *);
+typedef void MPI_User_function(void *, void *, int *, MPI_Datatype *);
+
+/* Predefined attribute callbacks (functions, defined by the library). */
+int clumpi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int clumpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int clumpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+int clumpi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int clumpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int clumpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN   clumpi_comm_null_copy_fn
+#define MPI_COMM_DUP_FN         clumpi_comm_dup_fn
+#define MPI_COMM_NULL_DELETE_FN clumpi_comm_null_delete_fn
+#define MPI_TYPE_NULL_COPY_FN   clumpi_type_null_copy_fn
+#define MPI_TYPE_DUP_FN         clumpi_type_dup_fn
+#define MPI_TYPE_NULL_DELETE_FN clumpi_type_null_delete_fn
+
+/* Each prototype is declared twice: MPI_x and the profiling PMPI_x. */
+#define CLUMPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args
+
+/* ---- environment ------------------------------------------------------- */
+CLUMPI_API(int, Init, (int *argc, char ***argv));
+CLUMPI_API(int, Init_thread, (int *argc, char ***argv, int required, int *provided));
+CLUMPI_API(int, Finalize, (void));
+CLUMPI_API(int, Initialized, (int *flag));
+CLUMPI_API(int, Finalized, (int *flag));
+CLUMPI_API(int, Abort, (MPI_Comm comm, int errorcode));
+CLUMPI_API(int, Get_version, (int *version, int *subversion));
+CLUMPI_API(int, Get_library_version, (char *version, int *resultlen));
+CLUMPI_API(int, Get_processor_name, (char *name, int *resultlen));
+CLUMPI_API(double, Wtime, (void));
+CLUMPI_API(double, Wtick, (void));
+CLUMPI_API(int, Query_thread, (int *provided));
+CLUMPI_API(int, Is_thread_main, (int *flag));
+CLUMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
+CLUMPI_API(int, Free_mem, (void *base));
+
+/* ---- errors ------------------------------------------------------------ */
+CLUMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
+CLUMPI_API(int, Error_class, (int errorcode, int *errorclass));
+CLUMPI_API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler));
+CLUMPI_API(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler));
+CLUMPI_API(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler));
+CLUMPI_API(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode));
+CLUMPI_API(int, Errhandler_free, (MPI_Errhandler *errhandler));
+CLUMPI_API(int, Add_error_class, (int *errorclass));
+CLUMPI_API(int, Add_error_code, (int errorclass, int *errorcode));
+CLUMPI_API(int, Add_error_string, (int errorcode, const char *string));
+
+/* ---- groups ------------------------------------------------------------ */
+CLUMPI_API(int, Group_size, (MPI_Group group, int *size));
+CLUMPI_API(int, Group_rank, (MPI_Group group, int *rank));
+CLUMPI_API(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]));
+CLUMPI_API(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result));
+CLUMPI_API(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+CLUMPI_API(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+CLUMPI_API(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup));
+CLUMPI_API(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+CLUMPI_API(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup));
+CLUMPI_API(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+CLUMPI_API(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup));
+CLUMPI_API(int, Group_free, (MPI_Group *group));
+
+/* ---- communicators ----------------------------------------------------- */
+CLUMPI_API(int, Comm_size, (MPI_Comm comm, int *size));
+CLUMPI_API(int, Comm_rank, (MPI_Comm comm, int *rank));
+CLUMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
+CLUMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
+CLUMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_free, (MPI_Comm *comm));
+CLUMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+CLUMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
+CLUMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
+CLUMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
+CLUMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
+
+/* ---- attributes -------------------------------------------------------- */
+CLUMPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state));
+CLUMPI_API(int, Comm_free_keyval, (int *keyval));
+CLUMPI_API(int, Comm_set_attr, (MPI_Comm comm, int keyval, void *attribute_val));
+CLUMPI_API(int, Comm_get_attr, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
+CLUMPI_API(int, Comm_delete_attr, (MPI_Comm comm, int keyval));
+CLUMPI_API(int, Type_create_keyval, (MPI_Type_copy_attr_function *copy_fn, MPI_Type_delete_attr_function *delete_fn, int *keyval, void *extra_state));
+CLUMPI_API(int, Type_free_keyval, (int *keyval));
+CLUMPI_API(int, Type_set_attr, (MPI_Datatype type, int keyval, void *attribute_val));
+CLUMPI_API(int, Type_get_attr, (MPI_Datatype type, int keyval, void *attribute_val, int *flag));
+CLUMPI_API(int, Type_delete_attr, (MPI_Datatype type, int keyval));
+
+/* ---- topologies -------------------------------------------------------- */
+CLUMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
+CLUMPI_API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart));
+CLUMPI_API(int, Cartdim_get, (MPI_Comm comm, int *ndims));
+CLUMPI_API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]));
+CLUMPI_API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank));
+CLUMPI_API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]));
+CLUMPI_API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest));
+CLUMPI_API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm));
+CLUMPI_API(int, Topo_test, (MPI_Comm comm, int *status));
+CLUMPI_API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[], int outdegree, const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm *comm_dist_graph));
+CLUMPI_API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted));
+CLUMPI_API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree, int destinations[], int destweights[]));
+
+/* ---- info -------------------------------------------------------------- */
+CLUMPI_API(int, Info_create, (MPI_Info *info));
+CLUMPI_API(int, Info_set, (MPI_Info info, const char *key, const char *value));
+CLUMPI_API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag));
+CLUMPI_API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag));
+CLUMPI_API(int, Info_get_nkeys, (MPI_Info info, int *nkeys));
+CLUMPI_API(int, Info_get_nthkey, (MPI_Info info, int n, char *key));
+CLUMPI_API(int, Info_delete, (MPI_Info info, const char *key));
+CLUMPI_API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo));
+CLUMPI_API(int, Info_free, (MPI_Info *info));
+
+/* ---- point-to-point ---------------------------------------------------- */
+CLUMPI_API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+CLUMPI_API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status));
+CLUMPI_API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+CLUMPI_API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+CLUMPI_API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm));
+CLUMPI_API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+CLUMPI_API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status));
+CLUMPI_API(int, Buffer_attach, (void *buffer, int size));
+CLUMPI_API(int, Buffer_detach, (void *buffer_addr, int *size));
+CLUMPI_API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status));
+CLUMPI_API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status));
+CLUMPI_API(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status));
+CLUMPI_API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status));
+CLUMPI_API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status));
+CLUMPI_API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request));
+CLUMPI_API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request));
+CLUMPI_API(int, Start, (MPI_Request *request));
+CLUMPI_API(int, Startall, (int count, MPI_Request array_of_requests[]));
+
+/* ---- completion -------------------------------------------------------- */
+CLUMPI_API(int, Wait, (MPI_Request *request, MPI_Status *status));
+CLUMPI_API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status));
+CLUMPI_API(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]));
+CLUMPI_API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]));
+CLUMPI_API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status));
+CLUMPI_API(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status));
+CLUMPI_API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]));
+CLUMPI_API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status array_of_statuses[]));
+CLUMPI_API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status));
+CLUMPI_API(int, Request_free, (MPI_Request *request));
+CLUMPI_API(int, Cancel, (MPI_Request *request));
+CLUMPI_API(int, Test_cancelled, (const MPI_Status *status, int *flag));
+CLUMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+CLUMPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
+CLUMPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
+CLUMPI_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
+CLUMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+
+/* ---- datatypes --------------------------------------------------------- */
+CLUMPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_indexed, (int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_commit, (MPI_Datatype *datatype));
+CLUMPI_API(int, Type_free, (MPI_Datatype *datatype));
+CLUMPI_API(int, Type_size, (MPI_Datatype datatype, int *size));
+CLUMPI_API(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size));
+CLUMPI_API(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent));
+CLUMPI_API(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent));
+CLUMPI_API(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent));
+CLUMPI_API(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent));
+CLUMPI_API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name));
+CLUMPI_API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen));
+CLUMPI_API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner));
+CLUMPI_API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]));
+CLUMPI_API(int, Get_address, (const void *location, MPI_Aint *address));
+CLUMPI_API(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp));
+CLUMPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
+CLUMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm));
+CLUMPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm));
+CLUMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+
+/* ---- handle conversion (handles are already integers) ------------------ */
+#define MPI_Comm_c2f(c)     ((MPI_Fint)(c))
+#define MPI_Comm_f2c(f)     ((MPI_Comm)(f))
+#define MPI_Type_c2f(t)     ((MPI_Fint)(t))
+#define MPI_Type_f2c(f)     ((MPI_Datatype)(f))
+#define MPI_Group_c2f(g)    ((MPI_Fint)(g))
+#define MPI_Group_f2c(f)    ((MPI_Group)(f))
+#define MPI_Request_c2f(r)  ((MPI_Fint)(r))
+#define MPI_Request_f2c(f)  ((MPI_Request)(f))
+#define MPI_Op_c2f(o)       ((MPI_Fint)(o))
+#define MPI_Op_f2c(f)       ((MPI_Op)(f))
+#define MPI_Info_c2f(i)     ((MPI_Fint)(i))
+#define MPI_Info_f2c(f)     ((MPI_Info)(f))
+
+#undef CLUMPI_API
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLUMPI_MPI_H */

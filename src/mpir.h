@@ -1,0 +1,139 @@
+/*
+ * mpir.h — internals of the MPI layer (src/): handle tables, error reporting,
+ * argument checks and the objects behind MPI handles. Every file in src/ includes
+ * it; nothing below src/ does.
+ *
+ * Profiling interface: each entry point is defined as PMPI_x, and MPI_x is a
+ * weak alias (MPIR_WEAK). Internal calls go to PMPI_x so that a tool that
+ * interposes on MPI_x sees only the user's calls.
+ */
+#ifndef MPIR_H
+#define MPIR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mpi.h"
+#include "mpid/mpid.h"
+#include "src/util/dtype.h"
+
+#define MPIR_WEAK(name) _Pragma(MPIR_STR(weak MPI_##name = PMPI_##name))
+#define MPIR_STR(x) #x
+
+/* ---- handle tables (handle.c) -------------------------------------------
+ * One table per kind; index 0 is the null handle, predefined objects take
+ * the first indices. Lookups are a bounds check and a load. */
+typedef struct mpir_table {
+    int     kind;
+    void  **obj;      /* obj[index] or NULL when free */
+    int     cap;
+    int     nfree_hint;
+} mpir_table;
+
+extern mpir_table mpir_comms, mpir_groups, mpir_dtypes, mpir_ops, mpir_requests,
+                  mpir_errhandlers, mpir_infos, mpir_messages, mpir_wins;
+
+/* Stores obj at a fixed index (predefined objects). */
+void  mpir_handle_set(mpir_table *t, int index, void *obj);
+/* Stores obj at a free index >= first_free; returns the handle, or the null
+ * handle when memory runs out. */
+int   mpir_handle_new(mpir_table *t, void *obj);
+void  mpir_handle_free(mpir_table *t, int handle);
+static inline void *mpir_handle_get(const mpir_table *t, int handle)
+{
+    unsigned h = (unsigned)handle;
+    unsigned idx = h & 0xffffffu;
+    if ((int)(h >> 24) != t->kind || idx == 0 || idx >= (unsigned)t->cap)
+        return NULL;
+    return t->obj[idx];
+}
+
+/* ---- errors (errors.c, errhandler.c) -------------------------------------
+ * An error code is its class in the low 8 bits plus a slot in a ring of
+ * recent messages above, so MPI_Error_string can name the function and the
+ * argument that failed while MPI_Error_class stays a mask. */
+int  mpir_err(int errclass, const char *func, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Hand an error to the communicator's error handler: with
+ * MPI_ERRORS_ARE_FATAL it prints the message and aborts the job; with
+ * MPI_ERRORS_RETURN (or a user handler, once called) it returns code. */
+int  mpir_err_comm(MPI_Comm comm, int code);
+/* For errors not tied to a communicator: MPI_COMM_WORLD's handler. */
+int  mpir_err_world(int code);
+/* Called by every entry point when the library is not initialized (or has
+ * been finalized): prints one line naming the function and returns an error. */
+int  mpir_err_not_active(const char *func);
+
+/* ---- library state (init.c) --------------------------------------------- */
+enum { MPIR_STATE_PRE = 0, MPIR_STATE_ACTIVE, MPIR_STATE_POST };
+extern int mpir_state;
+static inline int mpir_active(void) { return mpir_state == MPIR_STATE_ACTIVE; }
+
+/* ---- groups (group.c) --------------------------------------------------- */
+typedef struct mpir_group {
+    int  size;
+    int  rank;           /* my rank in the group, or MPI_UNDEFINED */
+    int *world_ranks;    /* [size] */
+    int  refcount;
+    int  handle;
+} mpir_group;
+
+mpir_group *mpir_group_new(int size, const int *world_ranks);  /* refcount 1 */
+void        mpir_group_release(mpir_group *g);
+
+/* ---- communicators (comm.c) --------------------------------------------- */
+typedef struct mpir_attr mpir_attr;   /* attribute list entry (attr.c) */
+typedef struct mpir_topo mpir_topo;   /* Cartesian / graph data (topo.c) */
+
+typedef struct mpir_comm {
+    mpid_comm   dev;         /* context, rank, size, rank map: for the device */
+    mpir_group *group;
+    int         handle;
+    int         errhandler;  /* MPI_Errhandler */
+    int         refcount;
+    char        name[MPI_MAX_OBJECT_NAME];
+    mpir_attr  *attrs;
+    mpir_topo  *topo;
+    int         info;        /* MPI_Info hints, or MPI_INFO_NULL */
+} mpir_comm;
+
+static inline mpir_comm *mpir_comm_get(MPI_Comm c)
+{
+    return (mpir_comm *)mpir_handle_get(&mpir_comms, c);
+}
+
+/* Builds a new communicator over group (which it retains) with a fresh
+ * context id agreed on parent's collective context. Collective over parent;
+ * ranks not in group pass group == NULL and get *out == NULL. */
+int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm **out);
+
+/* ---- datatypes (datatype.c) --------------------------------------------- */
+static inline cu_dtype *mpir_dtype_get(MPI_Datatype t)
+{
+    return (cu_dtype *)mpir_handle_get(&mpir_dtypes, t);
+}
+
+/* ---- argument checks ----------------------------------------------------
+ * Each returns MPI_SUCCESS or an error code whose message names func and the
+ * argument; the caller passes the code to mpir_err_comm(). */
+int mpir_check_count(const char *func, const char *arg, int count);
+int mpir_check_dtype(const char *func, const char *arg, MPI_Datatype t, cu_dtype **out);
+int mpir_check_buf(const char *func, const char *arg, const void *buf, int count, const cu_dtype *dt);
+int mpir_check_tag(const char *func, const char *arg, int tag, int allow_any);
+int mpir_check_rank(const char *func, const char *arg, const mpir_comm *c, int rank,
+                    int allow_any_source);
+
+/* Entry-point prologue: library active, communicator valid. */
+#define MPIR_ENTER(fn)                                                       \
+    do { if (!mpir_active()) return mpir_err_not_active(fn); } while (0)
+#define MPIR_GET_COMM(fn, handle, cptr)                                      \
+    do {                                                                     \
+        (cptr) = mpir_comm_get(handle);                                      \
+        if (!(cptr))                                                         \
+            return mpir_err_world(mpir_err(MPI_ERR_COMM, fn,                 \
+                                   "invalid communicator (comm=0x%x)",       \
+                                   (unsigned)(handle)));                     \
+    } while (0)
+
+#define MPIR_TAG_UB 0x7fffffff
+
+#endif

@@ -1,0 +1,2 @@
+# src/tools/: mpicc, mpirun/mpiexec.
+bin_SCRIPTS += src/tools/mpicc

@@ -1,0 +1,77 @@
+/*
+ * dtype.h — the datatype engine: how a (buffer, count, datatype) triple maps to
+ * a stream of packed bytes. Every layer uses it: the MPI layer builds types,
+ * the device packs and unpacks, channels turn types into iovecs for
+ * single-copy transfers, the reduction kernels walk elements.
+ *
+ * Offsets are positions in the packed byte stream of `count` elements, so a
+ * transfer can be cut into fragments anywhere (pipelining, partial reads).
+ */
+#ifndef CU_DTYPE_H
+#define CU_DTYPE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+typedef struct cu_dtype cu_dtype;
+
+/* The leading fields are public so that fast paths can read them inline;
+ * the engine's representation follows them (see dtype.c). */
+struct cu_dtype {
+    size_t    size;        /* bytes of data in one element */
+    ptrdiff_t lb;          /* MPI lower bound */
+    ptrdiff_t extent;      /* MPI extent (ub - lb) */
+    ptrdiff_t true_lb;     /* first byte touched, relative to the buffer */
+    ptrdiff_t true_extent; /* span of bytes touched by one element */
+    int       contig;      /* nonzero: `count` elements are one block of
+                              count*size bytes starting at buf + true_lb */
+    int       builtin;     /* nonzero for predefined types (never freed) */
+    int       basic;       /* index of the predefined element type when the
+                              type is made of one basic type only, else 0 */
+    int       committed;
+    int       refcount;    /* derived types: freed when it drops to zero */
+    /* ---- engine-private representation follows ---- */
+    struct cu_dtype_priv *priv;
+};
+
+/* The predefined type at index i of mpi.h's table (1..CLUMPI_DT_BUILTIN_COUNT-1). */
+const cu_dtype *cu_dtype_builtin(int index);
+
+/* Hot-path helpers (static inline: called for every message). */
+static inline size_t cu_dtype_bytes(const cu_dtype *dt, size_t count)
+{
+    return dt->size * count;
+}
+static inline int cu_dtype_is_contig(const cu_dtype *dt)
+{
+    return dt->contig;
+}
+
+/* Pack bytes [offset, offset+len) of the packed stream of (buf, count, dt)
+ * into out. Returns the number of bytes packed (less than len only at the
+ * end of the stream). */
+size_t cu_dtype_pack(const void *buf, size_t count, const cu_dtype *dt,
+                     size_t offset, void *out, size_t len);
+
+/* Unpack len bytes of packed stream, starting at stream position offset,
+ * from in into (buf, count, dt). Returns bytes consumed. */
+size_t cu_dtype_unpack(void *buf, size_t count, const cu_dtype *dt,
+                       size_t offset, const void *in, size_t len);
+
+/* Describe packed bytes [offset, offset+maxlen) of (buf, count, dt) as at most
+ * maxiov contiguous memory segments. Returns the number of segments written
+ * and sets *len to the packed bytes they cover (which may be less than maxlen
+ * when maxiov runs out). Adjacent segments are merged. */
+int cu_dtype_to_iov(const void *buf, size_t count, const cu_dtype *dt,
+                    size_t offset, size_t maxlen,
+                    struct iovec *iov, int maxiov, size_t *len);
+
+/* Number of basic elements in `bytes` packed bytes (MPI_Get_elements), or
+ * -1 when bytes does not end on an element boundary. */
+long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes);
+
+void cu_dtype_retain(cu_dtype *dt);
+void cu_dtype_release(cu_dtype *dt);  /* frees derived types at refcount 0 */
+
+#endif

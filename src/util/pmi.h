@@ -1,0 +1,37 @@
+/*
+ * pmi.h — PMI-1 client. Speaks the PMI-1 wire protocol over the fd named by
+ * PMI_FD (set by clumpi's mpirun, MPICH's Hydra, or any PMI-1 process
+ * manager). Without PMI_FD the process is a singleton: rank 0 of 1.
+ */
+#ifndef CU_PMI_H
+#define CU_PMI_H
+
+#include <stddef.h>
+
+#define CU_PMI_KEYLEN_MAX 64
+#define CU_PMI_VALLEN_MAX 1024
+
+int  cu_pmi_init(int *rank, int *size, int *appnum);
+int  cu_pmi_finalize(void);
+void cu_pmi_abort(int code, const char *msg);
+const char *cu_pmi_kvsname(void);
+int  cu_pmi_is_singleton(void);
+
+/* Key-value space: put, then cu_pmi_barrier() (which commits), then get. */
+int  cu_pmi_put(const char *key, const char *value);
+int  cu_pmi_get(const char *key, char *value, size_t len);
+int  cu_pmi_barrier(void);
+
+/* Node layout from PMI_process_mapping (e.g. "(vector,(0,2,4))"): node_of
+ * receives the node index of each of the size ranks. Returns the number of
+ * nodes, or -1 on a malformed mapping. */
+int  cu_pmi_parse_mapping(const char *mapping, int size, int *node_of);
+int  cu_pmi_node_map(int size, int *node_of);   /* fetches and parses it */
+
+/* Parse one PMI-1 line "cmd=x k=v ..." into key/value pairs; exposed for
+ * the unit tests and for mpirun's server. Returns the pair count or -1. */
+typedef struct { char key[CU_PMI_KEYLEN_MAX]; char val[CU_PMI_VALLEN_MAX]; } cu_pmi_kv;
+int  cu_pmi_parse_line(const char *line, cu_pmi_kv *kv, int maxkv);
+const char *cu_pmi_find(const cu_pmi_kv *kv, int n, const char *key);
+
+#endif

@@ -1,0 +1,1 @@
+# test: files of this folder (see top Makefile.am)
