@@ -112,6 +112,20 @@ static inline cu_dtype *mpir_dtype_get(MPI_Datatype t)
     return (cu_dtype *)mpir_handle_get(&mpir_dtypes, t);
 }
 
+/* Set up and tear down the predefined datatypes (datatype.c), called by
+ * MPI_Init / MPI_Finalize. */
+int  mpir_dtype_init(void);
+void mpir_dtype_finalize(void);
+
+/* Datatype attributes live with the other attributes (attr.c); the datatype
+ * code calls these when a type is duplicated or freed. */
+int  mpir_type_attrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);
+int  mpir_type_attrs_free(MPI_Datatype type);
+
+/* Point-to-point layer hooks (src/ pt2pt files): MPI_Finalize calls this
+ * first, to complete buffered sends and free what the layer holds. */
+int  mpir_pt2pt_finalize(void);
+
 /* ---- argument checks ----------------------------------------------------
  * Each returns MPI_SUCCESS or an error code whose message names func and the
  * argument; the caller passes the code to mpir_err_comm(). */

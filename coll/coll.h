@@ -1,0 +1,19 @@
+/*
+ * coll.h — collective algorithms over the device's point-to-point. Every
+ * function is collective over comm and uses its collective context
+ * (MPID_CTX_COLL), so collective and user traffic never match each other.
+ * The MPI layer calls these; they call only mpid.h.
+ */
+#ifndef COLL_H
+#define COLL_H
+
+#include "mpid/mpid.h"
+
+int coll_barrier(const mpid_comm *comm);
+int coll_bcast(void *buf, size_t count, const cu_dtype *dt, int root,
+               const mpid_comm *comm);
+int coll_allgather(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                   void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                   const mpid_comm *comm);
+
+#endif
