@@ -483,6 +483,11 @@ CLUMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, vo
 CLUMPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm));
 CLUMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
 
+/* ---- collectives (the rest arrive with the collectives issue) -------- */
+CLUMPI_API(int, Barrier, (MPI_Comm comm));
+CLUMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
+CLUMPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));
+
 /* ---- handle conversion (handles are already integers) ------------------ */
 #define MPI_Comm_c2f(c)     ((MPI_Fint)(c))
 #define MPI_Comm_f2c(f)     ((MPI_Comm)(f))
