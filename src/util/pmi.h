@@ -11,13 +11,21 @@
 #define CU_PMI_KEYLEN_MAX 64
 #define CU_PMI_VALLEN_MAX 1024
 
+/* Connects through PMI_FD, or PMI_PORT=host:port with PMI_ID (Hydra's
+ * -pmi-port mode), else becomes a singleton. Returns 0 or -1 (with a message
+ * on stderr). Calling it again returns the cached answers. */
 int  cu_pmi_init(int *rank, int *size, int *appnum);
 int  cu_pmi_finalize(void);
-void cu_pmi_abort(int code, const char *msg);
+/* Tells the process manager to end the job with exit code `code` (msg, if
+ * any, goes to stderr first), then _exits with code. */
+void cu_pmi_abort(int code, const char *msg) __attribute__((noreturn));
 const char *cu_pmi_kvsname(void);
 int  cu_pmi_is_singleton(void);
 
 /* Key-value space: put, then cu_pmi_barrier() (which commits), then get. */
+/* Keys: 1..CU_PMI_KEYLEN_MAX-1 printable characters without ' ' or '=';
+ * values: printable without spaces (hex-encode binary data), shorter than
+ * the process manager's vallen_max (at most CU_PMI_VALLEN_MAX-1). */
 int  cu_pmi_put(const char *key, const char *value);
 int  cu_pmi_get(const char *key, char *value, size_t len);
 int  cu_pmi_barrier(void);
@@ -33,5 +41,20 @@ int  cu_pmi_node_map(int size, int *node_of);   /* fetches and parses it */
 typedef struct { char key[CU_PMI_KEYLEN_MAX]; char val[CU_PMI_VALLEN_MAX]; } cu_pmi_kv;
 int  cu_pmi_parse_line(const char *line, cu_pmi_kv *kv, int maxkv);
 const char *cu_pmi_find(const cu_pmi_kv *kv, int n, const char *key);
+
+/* Framing of the byte stream into lines, shared by the client and mpirun's
+ * server: read() into buf + len (at most CU_PMI_LINE_MAX - len bytes), add
+ * the count to len, then take lines out with cu_pmi_linebuf_next. */
+#define CU_PMI_LINE_MAX 2048
+typedef struct { char buf[CU_PMI_LINE_MAX]; size_t len; int skipping; } cu_pmi_linebuf;
+/* 1: one line (without its '\n', NUL-terminated) copied to line; 0: no
+ * complete line yet; -1: a malformed line (an embedded NUL, or longer than
+ * the buffer or cap) was dropped — the stream resynchronises at the next
+ * newline. */
+int  cu_pmi_linebuf_next(cu_pmi_linebuf *lb, char *line, size_t cap);
+
+/* Hydra's "(vector,(start,nnodes,ppn),...)" string for a node assignment,
+ * runs of consecutive ranks merged. Returns 0, or -1 if it does not fit. */
+int  cu_pmi_format_mapping(const int *node_of, int size, char *out, size_t cap);
 
 #endif
