@@ -1,0 +1,281 @@
+/*
+ * shm.c — the intra-node shared-memory channel (mpid_channel_shm).
+ *
+ * Small packets (header + payload <= 56 bytes) travel inline in one cache-line
+ * cell of the receiver's queue (queue.h); bigger ones up to max_payload go in
+ * a bulk fragment of the sender's pool (bulk.c) that the cell points at;
+ * rendezvous data moves with one process_vm_readv (cma.c). Control packets
+ * have their own queue, drained first, so CTS/FIN always get through even when
+ * the data queue is full.
+ *
+ * Tunables (CLUMPI_* environment variables, read at init):
+ *   CLUMPI_SHM_QUEUE_CELLS  cells in each rank's data queue (default 1024,
+ *                           rounded up to a power of two, at least 4 x local
+ *                           ranks); 64 bytes each
+ *   CLUMPI_SHM_CTRL_CELLS   cells in each rank's control queue (default 256)
+ *   CLUMPI_SHM_FRAGS        bulk fragments of SHM_FRAG_SIZE (32 KiB) in each
+ *                           sender's pool (default 16: 512 KiB in flight)
+ *   CLUMPI_SHM_CMA          1 (default) single-copy rendezvous with
+ *                           process_vm_readv; 0 makes rma_read return -ENOTSUP
+ *                           so the device pipelines fragments instead
+ * The eager limit is max_payload = SHM_FRAG_SIZE, a constant of the channel
+ * table.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "shmmod/shm_internal.h"
+#include "src/util/log.h"
+#include "src/util/param.h"
+
+struct shm_state shm_st;
+
+static uint32_t pow2_at_least(long x, uint32_t min)
+{
+    uint32_t n = 2;
+    if (x < (long)min)
+        x = min;
+    if (x > (1L << 24))
+        x = 1L << 24;
+    while (n < (uint32_t)x)
+        n <<= 1;
+    return n;
+}
+
+static int shm_init(const mpid_chan_info *info)
+{
+    memset(&shm_st, 0, sizeof shm_st);
+    shm_st.world_rank = info->world_rank;
+    shm_st.world_size = info->world_size;
+    shm_st.local_rank = info->local_rank;
+    shm_st.local_size = info->local_size;
+    shm_st.local_of = malloc(sizeof(int) * (size_t)info->world_size);
+    shm_st.peers = calloc((size_t)(info->local_size > 0 ? info->local_size : 1), sizeof(shm_peer));
+    if (!shm_st.local_of || !shm_st.peers) {
+        free(shm_st.local_of);
+        free(shm_st.peers);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < info->world_size; i++)
+        shm_st.local_of[i] = -1;
+    for (int i = 0; i < info->local_size; i++)
+        shm_st.local_of[info->local_ranks[i]] = i;
+
+    uint32_t L = (uint32_t)info->local_size;
+    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS", 1024), 4 * L);
+    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS", 256), 4 * L);
+    long nf = cu_param_int("SHM_FRAGS", 16);
+    uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
+    shm_st.cma = cu_param_int("SHM_CMA", 1) ? 1 : 0;
+
+    int rc = shm_segment_setup(info, ncells, nctrl, nfrags);
+    if (rc) {
+        free(shm_st.local_of);
+        free(shm_st.peers);
+        shm_st.local_of = NULL;
+        shm_st.peers = NULL;
+        return rc < 0 ? rc : -EIO;
+    }
+    if (shm_st.base)
+        cu_debug("shm: segment %s, %d local ranks, %u+%u cells, %u x %u KiB fragments",
+                 shm_st.name, shm_st.local_size, ncells, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
+    return 0;
+}
+
+static int shm_finalize(void)
+{
+    shm_segment_teardown();
+    free(shm_st.local_of);
+    free(shm_st.peers);
+    shm_st.local_of = NULL;
+    shm_st.peers = NULL;
+    return 0;
+}
+
+static void shm_wake(shm_peer *p)
+{
+    /* only the first waker pays for the syscall */
+    if (atomic_load_explicit(&p->blk->futex, memory_order_relaxed) &&
+        atomic_exchange(&p->blk->futex, 0))
+        syscall(SYS_futex, &p->blk->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* HOT PATH: every send to a local peer. */
+static int shm_send(int dest, const void *hdr, size_t hdrlen,
+                    const struct iovec *iov, int iovcnt, unsigned flags)
+{
+    if (__builtin_expect((unsigned)dest >= (unsigned)shm_st.world_size || !shm_st.base, 0))
+        return -EINVAL;
+    int l = shm_st.local_of[dest];
+    if (__builtin_expect(l < 0 || hdrlen > MPID_HDR_MAX, 0))
+        return -EINVAL;
+    shm_peer *p = &shm_st.peers[l];
+    shm_queue *q = (flags & MPID_CH_CTRL) ? p->ctrl : p->data;
+    uint64_t *hc = (flags & MPID_CH_CTRL) ? &p->ctrl_head : &p->data_head;
+    size_t len = 0;
+    for (int i = 0; i < iovcnt; i++)
+        len += iov[i].iov_len;
+
+    uint64_t t;
+    int wake;
+    shm_cell *c;
+    if (hdrlen + len <= SHM_CELL_DATA) {
+        c = shm_q_claim(q, hc, &t, &wake);
+        if (!c)
+            return -EAGAIN;
+        shm_cell_fill(c, (uint16_t)shm_st.local_rank, hdr, hdrlen, iov, iovcnt, len);
+    } else {
+        shm_pool *pool = shm_st.my_pool;
+        if (len > pool->fragsize)
+            return -EMSGSIZE;
+        /* cheap checks first so a full queue does not cost a copy; the copy
+         * happens before the ticket, so the receiver never waits on it */
+        if (!shm_q_room(q, hc))
+            return -EAGAIN;
+        int f = shm_pool_alloc(pool);
+        if (f < 0)
+            return -EAGAIN;
+        shm_pool_copyin(pool, f, iov, iovcnt);
+        c = shm_q_claim(q, hc, &t, &wake);
+        if (!c) {
+            shm_pool_free(pool, (uint32_t)f);
+            return -EAGAIN;
+        }
+        c->src = (uint16_t)shm_st.local_rank;
+        c->hdrlen = (uint8_t)hdrlen;
+        c->ilen = SHM_CELL_BULK;
+        memcpy(c->data, hdr, hdrlen);
+        shm_bulk_ref ref = { (uint32_t)len, (uint32_t)f };
+        memcpy(c->data + SHM_BULK_REF_OFF, &ref, sizeof ref);
+    }
+    shm_q_publish(c, t);
+    if (__builtin_expect(wake, 0))
+        shm_wake(p);
+    return 0;
+}
+
+/* HOT PATH: deliver up to budget packets of one queue in place. */
+static int drain(shm_queue *q, uint64_t *head, int budget)
+{
+    int n = 0;
+    shm_cell *c;
+    while (n < budget && (c = shm_q_peek(q, *head)) != NULL) {
+        uint32_t src = c->src;
+        if (__builtin_expect(src >= (uint32_t)shm_st.local_size, 0))
+            cu_fatal("shm: corrupt cell from local rank %u", src);
+        shm_peer *p = &shm_st.peers[src];
+        if (c->ilen != SHM_CELL_BULK) {
+            mpid_on_packet(p->world, c->data, c->hdrlen, c->data + c->hdrlen, c->ilen);
+        } else {
+            shm_bulk_ref ref;
+            memcpy(&ref, c->data + SHM_BULK_REF_OFF, sizeof ref);
+            mpid_on_packet(p->world, c->data, c->hdrlen,
+                           shm_pool_frag(&p->pool, ref.frag), ref.len);
+            shm_pool_free(&p->pool, ref.frag);
+        }
+        shm_q_free(q, c, head);
+        n++;
+    }
+    return n;
+}
+
+static int shm_progress(int budget)
+{
+    /* A handler may send (a CTS reply): that only touches peers' queues. A
+     * nested progress call would see our head cell still in use, so it
+     * delivers nothing. */
+    if (!shm_st.base || shm_st.in_progress)
+        return 0;
+    shm_st.in_progress = 1;
+    int n = drain(shm_st.my_ctrl, &shm_st.ctrl_head, budget);
+    if (n < budget)
+        n += drain(shm_st.my_data, &shm_st.data_head, budget - n);
+    shm_st.in_progress = 0;
+    return n;
+}
+
+static ssize_t shm_rma_read(int src, const struct iovec *local, int nlocal,
+                            const struct iovec *remote, int nremote)
+{
+    if (shm_st.cma <= 0)
+        return shm_st.cma < 0 ? shm_st.cma : -ENOTSUP;
+    if ((unsigned)src >= (unsigned)shm_st.world_size || !shm_st.base)
+        return -EINVAL;
+    int l = shm_st.local_of[src];
+    if (l < 0)
+        return -EINVAL;
+    pid_t pid = atomic_load_explicit(&shm_st.peers[l].blk->pid, memory_order_relaxed);
+    ssize_t n = shm_cma_read(pid, local, nlocal, remote, nremote);
+    if (n == -EPERM || n == -ENOTSUP) {
+        /* remember: the kernel will refuse every time */
+        cu_debug("shm: process_vm_readv refused (%s); using fragments", strerror((int)-n));
+        shm_st.cma = (int)n;
+    }
+    return n;
+}
+
+static void shm_disarm_sleep(void)
+{
+    if (!shm_st.base) {
+        atomic_store(&shm_st.solo_futex, 0);
+        return;
+    }
+    shm_q_disarm(shm_st.my_data);
+    shm_q_disarm(shm_st.my_ctrl);
+    atomic_store_explicit(&shm_st.me->futex, 0, memory_order_relaxed);
+}
+
+static int shm_arm_sleep(void)
+{
+    if (!shm_st.base) {
+        atomic_store(&shm_st.solo_futex, 1);
+        return 0;
+    }
+    /* futex word first: a producer that sees the tail bit must see it set */
+    atomic_store(&shm_st.me->futex, 1);
+    int busy = shm_q_arm(shm_st.my_ctrl, shm_st.ctrl_head);
+    busy |= shm_q_arm(shm_st.my_data, shm_st.data_head);
+    if (busy) {
+        shm_disarm_sleep();
+        /* a ticket taken but not yet ready: its sender may be preempted
+         * mid-send (oversubscribed node), give it the core */
+        if (!shm_q_peek(shm_st.my_ctrl, shm_st.ctrl_head) &&
+            !shm_q_peek(shm_st.my_data, shm_st.data_head))
+            sched_yield();
+        return 1;
+    }
+    return 0;
+}
+
+static void shm_sleep(long timeout_us)
+{
+    _Atomic uint32_t *w = shm_st.base ? &shm_st.me->futex : &shm_st.solo_futex;
+    struct timespec ts, *tp = NULL;
+    if (timeout_us >= 0) {
+        ts.tv_sec = timeout_us / 1000000;
+        ts.tv_nsec = (timeout_us % 1000000) * 1000;
+        tp = &ts;
+    }
+    /* the segment's word is shared between processes: no FUTEX_PRIVATE */
+    if (atomic_load(w) == 1)
+        syscall(SYS_futex, w, shm_st.base ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE, 1, tp, NULL, 0);
+}
+
+const mpid_channel mpid_channel_shm = {
+    .name = "shm",
+    .max_payload = SHM_FRAG_SIZE,
+    .init = shm_init,
+    .finalize = shm_finalize,
+    .send = shm_send,
+    .progress = shm_progress,
+    .rma_read = shm_rma_read,
+    .arm_sleep = shm_arm_sleep,
+    .sleep = shm_sleep,
+    .disarm_sleep = shm_disarm_sleep,
+};
