@@ -1,2 +1,12 @@
 # mpid/: the device.
-libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h
+libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h \
+	mpid/match.c mpid/request.c mpid/pt2pt.c mpid/eager.c mpid/rndv.c \
+	mpid/progress.c mpid/route.c mpid/self.c mpid/init.c
+
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_match
+TESTS += test/unit/test_match
+test_unit_test_match_SOURCES = test/unit/test_match.c mpid/match.c mpid/match.h
+test_unit_test_match_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_match_LDADD = $(CRITERION_LIBS)
+endif

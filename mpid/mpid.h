@@ -51,6 +51,9 @@ struct mpid_request {
     /* For MPID_REQ_OTHER: called by progress until it sets done. */
     int        (*poll)(mpid_request *req);
     struct mpid_request_priv *priv;  /* device-private state */
+    /* Owned by the MPI layer (the device only zeroes them at allocation). */
+    int          comm;       /* MPI_Comm whose error handler reports errors */
+    int          mpir_kind;  /* MPI layer's kind of request (0 = plain) */
 };
 
 /* An unexpected message taken out of matching by Mprobe/Improbe. */
@@ -89,8 +92,16 @@ int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
  * completes it); sends are not cancelled (they complete normally). */
 int  mpid_cancel(mpid_request *req);
 
-mpid_request *mpid_request_new_other(void);  /* for layers above */
+/* A request completed by a layer above: progress calls its poll function
+ * (when set) until it sets done. poll must not call mpid_progress. */
+mpid_request *mpid_request_new_other(void);
+/* Releases a request. An incomplete one is released when it completes (the
+ * operation still finishes, as for MPI_Request_free). */
 void mpid_request_free(mpid_request *req);
+
+/* The number of requests freed before completion that are still in flight
+ * (mpid_finalize waits for them). */
+long mpid_pending_detached(void);
 
 /* ---- progress ---------------------------------------------------------- */
 /* One pass over the channels; returns the number of events handled. */

@@ -1,0 +1,141 @@
+/*
+ * init.c — bootstrap: rank, size and node layout from PMI (a singleton
+ * without a launcher), the job id that names shared segments, the channels
+ * and the routing table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "mpid/mpidi.h"
+#include "src/util/log.h"
+#include "src/util/pmi.h"
+
+int mpid_my_world_rank, mpid_my_world_size;
+static int *node_of, *local_ranks;
+static int nnodes = 1;
+static char job_id[128];
+static mpid_chan_info info;
+static int shm_up;
+
+int mpid_world_rank(void) { return mpid_my_world_rank; }
+int mpid_world_size(void) { return mpid_my_world_size; }
+int mpid_node_of(int world_rank) { return node_of[world_rank]; }
+int mpid_node_count(void) { return nnodes; }
+const char *mpid_job_id(void) { return job_id; }
+
+static void make_job_id(void)
+{
+    const char *env = getenv("CLUMPI_JOB_ID");
+    const char *src = env && *env ? env : cu_pmi_kvsname();
+    size_t n = 0;
+    if (!src || !*src) {
+        snprintf(job_id, sizeof job_id, "single%ld", (long)getpid());
+        return;
+    }
+    /* Only characters safe in a shm_open name. */
+    for (const char *p = src; *p && n < sizeof job_id - 1; p++) {
+        char c = *p;
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_' || c == '.';
+        job_id[n++] = ok ? c : '_';
+    }
+    job_id[n] = 0;
+}
+
+int mpid_init(void)
+{
+    int rank = 0, size = 1, appnum = 0;
+    if (cu_pmi_init(&rank, &size, &appnum) != 0) {
+        cu_warn("PMI initialization failed");
+        return MPI_ERR_OTHER;
+    }
+    mpid_my_world_rank = rank;
+    mpid_my_world_size = size;
+    cu_log_set_rank(rank);
+    node_of = calloc((size_t)size, sizeof *node_of);
+    local_ranks = calloc((size_t)size, sizeof *local_ranks);
+    if (!node_of || !local_ranks)
+        return MPI_ERR_NO_MEM;
+    if (size > 1) {
+        nnodes = cu_pmi_node_map(size, node_of);
+        if (nnodes <= 0) {
+            /* No usable PMI_process_mapping: take the ranks to share this node. */
+            cu_debug("no process mapping from the process manager; assuming one node");
+            for (int i = 0; i < size; i++)
+                node_of[i] = 0;
+            nnodes = 1;
+        }
+    }
+    make_job_id();
+    int my_node = node_of[rank], nlocal = 0, local_rank = 0;
+    for (int i = 0; i < size; i++) {
+        if (node_of[i] == my_node) {
+            if (i == rank)
+                local_rank = nlocal;
+            local_ranks[nlocal++] = i;
+        }
+    }
+    info.world_rank = rank;
+    info.world_size = size;
+    info.node = my_node;
+    info.node_of = node_of;
+    info.local_rank = local_rank;
+    info.local_size = nlocal;
+    info.local_ranks = local_ranks;
+    info.job_id = job_id;
+
+    mpid_nchans = 0;
+    if (mpid_channel_self.init(&info) != 0)
+        return MPI_ERR_OTHER;
+    if (nlocal > 1) {
+        int rc = mpid_channel_shm.init(&info);
+        if (rc != 0) {
+            cu_warn("shared-memory channel failed to start (%d)", rc);
+            return MPI_ERR_OTHER;
+        }
+        shm_up = 1;
+        mpid_chans[mpid_nchans++] = &mpid_channel_shm;
+        mpid_sleep_chan = mpid_channel_shm.arm_sleep ? &mpid_channel_shm : NULL;
+    }
+    mpid_chans[mpid_nchans++] = &mpid_channel_self;
+    if (mpid_route_init(node_of, my_node, shm_up) != 0)
+        return MPI_ERR_NO_MEM;
+    mpid_progress_init(nlocal);
+    return MPI_SUCCESS;
+}
+
+static int drained(void *arg)
+{
+    return !mpid_dirty && !mpid_pump && !mpid_self_pending() && mpid_detached == 0;
+}
+
+int mpid_finalize(void)
+{
+    /* Sends the user freed before completion, and packets still queued,
+     * must reach their peers before the channels close. */
+    mpid_progress_until(drained, NULL);
+    if (mpid_my_world_size > 1)
+        cu_pmi_barrier();   /* no peer still reads our memory or queues */
+    if (shm_up)
+        mpid_channel_shm.finalize();
+    shm_up = 0;
+    mpid_channel_self.finalize();
+    mpid_nchans = 0;
+    mpid_sleep_chan = NULL;
+    mpid_route_finalize();
+    mpid_ctxq_finalize();
+    cu_pmi_finalize();
+    free(node_of);
+    free(local_ranks);
+    node_of = local_ranks = NULL;
+    return MPI_SUCCESS;
+}
+
+void mpid_abort(int errorcode, const char *msg)
+{
+    cu_pmi_abort(errorcode, msg);
+    /* A singleton, or a launcher that did not end us: end ourselves. */
+    if (msg && *msg)
+        cu_warn("%s", msg);
+    _exit(errorcode ? errorcode : 1);
+}

@@ -1,0 +1,263 @@
+/*
+ * mpidi.h — device internals shared by the files of mpid/: packet formats,
+ * the private part of requests, unexpected-message records, the routing
+ * table and the work lists progress drains. Not for use outside mpid/.
+ *
+ * Hot path: the static inline helpers here run for every message.
+ */
+#ifndef MPIDI_H
+#define MPIDI_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+#include "mpid/mpid.h"
+#include "mpid/channel.h"
+#include "mpid/match.h"
+
+/* ---- packets -------------------------------------------------------------
+ * The first byte of every header is its type. Message headers (eager, RTS)
+ * start with the 16-byte envelope, so a 64-byte shm cell keeps ~40 bytes for
+ * inline payload. Request ids are addresses in the process that owns the
+ * request: they only ever come back to it. */
+enum {
+    MPID_PKT_EAGER = 1,    /* envelope + payload (the whole message) */
+    MPID_PKT_EAGER_SYNC,   /* same, and the receiver acks the match (Ssend) */
+    MPID_PKT_RTS,          /* rendezvous request: size and the sender's memory */
+    MPID_PKT_CTS,          /* ctrl: no single copy, send DATA packets please */
+    MPID_PKT_DATA,         /* pipelined rendezvous data at an offset */
+    MPID_PKT_FIN,          /* ctrl: receiver has read everything (rma path) */
+    MPID_PKT_ACK,          /* ctrl: a sync eager message matched */
+};
+
+typedef struct mpid_pkt_msg {
+    uint8_t  type;
+    uint8_t  pad0;
+    uint16_t pad1;
+    uint32_t ctx;          /* context id (+ offset) */
+    int32_t  src;          /* sender's communicator rank */
+    int32_t  tag;
+} mpid_pkt_msg;            /* 16 bytes; payload length = message size */
+
+typedef struct mpid_pkt_esync {
+    mpid_pkt_msg m;
+    uint64_t sreq;
+} mpid_pkt_esync;          /* 24 bytes */
+
+typedef struct mpid_pkt_rts {
+    mpid_pkt_msg m;
+    uint64_t sreq;
+    uint64_t size;         /* message bytes */
+    uint64_t addr;         /* niov == 0: the data, contiguous at addr;
+                              else addr of a struct iovec[niov] in the sender */
+    uint64_t niov;
+} mpid_pkt_rts;            /* 48 bytes == MPID_HDR_MAX */
+
+typedef struct mpid_pkt_cts {
+    uint8_t  type, pad[7];
+    uint64_t sreq;
+    uint64_t rreq;
+    uint64_t len;          /* bytes the receiver takes (truncation) */
+} mpid_pkt_cts;
+
+typedef struct mpid_pkt_data {
+    uint8_t  type, pad[7];
+    uint64_t rreq;
+    uint64_t offset;
+} mpid_pkt_data;
+
+typedef struct mpid_pkt_ack {   /* FIN and ACK */
+    uint8_t  type, pad[7];
+    uint64_t sreq;
+} mpid_pkt_ack;
+
+_Static_assert(sizeof(mpid_pkt_msg) == 16, "envelope must stay 16 bytes");
+_Static_assert(sizeof(mpid_pkt_rts) <= MPID_HDR_MAX, "RTS too large");
+
+/* ---- requests ------------------------------------------------------------ */
+enum {
+    MPID_ST_NONE = 0,
+    /* sends */
+    MPID_ST_QUEUED,        /* first packet waits in the destination's queue */
+    MPID_ST_SYNC_WAIT,     /* sync eager sent, waiting for ACK */
+    MPID_ST_RTS_SENT,      /* waiting for FIN or CTS */
+    MPID_ST_PUMP,          /* sending DATA packets after CTS */
+    /* receives */
+    MPID_ST_POSTED,        /* in the posted queue */
+    MPID_ST_RNDV_MATCHED,  /* matched an RTS from a channel callback; progress reads */
+    MPID_ST_RNDV_DATA,     /* CTS sent, DATA arriving */
+};
+
+typedef struct mpid_req mpid_req;
+
+struct mpid_request_priv {
+    mpid_mq_elem q;           /* posted queue link (receives) */
+    mpid_req *next;           /* free list, destination queue, work lists */
+    mpid_req *onext, *oprev;  /* OTHER requests polled by progress */
+    void *buf;
+    size_t count;
+    const cu_dtype *dt;
+    size_t bytes;             /* send: message bytes; recv: buffer capacity */
+    uint32_t ctx;
+    int rank;                 /* send: destination comm rank; recv: source */
+    int tag;
+    int my_rank;              /* send: my comm rank (the envelope's src) */
+    int peer;                 /* world rank of the other side */
+    uint8_t state, mode, user_freed, dt_held, in_olist;
+    uint64_t peer_req;        /* the other side's request id */
+    size_t offset, limit;     /* rendezvous progress */
+    size_t msg_size;          /* recv: size of the matched message */
+    uint64_t raddr, rniov;    /* recv: the sender's memory (from RTS) */
+    struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */
+    size_t niov;
+    void *bounce;             /* send: packing buffer for DATA packets */
+};
+
+struct mpid_req {
+    mpid_request pub;
+    struct mpid_request_priv p;
+};
+
+static inline mpid_req *mpid_req_of(mpid_request *pub) { return (mpid_req *)pub; }
+static inline mpid_req *mpid_req_of_q(mpid_mq_elem *e)
+{
+    return (mpid_req *)((char *)e - offsetof(mpid_req, p.q));
+}
+
+mpid_req *mpid_req_alloc_slow(int kind);
+void      mpid_req_release(mpid_req *r);   /* back to the pool */
+void      mpid_olist_remove(mpid_req *r);
+extern mpid_req *mpid_req_pool;
+extern long mpid_detached;   /* requests freed by the user before completion */
+
+/* Pool pop: the common case is one load and one store. */
+static inline mpid_req *mpid_req_alloc(int kind)
+{
+    mpid_req *r = mpid_req_pool;
+    if (__builtin_expect(r == NULL, 0))
+        return mpid_req_alloc_slow(kind);
+    mpid_req_pool = r->p.next;
+    r->pub.kind = kind;
+    r->pub.done = 0;
+    r->pub.status.MPI_ERROR = 0;
+    r->pub.status.clumpi_cancelled = 0;
+    r->pub.status.clumpi_count = 0;
+    r->pub.handle = MPI_REQUEST_NULL;
+    r->pub.user = NULL;
+    r->pub.poll = NULL;
+    r->pub.comm = 0;
+    r->pub.mpir_kind = 0;
+    r->p.state = MPID_ST_NONE;
+    r->p.user_freed = 0;
+    r->p.dt_held = 0;
+    r->p.iovs = NULL;
+    r->p.bounce = NULL;
+    return r;
+}
+
+/* Keep a derived datatype alive while an operation is pending on it. */
+static inline void mpid_req_hold_dt(mpid_req *r)
+{
+    if (!r->p.dt->builtin && !r->p.dt_held) {
+        cu_dtype_retain((cu_dtype *)r->p.dt);
+        r->p.dt_held = 1;
+    }
+}
+
+void mpid_req_complete_slow(mpid_req *r);
+static inline void mpid_req_complete(mpid_req *r)
+{
+    if (__builtin_expect(r->p.dt_held | r->p.user_freed | (r->p.iovs != NULL) |
+                         (r->p.bounce != NULL), 0)) {
+        mpid_req_complete_slow(r);
+        return;
+    }
+    r->p.state = MPID_ST_NONE;
+    r->pub.done = 1;
+}
+
+/* ---- unexpected messages (struct mpid_message is the record) ------------- */
+#define MPID_UNEXP_INLINE 256
+struct mpid_message {
+    mpid_mq_elem q;
+    struct mpid_message *next_free;
+    uint8_t  type;            /* EAGER, EAGER_SYNC or RTS */
+    int      peer;            /* world rank of the sender */
+    uint32_t ctx;
+    size_t   size;            /* message bytes */
+    uint64_t sreq;
+    uint64_t addr, niov;      /* RTS: sender's memory */
+    void    *data;            /* eager payload: inl or malloc'd */
+    char     inl[MPID_UNEXP_INLINE];
+};
+
+static inline mpid_message *mpid_msg_of_q(mpid_mq_elem *e)
+{
+    return (mpid_message *)((char *)e - offsetof(mpid_message, q));
+}
+mpid_message *mpid_msg_alloc(size_t payload);
+void mpid_msg_free(mpid_message *m);
+
+/* ---- routing ------------------------------------------------------------- */
+typedef struct mpid_ctrl {   /* a control packet waiting for room */
+    struct mpid_ctrl *next;
+    size_t len;
+    uint64_t hdr[MPID_HDR_MAX / 8];
+} mpid_ctrl;
+
+typedef struct mpid_dest {
+    const mpid_channel *ch;    /* NULL: no channel reaches this rank */
+    size_t eager_max;          /* payload limit for eager messages */
+    mpid_req *qhead, *qtail;   /* sends whose first packet waits (in order) */
+    mpid_ctrl *chead, *ctail;  /* control packets waiting */
+    struct mpid_dest *dnext;   /* on the dirty list */
+    int dirty;
+    int no_rma;                /* rma_read refused once: use CTS/DATA */
+} mpid_dest;
+
+extern mpid_dest *mpid_dests;          /* [world size] */
+extern int mpid_my_world_rank, mpid_my_world_size;
+int  mpid_route_init(const int *node_of, int my_node, int shm_up);
+void mpid_route_finalize(void);
+
+/* ---- work lists drained by progress ---------------------------------------
+ * All empty in the steady state, so progress tests one word. */
+extern mpid_dest *mpid_dirty;          /* destinations with queued packets */
+extern mpid_req  *mpid_rndv_work;      /* receives matched to an RTS in a callback */
+extern mpid_req  *mpid_pump;           /* sends streaming DATA packets */
+extern mpid_req  *mpid_others;         /* OTHER requests with a poll function */
+static inline int mpid_work_pending(void)
+{
+    return ((uintptr_t)mpid_dirty | (uintptr_t)mpid_rndv_work | (uintptr_t)mpid_pump |
+            (uintptr_t)mpid_others) != 0;
+}
+int  mpid_do_work(void);
+
+void mpid_dest_mark_dirty(mpid_dest *d);
+/* Send a control packet now, or queue a copy when there is no room. */
+int  mpid_ctrl_send(int peer, const void *hdr, size_t len);
+/* Try the first packet of a send (eager, sync eager or RTS). 0, -EAGAIN or
+ * another negative errno. */
+int  mpid_send_first(mpid_req *r);
+
+/* rndv.c */
+int  mpid_rts_send(mpid_req *r, mpid_dest *d);
+void mpid_rndv_recv_start(mpid_req *r);    /* r->p.{peer,raddr,rniov,msg_size,peer_req} set */
+void mpid_on_cts(const mpid_pkt_cts *h);
+void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
+void mpid_on_fin(uint64_t sreq);
+int  mpid_pump_one(mpid_req *r);           /* 1 when the send completed */
+
+/* eager.c */
+void mpid_eager_deliver(mpid_req *r, int src, int tag, const void *payload, size_t len);
+
+/* progress / channels */
+extern const mpid_channel *mpid_chans[4];
+extern int mpid_nchans;
+extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
+int  mpid_self_pending(void);                 /* self channel has packets queued */
+void mpid_progress_init(int local_size);
+void mpid_send_fail(mpid_req *r, int rc);     /* complete a send with an error */
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * progress.c — the progress engine. One pass polls every channel and then,
+ * only when something waits (queued packets, rendezvous reads, streams,
+ * polled requests), drains the work lists. Waiting spins briefly and then
+ * blocks in the shm channel (arm_sleep/sleep/disarm_sleep), so ranks that
+ * outnumber the cores hand the core to the peer they are waiting for.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <time.h>
+#include <unistd.h>
+#include "mpid/mpidi.h"
+#include "src/util/param.h"
+
+const mpid_channel *mpid_chans[4];
+int mpid_nchans;
+const mpid_channel *mpid_sleep_chan;
+
+#define BUDGET 32
+
+static long spin_polls = 4000;   /* polls before blocking */
+static long sleep_us = 100000;   /* blocking timeout: a safety net only */
+static int oversubscribed;
+
+void mpid_progress_init(int local_size)
+{
+    /* Compare with the machine's processors, not our affinity mask: a rank
+     * bound to one core is not oversubscribed. */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    oversubscribed = local_size > (online > 0 ? online : 1);
+    spin_polls = cu_param_int("SPIN", oversubscribed ? 64 : 4000);
+    sleep_us = cu_param_int("SLEEP_US", 100000);
+}
+
+int mpid_progress(void)
+{
+    int n = 0;
+    for (int i = 0; i < mpid_nchans; i++)
+        n += mpid_chans[i]->progress(BUDGET);
+    if (__builtin_expect(mpid_work_pending(), 0))
+        n += mpid_do_work();
+    return n;
+}
+
+static inline int is_done(int (*done)(void *), void *arg)
+{
+    return done ? done(arg) : ((mpid_request *)arg)->done;
+}
+
+int mpid_progress_until(int (*done)(void *arg), void *arg)
+{
+    for (;;) {
+        for (long i = 0; i < spin_polls; i++) {
+            if (is_done(done, arg))
+                return 0;
+            if (mpid_progress() == 0 && oversubscribed)
+                sched_yield();
+        }
+        if (is_done(done, arg))
+            return 0;
+        /* Packets we still have to push out depend on a peer draining its
+         * queue, which wakes nobody: keep polling, but yield the core. */
+        if (mpid_dirty || mpid_pump || mpid_self_pending()) {
+            sched_yield();
+            continue;
+        }
+        if (mpid_sleep_chan && mpid_sleep_chan->arm_sleep) {
+            if (!mpid_sleep_chan->arm_sleep())
+                mpid_sleep_chan->sleep(mpid_others ? 1000 : sleep_us);
+            mpid_sleep_chan->disarm_sleep();
+        } else {
+            /* No channel can wake us (singleton): nothing but a polled
+             * request can still change anything. */
+            struct timespec ts = { 0, mpid_others ? 20000 : 1000000 };
+            nanosleep(&ts, NULL);
+        }
+        mpid_progress();
+    }
+}

@@ -1,0 +1,363 @@
+/*
+ * pt2pt.c — the device's point-to-point entry points and the packet upcall:
+ * isend/irecv, probe, matched-probe receive, cancel, and mpid_on_packet, the
+ * one place where messages from every channel enter matching.
+ */
+#include <stdlib.h>
+#include "mpid/mpidi.h"
+#include "src/util/log.h"
+
+static inline int err_of(int rc)
+{
+    return rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+}
+
+void mpid_send_fail(mpid_req *r, int rc)
+{
+    if (rc != -EHOSTUNREACH)
+        cu_warn("send to rank %d failed: %s", r->p.peer, strerror(-rc));
+    r->pub.status.MPI_ERROR = err_of(rc);
+    mpid_req_complete(r);
+}
+
+int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+               const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req)
+{
+    mpid_req *r = mpid_req_alloc(MPID_REQ_SEND);
+    if (__builtin_expect(!r, 0))
+        return MPI_ERR_NO_MEM;
+    *req = &r->pub;
+    if (__builtin_expect(dest == MPI_PROC_NULL, 0)) {
+        r->pub.status.MPI_SOURCE = MPI_PROC_NULL;
+        r->pub.status.MPI_TAG = MPI_ANY_TAG;
+        r->pub.done = 1;
+        return MPI_SUCCESS;
+    }
+    int w = comm->world_ranks[dest];
+    mpid_dest *d = &mpid_dests[w];
+    size_t bytes = dt->size * count;
+
+    /* Fast path: contiguous eager with nothing queued before it. */
+    if (__builtin_expect(dt->contig && bytes <= d->eager_max && mode != MPID_SEND_SYNC &&
+                         d->qhead == NULL, 1)) {
+        mpid_pkt_msg h = { MPID_PKT_EAGER, 0, 0, comm->context_id + ctx_off,
+                           comm->rank, tag };
+        struct iovec iov = { (char *)buf + dt->true_lb, bytes };
+        int rc = d->ch->send(w, &h, sizeof h, &iov, bytes ? 1 : 0, 0);
+        if (__builtin_expect(rc == 0, 1)) {
+            r->pub.done = 1;
+            return MPI_SUCCESS;
+        }
+        if (rc != -EAGAIN) {
+            mpid_req_release(r);
+            *req = NULL;
+            if (rc != -EHOSTUNREACH)
+                cu_warn("send to rank %d failed: %s", w, strerror(-rc));
+            return err_of(rc);
+        }
+    }
+
+    r->p.buf = (void *)buf;
+    r->p.count = count;
+    r->p.dt = dt;
+    r->p.bytes = bytes;
+    r->p.ctx = comm->context_id + ctx_off;
+    r->p.rank = dest;
+    r->p.tag = tag;
+    r->p.my_rank = comm->rank;
+    r->p.peer = w;
+    r->p.mode = (uint8_t)mode;
+    if (d->qhead == NULL) {
+        int rc = mpid_send_first(r);
+        if (rc == 0)
+            return MPI_SUCCESS;
+        if (rc != -EAGAIN) {
+            if (r->p.dt_held) {
+                cu_dtype_release((cu_dtype *)r->p.dt);
+                r->p.dt_held = 0;
+            }
+            free(r->p.iovs);
+            r->p.iovs = NULL;
+            mpid_req_release(r);
+            *req = NULL;
+            return err_of(rc);
+        }
+    }
+    /* No room: queue behind earlier sends to the same rank (MPI order). */
+    r->p.state = MPID_ST_QUEUED;
+    mpid_req_hold_dt(r);
+    r->p.next = NULL;
+    if (d->qtail)
+        d->qtail->p.next = r;
+    else
+        d->qhead = r;
+    d->qtail = r;
+    mpid_dest_mark_dirty(d);
+    return MPI_SUCCESS;
+}
+
+/* A receive meets an unexpected message (also Mrecv). */
+static void recv_from_msg(mpid_req *r, mpid_message *m)
+{
+    r->pub.status.MPI_SOURCE = m->q.src;
+    r->pub.status.MPI_TAG = m->q.tag;
+    if (m->type == MPID_PKT_RTS) {
+        r->p.peer = m->peer;
+        r->p.raddr = m->addr;
+        r->p.rniov = m->niov;
+        r->p.msg_size = m->size;
+        r->p.peer_req = m->sreq;
+        mpid_msg_free(m);
+        mpid_rndv_recv_start(r);
+        return;
+    }
+    mpid_eager_deliver(r, m->q.src, m->q.tag, m->data, m->size);
+    if (m->type == MPID_PKT_EAGER_SYNC) {
+        mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = m->sreq };
+        mpid_ctrl_send(m->peer, &a, sizeof a);
+    }
+    mpid_msg_free(m);
+    mpid_req_complete(r);
+}
+
+int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
+               const mpid_comm *comm, unsigned ctx_off, mpid_request **req)
+{
+    mpid_req *r = mpid_req_alloc(MPID_REQ_RECV);
+    if (__builtin_expect(!r, 0))
+        return MPI_ERR_NO_MEM;
+    *req = &r->pub;
+    if (__builtin_expect(src == MPI_PROC_NULL, 0)) {
+        r->pub.status.MPI_SOURCE = MPI_PROC_NULL;
+        r->pub.status.MPI_TAG = MPI_ANY_TAG;
+        r->pub.done = 1;
+        return MPI_SUCCESS;
+    }
+    uint32_t ctx = comm->context_id + ctx_off;
+    mpid_ctxq *c = mpid_ctxq_get(ctx);
+    if (__builtin_expect(!c, 0)) {
+        mpid_req_release(r);
+        *req = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    r->p.buf = buf;
+    r->p.count = count;
+    r->p.dt = dt;
+    r->p.bytes = dt->size * count;
+    r->p.ctx = ctx;
+    if (__builtin_expect(c->unexp.head != NULL, 0)) {
+        mpid_mq_elem *e = mpid_mq_take_unexp(&c->unexp, src, tag);
+        if (e) {
+            recv_from_msg(r, mpid_msg_of_q(e));
+            return MPI_SUCCESS;
+        }
+    }
+    r->p.q.src = src;
+    r->p.q.tag = tag;
+    r->p.state = MPID_ST_POSTED;
+    if (__builtin_expect(!dt->builtin, 0))
+        mpid_req_hold_dt(r);
+    mpid_mq_append(&c->posted, &r->p.q);
+    return MPI_SUCCESS;
+}
+
+int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
+                int *flag, MPI_Status *status, mpid_message **msg)
+{
+    if (src == MPI_PROC_NULL) {
+        *flag = 1;
+        if (status) {
+            status->MPI_SOURCE = MPI_PROC_NULL;
+            status->MPI_TAG = MPI_ANY_TAG;
+            status->MPI_ERROR = MPI_SUCCESS;
+            status->clumpi_count = 0;
+            status->clumpi_cancelled = 0;
+        }
+        if (msg)
+            *msg = NULL;
+        return MPI_SUCCESS;
+    }
+    mpid_ctxq *c = mpid_ctxq_get(comm->context_id + ctx_off);
+    if (!c)
+        return MPI_ERR_NO_MEM;
+    mpid_mq_elem *e = mpid_mq_find_unexp(&c->unexp, src, tag);
+    if (!e) {
+        mpid_progress();
+        e = mpid_mq_find_unexp(&c->unexp, src, tag);
+    }
+    if (!e) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    mpid_message *m = mpid_msg_of_q(e);
+    *flag = 1;
+    if (status) {
+        status->MPI_SOURCE = m->q.src;
+        status->MPI_TAG = m->q.tag;
+        status->MPI_ERROR = MPI_SUCCESS;
+        status->clumpi_count = (MPI_Count)m->size;
+        status->clumpi_cancelled = 0;
+    }
+    if (msg) {
+        mpid_mq_remove(&c->unexp, e);
+        /* Mprobe matches the message: a synchronous sender may complete. */
+        if (m->type == MPID_PKT_EAGER_SYNC) {
+            mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = m->sreq };
+            mpid_ctrl_send(m->peer, &a, sizeof a);
+            m->type = MPID_PKT_EAGER;
+        }
+        *msg = m;
+    }
+    return MPI_SUCCESS;
+}
+
+int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
+                mpid_request **req)
+{
+    mpid_req *r = mpid_req_alloc(MPID_REQ_RECV);
+    if (!r)
+        return MPI_ERR_NO_MEM;
+    *req = &r->pub;
+    r->p.buf = buf;
+    r->p.count = count;
+    r->p.dt = dt;
+    r->p.bytes = dt->size * count;
+    r->p.ctx = msg->ctx;
+    recv_from_msg(r, msg);
+    return MPI_SUCCESS;
+}
+
+int mpid_cancel(mpid_request *req)
+{
+    mpid_req *r = mpid_req_of(req);
+    if (req->kind != MPID_REQ_RECV || req->done || r->p.state != MPID_ST_POSTED)
+        return MPI_SUCCESS;   /* matched already, or a send: completes normally */
+    mpid_ctxq *c = mpid_ctxq_get(r->p.ctx);
+    mpid_mq_remove(&c->posted, &r->p.q);
+    req->status.clumpi_cancelled = 1;
+    req->status.MPI_SOURCE = r->p.q.src;
+    req->status.MPI_TAG = r->p.q.tag;
+    req->status.clumpi_count = 0;
+    mpid_req_complete(r);
+    return MPI_SUCCESS;
+}
+
+/* ---- arrivals ---------------------------------------------------------- */
+static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned type,
+                       const void *payload, size_t len, uint64_t sreq)
+{
+    mpid_message *m = mpid_msg_alloc(len);
+    if (!m)
+        cu_fatal("out of memory queueing an unexpected message of %zu bytes", len);
+    m->q.src = h->src;
+    m->q.tag = h->tag;
+    m->type = (uint8_t)type;
+    m->peer = peer;
+    m->ctx = h->ctx;
+    m->size = len;
+    m->sreq = sreq;
+    if (len)
+        memcpy(m->data, payload, len);
+    mpid_mq_append(&c->unexp, &m->q);
+}
+
+static inline mpid_ctxq *ctxq_or_die(uint32_t ctx)
+{
+    mpid_ctxq *c = mpid_ctxq_get(ctx);
+    if (__builtin_expect(!c, 0))
+        cu_fatal("out of memory creating matching queues");
+    return c;
+}
+
+void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    unsigned type = *(const uint8_t *)hdr;
+    if (__builtin_expect(type == MPID_PKT_EAGER, 1)) {
+        mpid_pkt_msg h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_ctxq *c = ctxq_or_die(h.ctx);
+        mpid_mq_elem *e = c->posted.head ? mpid_mq_take_posted(&c->posted, h.src, h.tag) : NULL;
+        if (__builtin_expect(e != NULL, 1)) {
+            mpid_req *r = mpid_req_of_q(e);
+            mpid_eager_deliver(r, h.src, h.tag, payload, len);
+            mpid_req_complete(r);
+        } else {
+            unexpected(c, src, &h, type, payload, len, 0);
+        }
+        return;
+    }
+    switch (type) {
+    case MPID_PKT_EAGER_SYNC: {
+        mpid_pkt_esync h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_ctxq *c = ctxq_or_die(h.m.ctx);
+        mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
+        if (e) {
+            mpid_req *r = mpid_req_of_q(e);
+            mpid_eager_deliver(r, h.m.src, h.m.tag, payload, len);
+            mpid_req_complete(r);
+            mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = h.sreq };
+            mpid_ctrl_send(src, &a, sizeof a);
+        } else {
+            unexpected(c, src, &h.m, type, payload, len, h.sreq);
+        }
+        break;
+    }
+    case MPID_PKT_RTS: {
+        mpid_pkt_rts h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_ctxq *c = ctxq_or_die(h.m.ctx);
+        mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
+        if (e) {
+            /* Read the data from progress, outside the channel's callback. */
+            mpid_req *r = mpid_req_of_q(e);
+            r->pub.status.MPI_SOURCE = h.m.src;
+            r->pub.status.MPI_TAG = h.m.tag;
+            r->p.peer = src;
+            r->p.raddr = h.addr;
+            r->p.rniov = h.niov;
+            r->p.msg_size = h.size;
+            r->p.peer_req = h.sreq;
+            r->p.state = MPID_ST_RNDV_MATCHED;
+            r->p.next = mpid_rndv_work;
+            mpid_rndv_work = r;
+        } else {
+            mpid_message *m;
+            unexpected(c, src, &h.m, type, NULL, 0, h.sreq);
+            m = mpid_msg_of_q(c->unexp.tail);
+            m->size = h.size;
+            m->addr = h.addr;
+            m->niov = h.niov;
+        }
+        break;
+    }
+    case MPID_PKT_CTS: {
+        mpid_pkt_cts h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_on_cts(&h);
+        break;
+    }
+    case MPID_PKT_DATA: {
+        mpid_pkt_data h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_on_data(&h, payload, len);
+        break;
+    }
+    case MPID_PKT_FIN: {
+        mpid_pkt_ack h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_on_fin(h.sreq);
+        break;
+    }
+    case MPID_PKT_ACK: {
+        mpid_pkt_ack h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_req *r = (mpid_req *)(uintptr_t)h.sreq;
+        mpid_req_complete(r);
+        break;
+    }
+    default:
+        cu_warn("dropping a packet of unknown type %u from rank %d (%zu header bytes)",
+                type, src, hdrlen);
+    }
+}

@@ -1,0 +1,131 @@
+/*
+ * request.c — the request pool and completion. Requests come from a free
+ * list refilled in slabs, so the fast path never calls malloc; slabs are
+ * never returned (a program's peak of outstanding requests is small).
+ */
+#include <stdlib.h>
+#include "mpid/mpidi.h"
+
+#define SLAB 64
+
+mpid_req *mpid_req_pool;
+long mpid_detached;
+mpid_req *mpid_others;
+
+mpid_req *mpid_req_alloc_slow(int kind)
+{
+    mpid_req *slab = calloc(SLAB, sizeof *slab);
+    if (!slab)
+        return NULL;
+    for (int i = 0; i < SLAB; i++) {
+        slab[i].pub.priv = &slab[i].p;
+        slab[i].p.next = mpid_req_pool;
+        mpid_req_pool = &slab[i];
+    }
+    return mpid_req_alloc(kind);
+}
+
+void mpid_olist_remove(mpid_req *r)
+{
+    if (!r->p.in_olist)
+        return;
+    if (r->p.oprev)
+        r->p.oprev->p.onext = r->p.onext;
+    else
+        mpid_others = r->p.onext;
+    if (r->p.onext)
+        r->p.onext->p.oprev = r->p.oprev;
+    r->p.in_olist = 0;
+}
+
+void mpid_req_release(mpid_req *r)
+{
+    mpid_olist_remove(r);
+    r->pub.kind = 0;
+    r->p.next = mpid_req_pool;
+    mpid_req_pool = r;
+}
+
+void mpid_req_complete_slow(mpid_req *r)
+{
+    if (r->p.dt_held) {
+        cu_dtype_release((cu_dtype *)r->p.dt);
+        r->p.dt_held = 0;
+    }
+    free(r->p.iovs);
+    r->p.iovs = NULL;
+    free(r->p.bounce);
+    r->p.bounce = NULL;
+    r->p.state = MPID_ST_NONE;
+    r->pub.done = 1;
+    if (r->p.user_freed) {
+        mpid_detached--;
+        mpid_req_release(r);
+    }
+}
+
+mpid_request *mpid_request_new_other(void)
+{
+    mpid_req *r = mpid_req_alloc(MPID_REQ_OTHER);
+    if (!r)
+        return NULL;
+    /* Progress polls it until done (once the owner sets poll). */
+    r->p.oprev = NULL;
+    r->p.onext = mpid_others;
+    if (mpid_others)
+        mpid_others->p.oprev = r;
+    mpid_others = r;
+    r->p.in_olist = 1;
+    return &r->pub;
+}
+
+void mpid_request_free(mpid_request *req)
+{
+    if (!req)
+        return;
+    mpid_req *r = mpid_req_of(req);
+    if (!req->done && req->kind != MPID_REQ_OTHER) {
+        /* The operation still completes; the request goes back to the pool
+         * then (mpid_req_complete_slow). */
+        r->p.user_freed = 1;
+        mpid_detached++;
+        return;
+    }
+    mpid_req_release(r);
+}
+
+long mpid_pending_detached(void) { return mpid_detached; }
+
+int mpid_wait(mpid_request *req)
+{
+    if (req->done)
+        return 0;
+    return mpid_progress_until(NULL, req);
+}
+
+/* ---- unexpected-message records ----------------------------------------- */
+static mpid_message *msg_pool;
+
+mpid_message *mpid_msg_alloc(size_t payload)
+{
+    mpid_message *m = msg_pool;
+    if (m)
+        msg_pool = m->next_free;
+    else if (!(m = malloc(sizeof *m)))
+        return NULL;
+    m->data = m->inl;
+    if (payload > MPID_UNEXP_INLINE && !(m->data = malloc(payload))) {
+        m->next_free = msg_pool;
+        msg_pool = m;
+        return NULL;
+    }
+    return m;
+}
+
+void mpid_msg_free(mpid_message *m)
+{
+    if (m->data != m->inl)
+        free(m->data);
+    m->next_free = msg_pool;
+    msg_pool = m;
+}

@@ -1,0 +1,309 @@
+/*
+ * rndv.c — rendezvous for messages above the eager limit.
+ *
+ * RTS carries the sender's memory: the address of contiguous data, or of an
+ * iovec array describing non-contiguous data. On match the receiver reads it
+ * with the channel's rma_read straight into the user buffer (one copy, no
+ * staging) and returns FIN. When the channel or the kernel refuses
+ * (-EPERM/-ENOTSUP, or no rma_read), the receiver sends CTS and the sender
+ * streams DATA packets of up to max_payload at offsets.
+ */
+#include <stdlib.h>
+#include "mpid/mpidi.h"
+#include "src/util/log.h"
+
+#define RNDV_IOV 64   /* segments per rma_read call (well under IOV_MAX) */
+
+static inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+/* The sender's data as an iovec list (non-contiguous types). */
+static int build_iovs(mpid_req *r)
+{
+    size_t cap = 16, n = 0, off = 0;
+    struct iovec *v = malloc(cap * sizeof *v);
+    if (!v)
+        return -ENOMEM;
+    while (off < r->p.bytes) {
+        if (n == cap) {
+            struct iovec *nv = realloc(v, 2 * cap * sizeof *v);
+            if (!nv) {
+                free(v);
+                return -ENOMEM;
+            }
+            v = nv;
+            cap *= 2;
+        }
+        size_t len = 0;
+        int k = cu_dtype_to_iov(r->p.buf, r->p.count, r->p.dt, off, r->p.bytes - off,
+                                v + n, (int)(cap - n), &len);
+        if (k <= 0 || len == 0) {
+            free(v);
+            return -EINVAL;
+        }
+        n += (size_t)k;
+        off += len;
+    }
+    r->p.iovs = v;
+    r->p.niov = n;
+    return 0;
+}
+
+int mpid_rts_send(mpid_req *r, mpid_dest *d)
+{
+    mpid_pkt_rts h;
+    memset(&h, 0, sizeof h);
+    h.m.type = MPID_PKT_RTS;
+    h.m.ctx = r->p.ctx;
+    h.m.src = r->p.my_rank;
+    h.m.tag = r->p.tag;
+    h.sreq = (uint64_t)(uintptr_t)r;
+    h.size = r->p.bytes;
+    const cu_dtype *dt = r->p.dt;
+    if (dt->contig) {
+        h.addr = (uint64_t)(uintptr_t)((char *)r->p.buf + dt->true_lb);
+    } else {
+        if (!r->p.iovs) {
+            int rc = build_iovs(r);
+            if (rc < 0)
+                return rc;
+        }
+        if (r->p.niov == 1) {
+            h.addr = (uint64_t)(uintptr_t)r->p.iovs[0].iov_base;
+        } else {
+            h.addr = (uint64_t)(uintptr_t)r->p.iovs;
+            h.niov = r->p.niov;
+        }
+    }
+    int rc = d->ch->send(r->p.peer, &h, sizeof h, NULL, 0, 0);
+    if (rc == 0) {
+        r->p.state = MPID_ST_RTS_SENT;
+        mpid_req_hold_dt(r);
+    }
+    return rc;
+}
+
+/* Single-copy read of want bytes into the receive buffer. Returns 0, or a
+ * negative errno from the channel (-EPERM/-ENOTSUP: use CTS instead). */
+static int rndv_read(mpid_req *r, mpid_dest *d, size_t want)
+{
+    struct iovec one, *riov = &one;
+    size_t rn = 1;
+    if (r->p.rniov == 0) {
+        one.iov_base = (void *)(uintptr_t)r->p.raddr;
+        one.iov_len = r->p.msg_size;
+    } else {
+        rn = r->p.rniov;
+        riov = malloc(rn * sizeof *riov);
+        if (!riov)
+            return -ENOMEM;
+        struct iovec l = { riov, rn * sizeof *riov };
+        struct iovec rm = { (void *)(uintptr_t)r->p.raddr, rn * sizeof *riov };
+        ssize_t got = d->ch->rma_read(r->p.peer, &l, 1, &rm, 1);
+        if (got != (ssize_t)(rn * sizeof *riov)) {
+            free(riov);
+            return got < 0 ? (int)got : -EIO;
+        }
+    }
+    const cu_dtype *dt = r->p.dt;
+    size_t off = 0, ri = 0, roff = 0;
+    int rc = 0;
+    while (off < want) {
+        struct iovec lv[RNDV_IOV], rv[RNDV_IOV];
+        size_t llen;
+        int ln;
+        if (dt->contig) {
+            lv[0].iov_base = (char *)r->p.buf + dt->true_lb + off;
+            lv[0].iov_len = llen = want - off;
+            ln = 1;
+        } else {
+            ln = cu_dtype_to_iov(r->p.buf, r->p.count, dt, off, want - off, lv, RNDV_IOV, &llen);
+            if (ln <= 0 || llen == 0) {
+                rc = -EINVAL;
+                break;
+            }
+        }
+        /* The matching stretch of the sender's list. */
+        size_t got = 0, i = ri, o = roff;
+        int rnv = 0;
+        while (got < llen && rnv < RNDV_IOV && i < rn) {
+            size_t seg = min_sz(riov[i].iov_len - o, llen - got);
+            if (seg) {
+                rv[rnv].iov_base = (char *)riov[i].iov_base + o;
+                rv[rnv].iov_len = seg;
+                rnv++;
+            }
+            got += seg;
+            o += seg;
+            if (o == riov[i].iov_len) {
+                i++;
+                o = 0;
+            }
+        }
+        if (got == 0) {
+            rc = -EIO;
+            break;
+        }
+        if (got < llen) {
+            /* Remote side ran out of slots: shorten the local list to match. */
+            size_t acc = 0;
+            int k;
+            for (k = 0; k < ln; k++) {
+                if (acc + lv[k].iov_len >= got) {
+                    lv[k].iov_len = got - acc;
+                    k++;
+                    break;
+                }
+                acc += lv[k].iov_len;
+            }
+            ln = k;
+        }
+        ssize_t n = d->ch->rma_read(r->p.peer, lv, ln, rv, rnv);
+        if (n <= 0) {
+            rc = n < 0 ? (int)n : -EIO;
+            break;
+        }
+        off += (size_t)n;
+        /* Advance the remote cursor by what was read. */
+        size_t adv = (size_t)n;
+        while (adv && ri < rn) {
+            size_t left = riov[ri].iov_len - roff;
+            if (adv < left) {
+                roff += adv;
+                adv = 0;
+            } else {
+                adv -= left;
+                ri++;
+                roff = 0;
+            }
+        }
+    }
+    if (riov != &one)
+        free(riov);
+    return rc;
+}
+
+void mpid_rndv_recv_start(mpid_req *r)
+{
+    size_t want = min_sz(r->p.msg_size, r->p.bytes);
+    if (r->p.msg_size > r->p.bytes)
+        r->pub.status.MPI_ERROR = MPI_ERR_TRUNCATE;
+    mpid_dest *d = &mpid_dests[r->p.peer];
+    if (d->ch->rma_read && !d->no_rma) {
+        int rc = want ? rndv_read(r, d, want) : 0;
+        if (rc == 0 || (rc != -EPERM && rc != -ENOTSUP && rc != -ENOSYS)) {
+            if (rc) {
+                cu_warn("single-copy read from rank %d failed: %s", r->p.peer, strerror(-rc));
+                r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
+            }
+            mpid_pkt_ack f = { .type = MPID_PKT_FIN, .sreq = r->p.peer_req };
+            mpid_ctrl_send(r->p.peer, &f, sizeof f);
+            r->pub.status.clumpi_count = (MPI_Count)want;
+            mpid_req_complete(r);
+            return;
+        }
+        cu_debug("single-copy reads from rank %d not permitted (%s): pipelining",
+                 r->p.peer, strerror(-rc));
+        d->no_rma = 1;
+    }
+    r->p.offset = 0;
+    r->p.limit = want;
+    r->p.state = MPID_ST_RNDV_DATA;
+    mpid_req_hold_dt(r);
+    mpid_pkt_cts c = { .type = MPID_PKT_CTS, .sreq = r->p.peer_req,
+                       .rreq = (uint64_t)(uintptr_t)r, .len = want };
+    mpid_ctrl_send(r->p.peer, &c, sizeof c);
+    if (want == 0) {
+        r->pub.status.clumpi_count = 0;
+        mpid_req_complete(r);
+    }
+}
+
+void mpid_on_fin(uint64_t sreq)
+{
+    mpid_req *r = (mpid_req *)(uintptr_t)sreq;
+    mpid_req_complete(r);
+}
+
+void mpid_on_cts(const mpid_pkt_cts *h)
+{
+    mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
+    r->p.peer_req = h->rreq;
+    r->p.offset = 0;
+    r->p.limit = min_sz(h->len, r->p.bytes);
+    free(r->p.iovs);   /* the receiver will not read our memory */
+    r->p.iovs = NULL;
+    if (r->p.limit == 0) {
+        mpid_req_complete(r);
+        return;
+    }
+    /* Stream from progress, outside the channel's callback; appended so
+     * sends stream in CTS order. */
+    r->p.state = MPID_ST_PUMP;
+    r->p.next = NULL;
+    mpid_req **pp = &mpid_pump;
+    while (*pp)
+        pp = &(*pp)->p.next;
+    *pp = r;
+}
+
+int mpid_pump_one(mpid_req *r)
+{
+    mpid_dest *d = &mpid_dests[r->p.peer];
+    size_t maxp = d->ch->max_payload;
+    const cu_dtype *dt = r->p.dt;
+    while (r->p.offset < r->p.limit) {
+        size_t chunk = min_sz(maxp, r->p.limit - r->p.offset);
+        mpid_pkt_data h = { .type = MPID_PKT_DATA, .rreq = r->p.peer_req,
+                            .offset = r->p.offset };
+        struct iovec iov[32];
+        size_t len = chunk;
+        int n = 1;
+        if (dt->contig) {
+            iov[0].iov_base = (char *)r->p.buf + dt->true_lb + r->p.offset;
+            iov[0].iov_len = chunk;
+        } else {
+            n = cu_dtype_to_iov(r->p.buf, r->p.count, dt, r->p.offset, chunk, iov, 32, &len);
+            if (len < chunk / 2 || n <= 0) {
+                /* Many small pieces: pack instead of sending tiny packets. */
+                if (!r->p.bounce && !(r->p.bounce = malloc(maxp))) {
+                    mpid_send_fail(r, -ENOMEM);
+                    return 1;
+                }
+                len = cu_dtype_pack(r->p.buf, r->p.count, dt, r->p.offset, r->p.bounce, chunk);
+                iov[0].iov_base = r->p.bounce;
+                iov[0].iov_len = len;
+                n = 1;
+            }
+        }
+        int rc = d->ch->send(r->p.peer, &h, sizeof h, iov, n, 0);
+        if (rc == -EAGAIN)
+            return 0;
+        if (rc < 0) {
+            mpid_send_fail(r, rc);
+            return 1;
+        }
+        r->p.offset += len;
+    }
+    mpid_req_complete(r);
+    return 1;
+}
+
+void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len)
+{
+    mpid_req *r = (mpid_req *)(uintptr_t)h->rreq;
+    size_t off = h->offset;
+    if (off + len > r->p.limit)   /* never past what we asked for */
+        len = off < r->p.limit ? r->p.limit - off : 0;
+    if (len) {
+        const cu_dtype *dt = r->p.dt;
+        if (dt->contig)
+            memcpy((char *)r->p.buf + dt->true_lb + off, payload, len);
+        else
+            cu_dtype_unpack(r->p.buf, r->p.count, dt, off, payload, len);
+    }
+    r->p.offset += len;
+    if (r->p.offset >= r->p.limit) {
+        r->pub.status.clumpi_count = (MPI_Count)r->p.limit;
+        mpid_req_complete(r);
+    }
+}

@@ -1,0 +1,70 @@
+/*
+ * route.c — the routing table: one entry per world rank naming the channel
+ * that reaches it (self, shm; the network channels come later) and the
+ * packets waiting for room there.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "mpid/mpidi.h"
+#include "src/util/param.h"
+
+mpid_dest *mpid_dests;
+
+/* Ranks no channel reaches (other nodes until a network channel exists):
+ * every send fails at once, so callers get an error instead of a hang. */
+static int unreach_send(int dest, const void *hdr, size_t hdrlen,
+                        const struct iovec *iov, int iovcnt, unsigned flags)
+{
+    return -EHOSTUNREACH;
+}
+static int unreach_progress(int budget) { return 0; }
+static const mpid_channel unreach = {
+    .name = "unreachable",
+    .max_payload = SIZE_MAX,
+    .send = unreach_send,
+    .progress = unreach_progress,
+};
+
+int mpid_route_init(const int *node_of, int my_node, int shm_up)
+{
+    int n = mpid_my_world_size;
+    mpid_dests = calloc((size_t)n, sizeof *mpid_dests);
+    if (!mpid_dests)
+        return -ENOMEM;
+    /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
+     * force rendezvous for small messages). */
+    long cap = cu_param_int("EAGER_LIMIT", -1);
+    /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
+    int no_rma = cu_param_int("NO_RMA", 0) != 0;
+    for (int w = 0; w < n; w++) {
+        mpid_dest *d = &mpid_dests[w];
+        if (w == mpid_my_world_rank)
+            d->ch = &mpid_channel_self;
+        else if (shm_up && node_of[w] == my_node)
+            d->ch = &mpid_channel_shm;
+        else
+            d->ch = &unreach;
+        d->eager_max = d->ch->max_payload;
+        if (cap >= 0 && (size_t)cap < d->eager_max)
+            d->eager_max = (size_t)cap;
+        d->no_rma = no_rma;
+    }
+    return 0;
+}
+
+void mpid_route_finalize(void)
+{
+    if (!mpid_dests)
+        return;
+    for (int w = 0; w < mpid_my_world_size; w++) {
+        mpid_ctrl *c = mpid_dests[w].chead;
+        while (c) {
+            mpid_ctrl *n = c->next;
+            free(c);
+            c = n;
+        }
+    }
+    free(mpid_dests);
+    mpid_dests = NULL;
+    mpid_dirty = NULL;
+}
