@@ -1,2 +1,40 @@
-# src/tools/: mpicc, mpirun/mpiexec.
+# src/tools/: mpicc, mpirun/mpiexec, and their tests (test/tools, test/unit/test_pmi.c).
 bin_SCRIPTS += src/tools/mpicc
+
+# mpirun is a plain program (it does not link libmpi): the build tree's
+# launcher is $(top_builddir)/src/tools/mpirun. It installs as bin/mpirun
+# with bin/mpiexec a symlink to it.
+bin_PROGRAMS += src/tools/mpirun
+src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpirun_opts.c \
+	src/tools/launch.c src/tools/bind.c src/tools/pmi_server.c src/tools/iofwd.c \
+	src/tools/jobctl.c src/util/pmi.c src/util/log.c src/util/param.c
+# Per-target flags give these objects their own names, apart from libmpi's.
+src_tools_mpirun_CFLAGS = $(AM_CFLAGS)
+src_tools_mpirun_LDADD = $(HWLOC_LIBS)
+
+install-exec-hook:
+	cd $(DESTDIR)$(bindir) && rm -f mpiexec && $(LN_S) mpirun mpiexec
+uninstall-hook:
+	rm -f $(DESTDIR)$(bindir)/mpiexec
+
+# Test environment for every test script (set here only; other fragments
+# rely on it): scripts find the build and source trees through these.
+AM_TESTS_ENVIRONMENT = top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); \
+	export top_builddir top_srcdir;
+
+# A rank that speaks PMI through src/util/pmi.c alone, for the launcher tests.
+check_PROGRAMS += test/tools/pmi_prog
+test_tools_pmi_prog_SOURCES = test/tools/pmi_prog.c src/util/pmi.c src/util/log.c src/util/param.c
+test_tools_pmi_prog_CFLAGS = $(AM_CFLAGS)
+
+TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh
+EXTRA_DIST += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
+	test/tools/common.sh src/tools/mpicc.in
+
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_pmi
+TESTS += test/unit/test_pmi
+test_unit_test_pmi_SOURCES = test/unit/test_pmi.c src/util/pmi.c src/util/log.c src/util/param.c
+test_unit_test_pmi_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_pmi_LDADD = $(CRITERION_LIBS)
+endif

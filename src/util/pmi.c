@@ -4,6 +4,7 @@
  * followed by space-separated key=value pairs, over a socket given as PMI_FD
  * (or reached through PMI_PORT). Used once at init, so plain blocking I/O.
  */
+#include "config.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

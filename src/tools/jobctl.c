@@ -1,0 +1,137 @@
+/*
+ * jobctl.c — how a job ends: the first failure (or signal, or timeout) is
+ * reported in one line and fixes the exit status; the other ranks get
+ * SIGTERM, then SIGKILL after a grace period; the job's shared-memory
+ * segments are removed. Each rank runs in its own process group, so
+ * whatever it forked goes with it.
+ */
+#include "config.h"
+#include <dirent.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "src/tools/mpirun.h"
+
+#define GRACE 1.0   /* seconds between SIGTERM and SIGKILL */
+
+double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void job_signal_all(struct job *j, int sig)
+{
+    for (int i = 0; i < j->n; i++) {
+        struct rank *r = &j->r[i];
+        if (r->pid <= 0)
+            continue;
+        /* The group of a reaped rank still holds its children, if any. */
+        if (kill(-r->pid, sig) < 0 && !r->exited)
+            kill(r->pid, sig);
+    }
+}
+
+static void begin_end(struct job *j, int status, int sig)
+{
+    j->ending = 1;
+    j->status = status;
+    job_signal_all(j, sig);
+    j->kill_at = now_sec() + GRACE;
+}
+
+void job_fail(struct job *j, int status, const char *fmt, ...)
+{
+    if (j->ending)
+        return;   /* only the first cause is reported */
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "%s: %s\n", j->self, msg);
+    begin_end(j, status, SIGTERM);
+}
+
+void job_on_signal(struct job *j, int sig)
+{
+    if (j->ending) {
+        /* A second Ctrl-C: no more grace. */
+        if (sig == SIGINT || sig == SIGTERM) {
+            job_signal_all(j, SIGKILL);
+            j->killed = 1;
+        }
+        return;
+    }
+    fprintf(stderr, "%s: received signal %d (%s); ending the job\n", j->self, sig, strsignal(sig));
+    begin_end(j, 128 + sig, sig);
+}
+
+void job_rank_exited(struct job *j, struct rank *r, int ws)
+{
+    r->exited = 1;
+    j->nalive--;
+    pmisrv_rank_gone(j, r);
+    iofwd_drain(j, r);
+    if (r->rank == 0 && j->stdin_dst >= 0)
+        iofwd_stdin_close(j);
+    if (j->ending)
+        return;
+    if (WIFSIGNALED(ws)) {
+        int sig = WTERMSIG(ws);
+        job_fail(j, 128 + sig, "rank %d (pid %d) was killed by signal %d (%s)%s; ending the job",
+                 r->rank, (int)r->pid, sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
+    } else if (WEXITSTATUS(ws) != 0) {
+        job_fail(j, WEXITSTATUS(ws), "rank %d (pid %d) exited with status %d; ending the job",
+                 r->rank, (int)r->pid, WEXITSTATUS(ws));
+    } else if (r->pmi_inited && !r->finalized) {
+        job_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Finalize; ending the job",
+                 r->rank, (int)r->pid);
+    }
+}
+
+void job_reap(struct job *j)
+{
+    for (;;) {
+        int ws;
+        pid_t pid = waitpid(-1, &ws, WNOHANG);
+        if (pid <= 0)
+            return;
+        for (int i = 0; i < j->n; i++)
+            if (j->r[i].pid == pid && !j->r[i].exited) {
+                job_rank_exited(j, &j->r[i], ws);
+                break;
+            }
+    }
+}
+
+void job_tick(struct job *j, double now)
+{
+    if (j->deadline > 0 && now >= j->deadline && !j->ending)
+        job_fail(j, 124, "the job ran longer than --timeout %g s; ending the job", j->o->timeout);
+    if (j->ending && !j->killed && j->kill_at > 0 && now >= j->kill_at) {
+        job_signal_all(j, SIGKILL);
+        j->killed = 1;
+    }
+}
+
+/* The shm channel names its segments /dev/shm/clumpi-<job id>-*; they are
+ * normally unlinked once mapped, but not if a rank died first. */
+void job_cleanup_shm(struct job *j)
+{
+    char prefix[64];
+    int pl = snprintf(prefix, sizeof prefix, "clumpi-%s-", j->id);
+    DIR *d = opendir("/dev/shm");
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strncmp(e->d_name, prefix, (size_t)pl) == 0)
+            unlinkat(dirfd(d), e->d_name, 0);
+    closedir(d);
+}
