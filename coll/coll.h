@@ -16,4 +16,11 @@ int coll_allgather(const void *sendbuf, size_t sendcount, const cu_dtype *sendty
                    void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
                    const mpid_comm *comm);
 
+/* coll_allgather with the caller's tag instead of the internal one:
+ * MPI_Comm_create_group runs it among the group's members on the parent's
+ * collective context, where the user's tag keeps concurrent calls apart. */
+int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                       void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                       const mpid_comm *comm, int tag);
+
 #endif

@@ -1,3 +1,7 @@
 # src/: the MPI layer. Each helper-owned group of files adds its own lines.
 libmpi_la_SOURCES += src/mpir.h src/handle.c
 libmpi_la_SOURCES += src/check.c
+# MPI layer core (init, errors, groups, communicators, attributes, info,
+# topologies) and the public entry points of the internal collectives.
+libmpi_la_SOURCES += src/core.h src/errors.c src/errhandler.c src/init.c src/group.c \
+	src/comm.c src/attr.c src/info.c src/topo.c src/dims.c src/coll_entry.c

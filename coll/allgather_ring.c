@@ -1,0 +1,44 @@
+/*
+ * allgather_ring.c — ring allgather: in step s each rank passes the block it
+ * received in step s-1 to its right neighbour. p-1 steps for any p.
+ *
+ * Why the ring here: it is bandwidth-optimal (each rank sends and receives
+ * (p-1)/p of the result exactly once), needs no power of two (recursive
+ * doubling does) and no temporary buffer or final rotation (Bruck does),
+ * and every block moves straight between user buffers with the user's
+ * datatype. Its p-1 latency terms matter only for small messages on large
+ * communicators; comm creation, its main user here, is not a hot path. The
+ * collectives issue adds Bruck and recursive doubling for that range.
+ */
+#include "coll/coll_impl.h"
+
+int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                       void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                       const mpid_comm *comm, int tag)
+{
+    int p = comm->size, me = comm->rank;
+    ptrdiff_t blk = (ptrdiff_t)recvcount * recvtype->extent;
+    char *rb = recvbuf;
+    if (sendbuf != MPI_IN_PLACE) {
+        int rc = coll_copy(sendbuf, sendcount, sendtype, rb + me * blk, recvcount, recvtype);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    int right = (me + 1) % p, left = (me - 1 + p) % p;
+    for (int s = 0; s < p - 1; s++) {
+        int sblk = (me - s + p) % p, rblk = (me - s - 1 + p) % p;
+        int rc = coll_sendrecv(rb + sblk * blk, recvcount, recvtype, right,
+                               rb + rblk * blk, recvcount, recvtype, left, tag, comm);
+        if (rc != MPI_SUCCESS)
+            return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int coll_allgather(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                   void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                   const mpid_comm *comm)
+{
+    return coll_allgather_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                              comm, COLL_TAG_ALLGATHER);
+}

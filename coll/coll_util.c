@@ -1,0 +1,72 @@
+/*
+ * coll_util.c — point-to-point helpers shared by the algorithms in coll/.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll_impl.h"
+
+const cu_dtype *coll_byte(void)
+{
+    return cu_dtype_builtin(MPI_BYTE & 0xffffff);
+}
+
+int coll_waitall(int n, mpid_request **reqs)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        if (!reqs[i])
+            continue;
+        int r = mpid_wait(reqs[i]);
+        if (r == MPI_SUCCESS)
+            r = reqs[i]->status.MPI_ERROR;
+        if (rc == MPI_SUCCESS)
+            rc = r;
+        mpid_request_free(reqs[i]);
+        reqs[i] = NULL;
+    }
+    return rc;
+}
+
+int coll_sendrecv(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
+                  void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
+                  int tag, const mpid_comm *comm)
+{
+    mpid_request *r[2] = { NULL, NULL };
+    /* Receive first so a message that arrives early matches a posted
+     * receive rather than going through the unexpected queue. */
+    int rc = mpid_irecv(rbuf, rcount, rdt, src, tag, comm, MPID_CTX_COLL, &r[0]);
+    if (rc == MPI_SUCCESS)
+        rc = mpid_isend(sbuf, scount, sdt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r[1]);
+    int rc2 = coll_waitall(2, r);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int coll_copy(const void *sbuf, size_t scount, const cu_dtype *sdt,
+              void *rbuf, size_t rcount, const cu_dtype *rdt)
+{
+    size_t bytes = cu_dtype_bytes(sdt, scount);
+    size_t rbytes = cu_dtype_bytes(rdt, rcount);
+    if (rbytes < bytes)
+        return MPI_ERR_TRUNCATE;
+    if (bytes == 0)
+        return MPI_SUCCESS;
+    if (cu_dtype_is_contig(sdt) && cu_dtype_is_contig(rdt)) {
+        memmove((char *)rbuf + rdt->true_lb, (const char *)sbuf + sdt->true_lb, bytes);
+        return MPI_SUCCESS;
+    }
+    /* Through a bounded bounce buffer, so a huge non-contiguous block does
+     * not need a whole-message copy. */
+    size_t chunk = bytes < 65536 ? bytes : 65536;
+    char *tmp = malloc(chunk);
+    if (!tmp)
+        return MPI_ERR_NO_MEM;
+    for (size_t off = 0; off < bytes;) {
+        size_t n = cu_dtype_pack(sbuf, scount, sdt, off, tmp, chunk);
+        if (n == 0)
+            break;
+        cu_dtype_unpack(rbuf, rcount, rdt, off, tmp, n);
+        off += n;
+    }
+    free(tmp);
+    return MPI_SUCCESS;
+}

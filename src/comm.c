@@ -1,0 +1,519 @@
+/*
+ * comm.c — communicators (intracommunicators only).
+ *
+ * Context ids: each process keeps a monotone counter next_ctx (even; 0 is
+ * MPI_COMM_WORLD, 2 MPI_COMM_SELF). A new communicator takes the maximum of
+ * next_ctx over the processes that agree on it, and each of them moves its
+ * counter past it. No process has used that id yet, and matching needs
+ * uniqueness only per process, so communicators made by disjoint splits may
+ * share an id without harm.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "src/core.h"
+#include "coll/coll.h"
+
+static int next_ctx = 4;
+
+static const cu_dtype *dt_int(void)
+{
+    return cu_dtype_builtin(MPI_INT & 0xffffff);
+}
+
+/* A communicator over group (retained) with context ctx. */
+static mpir_comm *comm_new(mpir_group *g, int ctx, int index)
+{
+    mpir_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->dev.context_id = (uint32_t)ctx;
+    c->dev.rank = g->rank;
+    c->dev.size = g->size;
+    c->dev.world_ranks = g->world_ranks;
+    c->group = g;
+    c->errhandler = MPI_ERRORS_ARE_FATAL;
+    c->refcount = 1;
+    c->info = MPI_INFO_NULL;
+    if (index > 0) {
+        mpir_handle_set(&mpir_comms, index, c);
+        c->handle = CLUMPI_HANDLE(CLUMPI_KIND_COMM, index);
+    } else {
+        c->handle = mpir_handle_new(&mpir_comms, c);
+        if (c->handle == MPI_COMM_NULL) {
+            free(c);
+            return NULL;
+        }
+    }
+    mpir_group_retain(g);
+    return c;
+}
+
+void mpir_comm_release(mpir_comm *c)
+{
+    if (!c)
+        return;
+    mpir_topo_free(c->topo);
+    mpir_info_release(c->info);
+    mpir_errhandler_release(c->errhandler);
+    mpir_group_release(c->group);
+    mpir_handle_free(&mpir_comms, c->handle);
+    free(c);
+}
+
+int mpir_comm_init(void)
+{
+    int n = mpid_world_size(), me = mpid_world_rank();
+    int *wr = malloc((size_t)n * sizeof(int));
+    if (!wr)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < n; i++)
+        wr[i] = i;
+    mpir_group *gw = mpir_group_new(n, wr);
+    mpir_group *gs = mpir_group_new(1, &me);
+    free(wr);
+    if (!gw || !gs)
+        return MPI_ERR_NO_MEM;
+    mpir_comm *w = comm_new(gw, 0, MPI_COMM_WORLD & 0xffffff);
+    mpir_comm *s = comm_new(gs, 2, MPI_COMM_SELF & 0xffffff);
+    mpir_group_release(gw);
+    mpir_group_release(gs);
+    if (!w || !s)
+        return MPI_ERR_NO_MEM;
+    strcpy(w->name, "MPI_COMM_WORLD");
+    strcpy(s->name, "MPI_COMM_SELF");
+    next_ctx = 4;
+    return MPI_SUCCESS;
+}
+
+void mpir_comm_finalize(void)
+{
+    for (int i = 1; i < mpir_comms.cap; i++) {
+        mpir_comm *c = mpir_comms.obj[i];
+        if (c) {
+            mpir_comm_attrs_drop(c);
+            mpir_comm_release(c);
+        }
+    }
+    mpir_comms.nfree_hint = 1;
+}
+
+/* Agrees on a context over parent: allgathers `nint` ints per rank (the
+ * caller's data, whose last int this fills with next_ctx) and returns the
+ * largest next_ctx through *ctx. Everyone in parent moves past it. */
+static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
+{
+    mine[nint - 1] = next_ctx;
+    int *a = malloc((size_t)parent->dev.size * (size_t)nint * sizeof(int));
+    if (!a)
+        return MPI_ERR_NO_MEM;   /* a failing rank cannot be told apart; peers will hang */
+    int rc = coll_allgather(mine, (size_t)nint, dt_int(), a, (size_t)nint, dt_int(), &parent->dev);
+    if (rc != MPI_SUCCESS) {
+        free(a);
+        return rc;
+    }
+    int m = 0;
+    for (int i = 0; i < parent->dev.size; i++)
+        if (a[i * nint + nint - 1] > m)
+            m = a[i * nint + nint - 1];
+    next_ctx = m + 2;
+    *ctx = m;
+    *all = a;
+    return MPI_SUCCESS;
+}
+
+int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm **out)
+{
+    int mine[1], *all = NULL, ctx;
+    *out = NULL;
+    int rc = agree(parent, mine, 1, &all, &ctx);
+    free(all);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (!group)
+        return MPI_SUCCESS;
+    *out = comm_new(group, ctx, 0);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* ---- split --------------------------------------------------------------------- */
+
+struct member { int key, prank; };
+
+static int cmp_member(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->key != y->key)
+        return (x->key > y->key) - (x->key < y->key);
+    return (x->prank > y->prank) - (x->prank < y->prank);
+}
+
+int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
+{
+    int mine[3] = { color, key, 0 }, *all = NULL, ctx;
+    *out = NULL;
+    int rc = agree(parent, mine, 3, &all, &ctx);
+    if (rc != MPI_SUCCESS || color == MPI_UNDEFINED) {
+        free(all);
+        return rc;
+    }
+    int p = parent->dev.size, n = 0;
+    struct member *m = malloc((size_t)p * sizeof *m);
+    int *wr = malloc((size_t)p * sizeof(int));
+    if (!m || !wr) {
+        free(m);
+        free(wr);
+        free(all);
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < p; i++)
+        if (all[3 * i] == color)
+            m[n++] = (struct member){ all[3 * i + 1], i };
+    /* By key, ties broken by rank in the parent (qsort is not stable). */
+    qsort(m, (size_t)n, sizeof *m, cmp_member);
+    for (int i = 0; i < n; i++)
+        wr[i] = parent->group->world_ranks[m[i].prank];
+    mpir_group *g = mpir_group_new(n, wr);
+    free(m);
+    free(wr);
+    free(all);
+    if (!g)
+        return MPI_ERR_NO_MEM;
+    *out = comm_new(g, ctx, 0);
+    mpir_group_release(g);
+    return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
+
+/* ---- entry points -------------------------------------------------------------- */
+
+#define ARG_ERR(fn, comm, ...) mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, __VA_ARGS__))
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_size";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!size)
+        return ARG_ERR(fn, comm, "size is NULL");
+    *size = c->dev.size;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_size)
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    static const char fn[] = "MPI_Comm_rank";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!rank)
+        return ARG_ERR(fn, comm, "rank is NULL");
+    *rank = c->dev.rank;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_rank)
+
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_group";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!group)
+        return ARG_ERR(fn, comm, "group is NULL");
+    mpir_group_retain(c->group);   /* the caller's reference, for Group_free */
+    *group = c->group->handle;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_group)
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+    static const char fn[] = "MPI_Comm_compare";
+    MPIR_ENTER(fn);
+    mpir_comm *c1, *c2;
+    MPIR_GET_COMM(fn, comm1, c1);
+    MPIR_GET_COMM(fn, comm2, c2);
+    if (!result)
+        return ARG_ERR(fn, comm1, "result is NULL");
+    if (c1 == c2) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    int r;
+    int rc = PMPI_Group_compare(c1->group->handle, c2->group->handle, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    /* Same members in the same order but another context: congruent. */
+    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_compare)
+
+static int dup_common(const char *fn, MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newcomm)
+{
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!newcomm)
+        return ARG_ERR(fn, comm, "newcomm is NULL");
+    if (use_info && info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
+    mpir_comm *nc;
+    int rc = mpir_comm_create_from_group(c, c->group, &nc);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
+    rc = mpir_comm_attrs_copy(c, nc);
+    if (rc != MPI_SUCCESS) {
+        mpir_comm_release(nc);
+        return mpir_err_comm(comm, mpir_err(rc, fn, "an attribute copy callback failed (%d)", rc));
+    }
+    nc->topo = mpir_topo_dup(c->topo);
+    int irc = mpir_info_dup(use_info ? info : c->info, &nc->info);
+    if ((c->topo && !nc->topo) || irc != MPI_SUCCESS) {
+        mpir_comm_attrs_free(nc);
+        mpir_comm_release(nc);
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    }
+    /* The new communicator inherits the error handler (MPI-3.1 8.3.1). */
+    mpir_errhandler_retain(c->errhandler);
+    mpir_errhandler_release(nc->errhandler);
+    nc->errhandler = c->errhandler;
+    *newcomm = nc->handle;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    MPIR_ENTER("MPI_Comm_dup");
+    return dup_common("MPI_Comm_dup", comm, 0, MPI_INFO_NULL, newcomm);
+}
+MPIR_WEAK(Comm_dup)
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    MPIR_ENTER("MPI_Comm_dup_with_info");
+    return dup_common("MPI_Comm_dup_with_info", comm, 1, info, newcomm);
+}
+MPIR_WEAK(Comm_dup_with_info)
+
+/* Checks that every member of g is in c; errors name the first outsider. */
+static int check_subgroup(const char *fn, MPI_Comm comm, const mpir_comm *c, const mpir_group *g)
+{
+    for (int i = 0; i < g->size; i++)
+        if (mpir_group_find(c->group, g->world_ranks[i]) == MPI_UNDEFINED)
+            return mpir_err_comm(comm, mpir_err(MPI_ERR_GROUP, fn,
+                                                "group rank %d (world rank %d) is not in comm",
+                                                i, g->world_ranks[i]));
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    mpir_group *g = mpir_group_get(group);
+    if (!g)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_GROUP, fn, "invalid group (0x%x)", (unsigned)group));
+    if (!newcomm)
+        return ARG_ERR(fn, comm, "newcomm is NULL");
+    int rc = check_subgroup(fn, comm, c, g);
+    if (rc)
+        return rc;
+    mpir_comm *nc;
+    rc = mpir_comm_create_from_group(c, g->rank != MPI_UNDEFINED ? g : NULL, &nc);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not create the communicator"));
+    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_create)
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_create_group";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    mpir_group *g = mpir_group_get(group);
+    if (!g)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_GROUP, fn, "invalid group (0x%x)", (unsigned)group));
+    if (!newcomm)
+        return ARG_ERR(fn, comm, "newcomm is NULL");
+    int rc = mpir_check_tag(fn, "tag", tag, 0);
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    rc = check_subgroup(fn, comm, c, g);
+    if (rc)
+        return rc;
+    if (g->rank == MPI_UNDEFINED) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    /* Only the group's members take part: they agree among themselves,
+     * ranked as in the group, on the parent's collective context, kept
+     * apart from other such calls by the user's tag. */
+    mpid_comm sub = { c->dev.context_id, g->rank, g->size, g->world_ranks };
+    int mine = next_ctx;
+    int *all = malloc((size_t)g->size * sizeof(int));
+    if (!all)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    rc = coll_allgather_tag(&mine, 1, dt_int(), all, 1, dt_int(), &sub, tag);
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
+    }
+    int m = 0;
+    for (int i = 0; i < g->size; i++)
+        if (all[i] > m)
+            m = all[i];
+    free(all);
+    next_ctx = m + 2;
+    mpir_comm *nc = comm_new(g, m, 0);
+    if (!nc)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    *newcomm = nc->handle;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_create_group)
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (color < 0 && color != MPI_UNDEFINED)
+        return ARG_ERR(fn, comm, "color = %d is negative and not MPI_UNDEFINED", color);
+    if (!newcomm)
+        return ARG_ERR(fn, comm, "newcomm is NULL");
+    mpir_comm *nc;
+    int rc = mpir_comm_split(c, color, key, &nc);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not create the communicator"));
+    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_split)
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    static const char fn[] = "MPI_Comm_split_type";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return ARG_ERR(fn, comm, "split_type = %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+                       split_type);
+    if (info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
+    if (!newcomm)
+        return ARG_ERR(fn, comm, "newcomm is NULL");
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : mpid_node_of(mpid_world_rank());
+    mpir_comm *nc;
+    int rc = mpir_comm_split(c, color, key, &nc);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not create the communicator"));
+    *newcomm = nc ? nc->handle : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_split_type)
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    static const char fn[] = "MPI_Comm_free";
+    MPIR_ENTER(fn);
+    if (!comm)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "comm is NULL"));
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, *comm, c);
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return mpir_err_comm(*comm, mpir_err(MPI_ERR_COMM, fn, "%s cannot be freed", c->name));
+    /* Delete callbacks run even if one fails; the communicator goes anyway
+     * and the failure is reported, through its handler while it exists. */
+    int rc = mpir_comm_attrs_free(c);
+    if (rc != MPI_SUCCESS)
+        rc = mpir_err_comm(*comm, mpir_err(rc, fn, "an attribute delete callback failed (%d)", rc));
+    mpir_comm_release(c);
+    *comm = MPI_COMM_NULL;
+    return rc;
+}
+MPIR_WEAK(Comm_free)
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    static const char fn[] = "MPI_Comm_test_inter";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!flag)
+        return ARG_ERR(fn, comm, "flag is NULL");
+    *flag = 0;   /* intercommunicators do not exist here */
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_test_inter)
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+    static const char fn[] = "MPI_Comm_set_name";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!comm_name)
+        return ARG_ERR(fn, comm, "comm_name is NULL");
+    strncpy(c->name, comm_name, MPI_MAX_OBJECT_NAME - 1);
+    c->name[MPI_MAX_OBJECT_NAME - 1] = 0;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_set_name)
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Comm_get_name";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!comm_name || !resultlen)
+        return ARG_ERR(fn, comm, "%s is NULL", comm_name ? "resultlen" : "comm_name");
+    strcpy(comm_name, c->name);
+    *resultlen = (int)strlen(c->name);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_get_name)
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    static const char fn[] = "MPI_Comm_set_info";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!mpir_handle_get(&mpir_infos, info))
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
+    MPI_Info n;
+    int rc = mpir_info_dup(info, &n);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "out of memory"));
+    mpir_info_release(c->info);
+    c->info = n;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_set_info)
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    static const char fn[] = "MPI_Comm_get_info";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!info_used)
+        return ARG_ERR(fn, comm, "info_used is NULL");
+    /* Always a new object the caller frees, empty when no hints were set. */
+    if (c->info == MPI_INFO_NULL)
+        return PMPI_Info_create(info_used);
+    int rc = mpir_info_dup(c->info, info_used);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "out of memory"));
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_get_info)

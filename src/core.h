@@ -1,0 +1,69 @@
+/*
+ * core.h — hooks between the MPI layer's core files (init, errors, error
+ * handlers, groups, communicators, attributes, info, topologies). Nothing
+ * outside those files needs it; the shared contract stays in mpir.h.
+ */
+#ifndef MPIR_CORE_H
+#define MPIR_CORE_H
+
+#include "src/mpir.h"
+
+/* ---- init.c ---------------------------------------------------------------- */
+extern int mpir_thread_provided;
+
+/* ---- errors.c ---------------------------------------------------------------- */
+/* Highest error class in use (predefined or added), for MPI_LASTUSEDCODE. */
+extern int mpir_lastusedcode;
+/* Resets the error-string tables added by the user (MPI_Finalize). */
+void mpir_errors_finalize(void);
+
+/* ---- errhandler.c ------------------------------------------------------------ */
+void mpir_errhandler_init(void);
+void mpir_errhandler_finalize(void);
+void mpir_errhandler_retain(MPI_Errhandler e);
+void mpir_errhandler_release(MPI_Errhandler e);
+
+/* ---- group.c ----------------------------------------------------------------- */
+void mpir_group_init(void);      /* MPI_GROUP_EMPTY */
+void mpir_group_finalize(void);
+void mpir_group_retain(mpir_group *g);
+/* The group object behind a handle, or NULL. */
+static inline mpir_group *mpir_group_get(MPI_Group g)
+{
+    return (mpir_group *)mpir_handle_get(&mpir_groups, g);
+}
+/* Rank of world rank w in g, or MPI_UNDEFINED. Linear: groups are small and
+ * this runs at group creation, not per message. */
+int mpir_group_find(const mpir_group *g, int w);
+
+/* ---- comm.c ------------------------------------------------------------------ */
+int  mpir_comm_init(void);       /* COMM_WORLD and COMM_SELF */
+void mpir_comm_finalize(void);   /* frees every communicator left */
+/* Frees topology, info, error handler reference, group and handle; the
+ * attributes must be gone already (mpir_comm_attrs_free or _drop). */
+void mpir_comm_release(mpir_comm *c);
+/* Comm_split without the argument checks: Cart_sub uses it. */
+int  mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out);
+
+/* ---- attr.c ------------------------------------------------------------------ */
+void mpir_attr_init(int universe_size, int appnum);
+void mpir_attr_finalize(void);
+/* Runs the copy callbacks of old's attributes onto newc (Comm_dup). */
+int  mpir_comm_attrs_copy(mpir_comm *old, mpir_comm *newc);
+/* Runs the delete callbacks and empties the list (Comm_free, Finalize). */
+int  mpir_comm_attrs_free(mpir_comm *c);
+/* Forgets the attributes without callbacks (communicators left at Finalize). */
+void mpir_comm_attrs_drop(mpir_comm *c);
+
+/* ---- info.c ------------------------------------------------------------------ */
+void mpir_info_init(int *argc, char ***argv);   /* MPI_INFO_ENV */
+void mpir_info_finalize(void);
+/* A new handle holding a copy of info (MPI_INFO_NULL stays NULL). */
+int  mpir_info_dup(MPI_Info info, MPI_Info *out);
+void mpir_info_release(MPI_Info info);
+
+/* ---- topo.c ------------------------------------------------------------------ */
+mpir_topo *mpir_topo_dup(const mpir_topo *t);   /* NULL in, NULL out */
+void       mpir_topo_free(mpir_topo *t);
+
+#endif

@@ -1,0 +1,250 @@
+/*
+ * init.c — the library's life cycle and environment queries.
+ *
+ * Threads: MPI_Init_thread grants min(required, MPI_THREAD_SERIALIZED). The
+ * library keeps no per-thread state (no thread-local current request,
+ * error ring or progress state), so calls made from any thread, one at a
+ * time, are safe; it takes no locks, so concurrent calls (MULTIPLE) are
+ * not, and we say so rather than pretend.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "src/core.h"
+#include "src/util/log.h"
+#include "coll/coll.h"
+
+int mpir_state = MPIR_STATE_PRE;
+int mpir_thread_provided = MPI_THREAD_SINGLE;
+static pthread_t main_thread;
+
+static int init_common(const char *fn, int *argc, char ***argv, int required, int *provided)
+{
+    if (mpir_state == MPIR_STATE_ACTIVE)
+        return mpir_err_world(mpir_err(MPI_ERR_OTHER, fn, "MPI is already initialized"));
+    if (mpir_state == MPIR_STATE_POST) {
+        fprintf(stderr, "clumpi: %s called after MPI_Finalize (MPI cannot be restarted)\n", fn);
+        return MPI_ERR_OTHER;
+    }
+    int rc = mpid_init();
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "clumpi: %s: the device failed to start (error %d)\n", fn, rc);
+        return rc;
+    }
+    rc = mpir_dtype_init();
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "clumpi: %s: datatypes failed to initialize (error %d)\n", fn, rc);
+        return rc;
+    }
+    if (required < MPI_THREAD_SINGLE)
+        required = MPI_THREAD_SINGLE;
+    mpir_thread_provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    if (provided)
+        *provided = mpir_thread_provided;
+    main_thread = pthread_self();
+
+    mpir_errhandler_init();
+    mpir_group_init();
+    rc = mpir_comm_init();
+    if (rc != MPI_SUCCESS) {
+        fprintf(stderr, "clumpi: %s: out of memory creating MPI_COMM_WORLD\n", fn);
+        return rc;
+    }
+    mpir_attr_init(mpid_world_size(), 0);
+    mpir_info_init(argc, argv);
+    mpir_state = MPIR_STATE_ACTIVE;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv)
+{
+    return init_common("MPI_Init", argc, argv, MPI_THREAD_SINGLE, NULL);
+}
+MPIR_WEAK(Init)
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    if (!provided) {
+        fprintf(stderr, "clumpi: MPI_Init_thread: provided is NULL\n");
+        return MPI_ERR_ARG;
+    }
+    return init_common("MPI_Init_thread", argc, argv, required, provided);
+}
+MPIR_WEAK(Init_thread)
+
+int PMPI_Finalize(void)
+{
+    static const char fn[] = "MPI_Finalize";
+    MPIR_ENTER(fn);
+    /* MPI-3.1 8.7.1: MPI_COMM_SELF's attributes are deleted first, while the
+     * library is fully usable, so delete callbacks may still communicate. */
+    mpir_comm *self = mpir_comm_get(MPI_COMM_SELF);
+    int rc = mpir_comm_attrs_free(self);
+    if (rc != MPI_SUCCESS)
+        mpir_err_comm(MPI_COMM_SELF, mpir_err(rc, fn, "an attribute delete callback on "
+                                                      "MPI_COMM_SELF failed (%d)", rc));
+    int prc = mpir_pt2pt_finalize();
+    /* No rank leaves while peers may still be sending to it. */
+    int brc = coll_barrier(&mpir_comm_get(MPI_COMM_WORLD)->dev);
+    mpir_state = MPIR_STATE_POST;
+    mpir_comm_finalize();
+    mpir_group_finalize();
+    mpir_info_finalize();
+    mpir_dtype_finalize();
+    mpir_attr_finalize();
+    mpir_errhandler_finalize();
+    mpir_errors_finalize();
+    int drc = mpid_finalize();
+    if (prc != MPI_SUCCESS)
+        return prc;
+    if (brc != MPI_SUCCESS)
+        return brc;
+    return drc;
+}
+MPIR_WEAK(Finalize)
+
+/* Initialized, Finalized, Get_version and Wtime/Wtick work at any time. */
+int PMPI_Initialized(int *flag)
+{
+    if (!flag)
+        return mpir_active() ? mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Initialized", "flag is NULL"))
+                             : MPI_ERR_ARG;
+    *flag = mpir_state != MPIR_STATE_PRE;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Initialized)
+
+int PMPI_Finalized(int *flag)
+{
+    if (!flag)
+        return mpir_active() ? mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Finalized", "flag is NULL"))
+                             : MPI_ERR_ARG;
+    *flag = mpir_state == MPIR_STATE_POST;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Finalized)
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    char msg[128];
+    if (!mpir_active()) {
+        fprintf(stderr, "clumpi: MPI_Abort(%d) called %s\n", errorcode,
+                mpir_state == MPIR_STATE_PRE ? "before MPI_Init" : "after MPI_Finalize");
+        exit(errorcode ? errorcode : 1);
+    }
+    /* The whole job ends whatever comm is: clumpi cannot abort a subset. */
+    snprintf(msg, sizeof msg, "MPI_Abort(errorcode=%d) called by rank %d", errorcode,
+             mpid_world_rank());
+    mpid_abort(errorcode, msg);
+}
+MPIR_WEAK(Abort)
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return mpir_active() ? mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Get_version",
+                                                       "%s is NULL", version ? "subversion" : "version"))
+                             : MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_version)
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return mpir_active() ? mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Get_library_version",
+                                                       "%s is NULL", version ? "resultlen" : "version"))
+                             : MPI_ERR_ARG;
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "clumpi %s (MPI %d.%d), built %s", CLUMPI_VERSION, MPI_VERSION,
+                     MPI_SUBVERSION, __DATE__);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_library_version)
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+    static const char fn[] = "MPI_Get_processor_name";
+    MPIR_ENTER(fn);
+    if (!name || !resultlen)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "%s is NULL", name ? "resultlen" : "name"));
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
+        strcpy(name, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = 0;
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_processor_name)
+
+double PMPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+MPIR_WEAK(Wtime)
+
+double PMPI_Wtick(void)
+{
+    struct timespec ts;
+    if (clock_getres(CLOCK_MONOTONIC, &ts) != 0 || (ts.tv_sec == 0 && ts.tv_nsec == 0))
+        return 1e-9;
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+MPIR_WEAK(Wtick)
+
+int PMPI_Query_thread(int *provided)
+{
+    static const char fn[] = "MPI_Query_thread";
+    MPIR_ENTER(fn);
+    if (!provided)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "provided is NULL"));
+    *provided = mpir_thread_provided;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Query_thread)
+
+int PMPI_Is_thread_main(int *flag)
+{
+    static const char fn[] = "MPI_Is_thread_main";
+    MPIR_ENTER(fn);
+    if (!flag)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "flag is NULL"));
+    *flag = pthread_equal(pthread_self(), main_thread) != 0;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Is_thread_main)
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    static const char fn[] = "MPI_Alloc_mem";
+    MPIR_ENTER(fn);
+    if (size < 0)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "size is negative (%ld)", (long)size));
+    if (info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
+        return mpir_err_world(mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
+    if (!baseptr)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "baseptr is NULL"));
+    /* Cache-line aligned: the memory often backs communication buffers. */
+    void *p = NULL;
+    if (posix_memalign(&p, 64, size ? (size_t)size : 1) != 0 || !p)
+        return mpir_err_world(mpir_err(MPI_ERR_NO_MEM, fn, "cannot allocate %ld bytes", (long)size));
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Alloc_mem)
+
+int PMPI_Free_mem(void *base)
+{
+    static const char fn[] = "MPI_Free_mem";
+    MPIR_ENTER(fn);
+    free(base);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Free_mem)
