@@ -1,0 +1,39 @@
+#!/bin/sh
+# test_hydra.sh — the PMI client under MPICH's Hydra (package mpich): over
+# PMI_FD (Hydra's default) and PMI_PORT (-pmi-port), and the same failure
+# cases mpirun handles. Skips (77) when Hydra is not installed.
+. "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
+
+HYDRA=
+for c in mpiexec.hydra mpiexec.mpich; do
+    if command -v "$c" >/dev/null 2>&1; then HYDRA=$(command -v "$c"); break; fi
+done
+if [ -z "$HYDRA" ]; then
+    echo "SKIP: MPICH's Hydra (mpiexec.hydra) is not installed (Debian: apt-get install mpich)"
+    exit 77
+fi
+[ -x "$PMI_PROG" ] || { echo "no $PMI_PROG: make check builds it"; exit 99; }
+
+hydra() {
+    timeout -k 5 60 "$HYDRA" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+
+hydra -n 4 "$PMI_PROG"
+check "Hydra PMI_FD: 4 ranks" [ $rc -eq 0 ]
+check "Hydra PMI_FD: all ok, one node from its mapping" [ "$(grep -c ' of 4 ok nodes=1 singleton=0' "$TMP/out")" -eq 4 ]
+
+hydra -pmi-port -n 3 "$PMI_PROG"
+check "Hydra PMI_PORT: 3 ranks" [ $rc -eq 0 ]
+check "Hydra PMI_PORT: all ok" [ "$(grep -c ' of 3 ok nodes=1 singleton=0' "$TMP/out")" -eq 3 ]
+
+hydra -n 3 "$PMI_PROG" --abort 1 6
+check "Hydra: abort ends the job with a failure status" [ $rc -ne 0 ]
+
+hydra -n 3 "$PMI_PROG" --crash 0
+check "Hydra: a crash ends the job" [ $rc -ne 0 ]
+
+printf 'in\n' | timeout 30 "$HYDRA" -n 2 "$PMI_PROG" --stdin --quiet >"$TMP/out" 2>"$TMP/err"
+check "Hydra: stdin to rank 0" grep -q '^stdin: in$' "$TMP/out"
+
+finish
