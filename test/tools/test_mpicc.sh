@@ -1,0 +1,46 @@
+#!/bin/sh
+# test_mpicc.sh — the mpicc wrapper: flags, -show quoting (what it prints
+# runs the same command), no link flags when not linking, --help.
+. "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
+MPICC=$top_builddir/src/tools/mpicc
+[ -x "$MPICC" ] || { echo "no $MPICC: configure makes it"; exit 99; }
+
+# A stand-in compiler that prints its arguments, one per line.
+cat >"$TMP/fakecc" <<'EOF'
+#!/bin/sh
+for a in "$@"; do printf '<%s>\n' "$a"; done
+EOF
+chmod +x "$TMP/fakecc"
+export CLUMPI_CC="$TMP/fakecc"
+
+"$MPICC" -O2 -DNAME='"a b"' "it's.c" '' '$HOME' -o x >"$TMP/direct"
+check "arguments reach the compiler intact" grep -q "^<-DNAME=\"a b\">$" "$TMP/direct"
+check "quote and empty argument intact" sh -c "grep -q \"^<it's.c>\$\" '$TMP/direct' && grep -q '^<>\$' '$TMP/direct' && grep -q '^<\\\$HOME>\$' '$TMP/direct'"
+check "links with -lmpi and an rpath" sh -c "grep -q '^<-lmpi>$' '$TMP/direct' && grep -q '^<-Wl,-rpath,' '$TMP/direct'"
+check "include directory first" sh -c "head -1 '$TMP/direct' | grep -q '^<-I'"
+
+shown=$("$MPICC" -show -O2 -DNAME='"a b"' "it's.c" '' '$HOME' -o x)
+eval "$shown" >"$TMP/viashow"
+check "-show prints a command that runs the same" cmp -s "$TMP/direct" "$TMP/viashow"
+check "-show itself is not passed on" sh -c "! grep -q -- '-show' '$TMP/viashow'"
+
+"$MPICC" -c x.c >"$TMP/out"
+check "-c: no link flags" sh -c "! grep -q -- '-lmpi' '$TMP/out'"
+CLUMPI_CFLAGS="-g -Wall" CLUMPI_LDFLAGS="-lm" "$MPICC" x.c >"$TMP/out"
+check "CLUMPI_CFLAGS split into words, before the arguments" sh -c "sed -n '2p;3p' '$TMP/out' | tr -d '\n' | grep -q '^<-g><-Wall>$'"
+check "CLUMPI_LDFLAGS last" sh -c "tail -1 '$TMP/out' | grep -q '^<-lm>$'"
+
+check "-showme:link" sh -c "'$MPICC' -showme:link | grep -q -- '-lmpi'"
+check "-showme:compile" sh -c "'$MPICC' -showme:compile | grep -q -- '^-I'"
+"$MPICC" --help >"$TMP/out"
+check "--help is man-style" sh -c "grep -q '^SYNOPSIS' '$TMP/out' && grep -q '^ENVIRONMENT' '$TMP/out'"
+
+# A real compile (no link: the library may not be installed) against mpi.h.
+unset CLUMPI_CC
+if command -v "$(sed -n 's/^CC="\${CLUMPI_CC:-\${MPICC_CC:-\(.*\)}}"$/\1/p' "$MPICC" | cut -d' ' -f1)" >/dev/null 2>&1; then
+    printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); return MPI_Finalize(); }\n' >"$TMP/hello.c"
+    CLUMPI_CFLAGS="-I$top_srcdir/src/include" "$MPICC" -c "$TMP/hello.c" -o "$TMP/hello.o" 2>"$TMP/err"
+    check "compiles a program against mpi.h" [ -s "$TMP/hello.o" ]
+fi
+
+finish
