@@ -1,0 +1,57 @@
+/*
+ * pt2pt.h — hooks between the MPI layer's point-to-point files (send, recv,
+ * probe, request, persistent, bsend, status). The shared contract stays in
+ * mpir.h; nothing outside these files needs this header.
+ */
+#ifndef MPIR_PT2PT_H
+#define MPIR_PT2PT_H
+
+#include "src/mpir.h"
+
+/* mpid_request.mpir_kind */
+enum { MPIR_REQ_PLAIN = 0, MPIR_REQ_PERSISTENT = 1 };
+
+/* Persistent request (mpid_request.user): the arguments, and the device
+ * request of the current round (NULL while inactive). */
+enum { MPIR_P_SEND, MPIR_P_SSEND, MPIR_P_RSEND, MPIR_P_BSEND, MPIR_P_RECV };
+typedef struct mpir_preq {
+    int op;
+    void *buf;
+    int count;
+    cu_dtype *dt;
+    int rank, tag;
+    MPI_Comm comm;
+    mpid_request *inner;
+} mpir_preq;
+
+/* Gives req an MPI_Request handle (errors reported on comm). */
+int mpir_req_handle(const char *fn, mpid_request *req, MPI_Comm comm, MPI_Request *out);
+
+/* An empty status (MPI_PROC_NULL source, MPI_ANY_TAG, no data). */
+static inline void mpir_status_empty(MPI_Status *st)
+{
+    if (st) {
+        st->MPI_SOURCE = MPI_ANY_SOURCE;
+        st->MPI_TAG = MPI_ANY_TAG;
+        st->MPI_ERROR = MPI_SUCCESS;
+        st->clumpi_cancelled = 0;
+        st->clumpi_count = 0;
+    }
+}
+
+/* The error of a completed device request as a reportable code (naming fn),
+ * or MPI_SUCCESS. */
+int mpir_req_error(const char *fn, const mpid_request *r);
+
+/* Buffered send (bsend.c): copies the message into the attached buffer and
+ * starts it; *out is a request that is already complete. */
+int mpir_bsend(const char *fn, const void *buf, int count, cu_dtype *dt, int dest, int tag,
+               mpir_comm *c, mpid_request **out);
+
+/* The MPI_Message object (probe.c). */
+typedef struct mpir_msg {
+    mpid_message *m;
+    MPI_Comm comm;
+} mpir_msg;
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * recv.c — MPI_Recv and MPI_Irecv.
+ */
+#include "src/pt2pt.h"
+
+static inline int recv_checks(const char *fn, void *buf, int count, MPI_Datatype type,
+                              int source, int tag, mpir_comm *c, cu_dtype **dt)
+{
+    int rc;
+    if ((rc = mpir_check_count(fn, "count", count)) ||
+        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
+        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
+        (rc = mpir_check_tag(fn, "tag", tag, 1)) ||
+        (rc = mpir_check_rank(fn, "source", c, source, 1)))
+        return rc;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+              MPI_Comm comm, MPI_Status *status)
+{
+    MPIR_ENTER("MPI_Recv");
+    mpir_comm *c;
+    MPIR_GET_COMM("MPI_Recv", comm, c);
+    cu_dtype *dt;
+    int rc = recv_checks("MPI_Recv", buf, count, datatype, source, tag, c, &dt);
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    mpid_request *r;
+    rc = mpid_irecv(buf, (size_t)count, dt, source, tag, &c->dev, MPID_CTX_PT2PT, &r);
+    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+        return mpir_err_comm(comm, mpir_err(rc, "MPI_Recv", "cannot post the receive"));
+    if (!r->done)
+        mpid_wait(r);
+    if (status)
+        *status = r->status;
+    rc = mpir_req_error("MPI_Recv", r);
+    mpid_request_free(r);
+    return rc ? mpir_err_comm(comm, rc) : MPI_SUCCESS;
+}
+MPIR_WEAK(Recv)
+
+int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+               MPI_Comm comm, MPI_Request *request)
+{
+    MPIR_ENTER("MPI_Irecv");
+    mpir_comm *c;
+    MPIR_GET_COMM("MPI_Irecv", comm, c);
+    cu_dtype *dt;
+    int rc = recv_checks("MPI_Irecv", buf, count, datatype, source, tag, c, &dt);
+    if (!rc && !request)
+        rc = mpir_err(MPI_ERR_ARG, "MPI_Irecv", "request is NULL");
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    mpid_request *r;
+    rc = mpid_irecv(buf, (size_t)count, dt, source, tag, &c->dev, MPID_CTX_PT2PT, &r);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, "MPI_Irecv", "cannot post the receive"));
+    return mpir_req_handle("MPI_Irecv", r, comm, request);
+}
+MPIR_WEAK(Irecv)

@@ -1,0 +1,122 @@
+/*
+ * status.c — what a status says: Get_count, Get_elements(_x),
+ * Status_set_elements, Status_set_cancelled, Test_cancelled. A status carries
+ * the received byte count (clumpi_count); counts in datatype units come from
+ * it.
+ */
+#include <limits.h>
+#include "src/pt2pt.h"
+
+static int status_type(const char *fn, const MPI_Status *status, MPI_Datatype type,
+                       cu_dtype **dt, const void *out)
+{
+    if (status == MPI_STATUS_IGNORE)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "status is MPI_STATUS_IGNORE"));
+    if (!out)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "count is NULL"));
+    int rc = mpir_check_dtype(fn, "datatype", type, dt);
+    return rc ? mpir_err_world(rc) : MPI_SUCCESS;
+}
+
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPIR_ENTER("MPI_Get_count");
+    cu_dtype *dt;
+    int rc = status_type("MPI_Get_count", status, datatype, &dt, count);
+    if (rc)
+        return rc;
+    MPI_Count bytes = status->clumpi_count;
+    if (dt->size == 0)
+        *count = 0;
+    else if (bytes % (MPI_Count)dt->size || bytes / (MPI_Count)dt->size > INT_MAX)
+        *count = MPI_UNDEFINED;
+    else
+        *count = (int)(bytes / (MPI_Count)dt->size);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_count)
+
+static MPI_Count elements(const cu_dtype *dt, MPI_Count bytes)
+{
+    if (dt->size == 0)
+        return 0;
+    long long n = cu_dtype_count_elements(dt, (size_t)bytes);
+    return n < 0 ? MPI_UNDEFINED : n;
+}
+
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    MPIR_ENTER("MPI_Get_elements");
+    cu_dtype *dt;
+    int rc = status_type("MPI_Get_elements", status, datatype, &dt, count);
+    if (rc)
+        return rc;
+    MPI_Count n = elements(dt, status->clumpi_count);
+    *count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_elements)
+
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+    MPIR_ENTER("MPI_Get_elements_x");
+    cu_dtype *dt;
+    int rc = status_type("MPI_Get_elements_x", status, datatype, &dt, count);
+    if (rc)
+        return rc;
+    *count = elements(dt, status->clumpi_count);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_elements_x)
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    MPIR_ENTER("MPI_Status_set_elements");
+    cu_dtype *dt;
+    int rc = status_type("MPI_Status_set_elements", status, datatype, &dt, status);
+    if (rc)
+        return rc;
+    if (count < 0)
+        return mpir_err_world(mpir_err(MPI_ERR_COUNT, "MPI_Status_set_elements",
+                                       "invalid count %d", count));
+    /* Find the byte count whose element count is `count`: whole copies of
+     * the type, then the shortest prefix of one more copy. */
+    MPI_Count bytes = 0;
+    long long per = dt->size ? cu_dtype_count_elements(dt, dt->size) : 0;
+    if (per > 0) {
+        bytes = (MPI_Count)(count / per) * (MPI_Count)dt->size;
+        long long rest = count % per;
+        if (rest) {
+            size_t b;
+            for (b = 1; b < dt->size; b++)
+                if (cu_dtype_count_elements(dt, b) == rest)
+                    break;
+            bytes += (MPI_Count)b;
+        }
+    }
+    status->clumpi_count = bytes;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Status_set_elements)
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    MPIR_ENTER("MPI_Status_set_cancelled");
+    if (status == MPI_STATUS_IGNORE)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Status_set_cancelled",
+                                       "status is MPI_STATUS_IGNORE"));
+    status->clumpi_cancelled = flag ? 1 : 0;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Status_set_cancelled)
+
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    MPIR_ENTER("MPI_Test_cancelled");
+    if (status == MPI_STATUS_IGNORE || !flag)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Test_cancelled", "%s is NULL",
+                                       flag ? "status" : "flag"));
+    *flag = status->clumpi_cancelled;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Test_cancelled)
