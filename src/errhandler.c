@@ -48,7 +48,8 @@ void mpir_errhandler_release(MPI_Errhandler h)
     }
 }
 
-/* Prints the error with the rank, then ends the whole job. */
+/* Ends the whole job. mpid_abort prints the message once, prefixed with
+ * the world rank (log.h), and tells the launcher. */
 static void __attribute__((noreturn)) fatal(MPI_Comm comm, int code)
 {
     char msg[MPI_MAX_ERROR_STRING];
@@ -57,12 +58,10 @@ static void __attribute__((noreturn)) fatal(MPI_Comm comm, int code)
     const mpir_comm *c = mpir_comm_get(comm);
     char line[MPI_MAX_ERROR_STRING + MPI_MAX_OBJECT_NAME + 64];
     if (c && comm != MPI_COMM_WORLD)
-        snprintf(line, sizeof line, "rank %d (rank %d in %s): %s", mpid_world_rank(),
-                 c->dev.rank, c->name[0] ? c->name : "a communicator", msg);
+        snprintf(line, sizeof line, "%s (rank %d in %s)", msg, c->dev.rank,
+                 c->name[0] ? c->name : "a derived communicator");
     else
-        snprintf(line, sizeof line, "rank %d: %s", mpid_world_rank(), msg);
-    fprintf(stderr, "clumpi: %s\n", line);
-    fflush(stderr);
+        snprintf(line, sizeof line, "%s", msg);
     mpid_abort(code & 0xff ? code & 0xff : 1, line);
 }
 
