@@ -263,11 +263,14 @@ Test(mapping, format_roundtrip)
 
 /* ---- the client against a scripted server --------------------------------- */
 
-/* Answers like a PMI-1 server: a KVS of one key, a barrier of one rank. */
-static void fake_server(int fd, int bad_reply)
+/* Answers like a PMI-1 server: a small KVS, a barrier of one rank.
+ * mode 1: garbage replies; mode 2: no PMI_process_mapping. */
+static void fake_server(int fd, int mode)
 {
     cu_pmi_linebuf lb = { .len = 0 };
-    char line[CU_PMI_LINE_MAX], val[CU_PMI_VALLEN_MAX] = "";
+    char line[CU_PMI_LINE_MAX], keys[8][CU_PMI_KEYLEN_MAX], vals[8][CU_PMI_VALLEN_MAX];
+    int nkeys = 0;
+    int bad_reply = mode == 1;
     for (;;) {
         int got;
         while ((got = cu_pmi_linebuf_next(&lb, line, sizeof line)) == 0) {
@@ -296,15 +299,21 @@ static void fake_server(int fd, int bad_reply)
             snprintf(out, sizeof out, "cmd=appnum appnum=3\n");
         else if (!strcmp(c, "get_my_kvsname"))
             snprintf(out, sizeof out, "cmd=my_kvsname kvsname=kvs_test rc=0\n");
-        else if (!strcmp(c, "put")) {
-            snprintf(val, sizeof val, "%s", cu_pmi_find(k, n, "value"));
+        else if (!strcmp(c, "put") && nkeys < 8) {
+            snprintf(keys[nkeys], sizeof keys[nkeys], "%s", cu_pmi_find(k, n, "key"));
+            snprintf(vals[nkeys], sizeof vals[nkeys], "%s", cu_pmi_find(k, n, "value"));
+            nkeys++;
             snprintf(out, sizeof out, "cmd=put_result rc=0\n");
         } else if (!strcmp(c, "get")) {
             const char *key = cu_pmi_find(k, n, "key");
-            if (!strcmp(key, "PMI_process_mapping"))
+            int found = -1;
+            for (int i = 0; i < nkeys; i++)
+                if (!strcmp(keys[i], key))
+                    found = i;
+            if (!strcmp(key, "PMI_process_mapping") && mode != 2)
                 snprintf(out, sizeof out, "cmd=get_result rc=0 value=(vector,(0,1,1))\n");
-            else if (!strcmp(key, "mine"))
-                snprintf(out, sizeof out, "cmd=get_result rc=0 msg=success value=%s\n", val);
+            else if (found >= 0)
+                snprintf(out, sizeof out, "cmd=get_result rc=0 msg=success value=%s\n", vals[found]);
             else
                 snprintf(out, sizeof out, "cmd=get_result rc=-1 msg=key_not_found\n");
         } else if (!strcmp(c, "barrier_in"))
@@ -363,6 +372,19 @@ Test(client, protocol_round_trip)
     int ws;
     waitpid(pid, &ws, 0);
     cr_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+}
+
+Test(client, node_map_without_mapping_uses_host_names)
+{
+    pid_t pid = start_server(2);
+    cr_assert_eq(cu_pmi_init(NULL, NULL, NULL), 0);
+    int node_of[1] = { -1 };
+    cr_assert_eq(cu_pmi_node_map(1, node_of), 1);
+    cr_assert_eq(node_of[0], 0);
+    char v[300];
+    cr_assert_eq(cu_pmi_get("host-0", v, sizeof v), 0);   /* it published its host */
+    cr_assert_eq(cu_pmi_finalize(), 0);
+    waitpid(pid, NULL, 0);
 }
 
 Test(client, garbage_reply_fails_cleanly)
