@@ -261,5 +261,13 @@ int main(int argc, char **argv)
     if (o.verbose)
         fprintf(stderr, "%s: job %s ended with status %d\n", self, j.id, j.status);
     pmisrv_free();
+    free(j.r);
+    free(o.prog);
+    for (int i = 0; i < o.nenv; i++) {
+        free(o.env[i].key);
+        free(o.env[i].val);
+    }
+    free(o.env);
+    close(sfd);
     return j.status;
 }
