@@ -62,6 +62,10 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
             *message = MPI_MESSAGE_NO_PROC;
             return MPI_SUCCESS;
         }
+        /* Index 1 is MPI_MESSAGE_NO_PROC: keep it from being handed out. */
+        static mpir_msg no_proc;
+        if (mpir_handle_get(&mpir_messages, MPI_MESSAGE_NO_PROC) != &no_proc)
+            mpir_handle_set(&mpir_messages, 1, &no_proc);
         mpir_msg *mm = malloc(sizeof *mm);
         int h = mm ? mpir_handle_new(&mpir_messages, mm) : MPI_MESSAGE_NULL;
         if (h == MPI_MESSAGE_NULL) {
