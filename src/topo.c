@@ -8,6 +8,9 @@
 #include <string.h>
 #include "src/core.h"
 
+/* The objects whose addresses are MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY. */
+int clumpi_unweighted[1], clumpi_weights_empty[1];
+
 struct mpir_topo {
     int  kind;            /* MPI_CART or MPI_DIST_GRAPH */
     /* Cartesian */

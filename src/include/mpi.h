@@ -274,8 +274,11 @@ typedef struct MPI_Status {
 #define MPI_IN_PLACE          ((void *)-1)
 #define MPI_STATUS_IGNORE     ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE   ((MPI_Status *)0)
-#define MPI_UNWEIGHTED        ((int *)2)
-#define MPI_WEIGHTS_EMPTY     ((int *)3)
+/* Real objects, not small integer casts: GCC's array-parameter checks
+ * (-Wstringop-overread) warn when (int *)2 is passed as const int[]. */
+extern int clumpi_unweighted[1], clumpi_weights_empty[1];
+#define MPI_UNWEIGHTED        (clumpi_unweighted)
+#define MPI_WEIGHTS_EMPTY     (clumpi_weights_empty)
 #define MPI_ERRCODES_IGNORE   ((int *)0)
 #define MPI_ARGV_NULL         ((char **)0)
 #define MPI_ARGVS_NULL        ((char ***)0)
