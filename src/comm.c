@@ -20,8 +20,10 @@ static const cu_dtype *dt_int(void)
     return cu_dtype_builtin(MPI_INT & 0xffffff);
 }
 
-/* A communicator over group (retained) with context ctx. */
-static mpir_comm *comm_new(mpir_group *g, int ctx, int index)
+/* A communicator over group (retained) with context ctx; it inherits
+ * parent's error handler (MPI-3.1 8.3: new communicators take their
+ * parent's), or gets ERRORS_ARE_FATAL when parent is NULL. */
+static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int index)
 {
     mpir_comm *c = calloc(1, sizeof *c);
     if (!c)
@@ -31,7 +33,7 @@ static mpir_comm *comm_new(mpir_group *g, int ctx, int index)
     c->dev.size = g->size;
     c->dev.world_ranks = g->world_ranks;
     c->group = g;
-    c->errhandler = MPI_ERRORS_ARE_FATAL;
+    c->errhandler = parent ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
     c->refcount = 1;
     c->info = MPI_INFO_NULL;
     if (index > 0) {
@@ -45,6 +47,7 @@ static mpir_comm *comm_new(mpir_group *g, int ctx, int index)
         }
     }
     mpir_group_retain(g);
+    mpir_errhandler_retain(c->errhandler);
     return c;
 }
 
@@ -73,8 +76,8 @@ int mpir_comm_init(void)
     free(wr);
     if (!gw || !gs)
         return MPI_ERR_NO_MEM;
-    mpir_comm *w = comm_new(gw, 0, MPI_COMM_WORLD & 0xffffff);
-    mpir_comm *s = comm_new(gs, 2, MPI_COMM_SELF & 0xffffff);
+    mpir_comm *w = comm_new(NULL, gw, 0, MPI_COMM_WORLD & 0xffffff);
+    mpir_comm *s = comm_new(NULL, gs, 2, MPI_COMM_SELF & 0xffffff);
     mpir_group_release(gw);
     mpir_group_release(gs);
     if (!w || !s)
@@ -131,7 +134,7 @@ int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm 
         return rc;
     if (!group)
         return MPI_SUCCESS;
-    *out = comm_new(group, ctx, 0);
+    *out = comm_new(parent, group, ctx, 0);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
@@ -178,7 +181,7 @@ int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
     free(all);
     if (!g)
         return MPI_ERR_NO_MEM;
-    *out = comm_new(g, ctx, 0);
+    *out = comm_new(parent, g, ctx, 0);
     mpir_group_release(g);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -274,10 +277,6 @@ static int dup_common(const char *fn, MPI_Comm comm, int use_info, MPI_Info info
         mpir_comm_release(nc);
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     }
-    /* The new communicator inherits the error handler (MPI-3.1 8.3.1). */
-    mpir_errhandler_retain(c->errhandler);
-    mpir_errhandler_release(nc->errhandler);
-    nc->errhandler = c->errhandler;
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }
@@ -370,7 +369,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
             m = all[i];
     free(all);
     next_ctx = m + 2;
-    mpir_comm *nc = comm_new(g, m, 0);
+    mpir_comm *nc = comm_new(c, g, m, 0);
     if (!nc)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     *newcomm = nc->handle;
