@@ -1,7 +1,8 @@
 # coll: files of this folder (see top Makefile.am)
 # Internal collectives (core issue): used by communicator creation and Finalize.
 libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/coll_util.c \
-	coll/barrier_dissemination.c coll/bcast_binomial.c coll/allgather_ring.c
+	coll/barrier_dissemination.c coll/bcast_binomial.c coll/allgather.c \
+	coll/allgather_ring.c coll/allgather_bruck.c
 
 # Group set operations and Dims_create, linked without the device.
 if HAVE_CRITERION

@@ -6,15 +6,14 @@
  * (p-1)/p of the result exactly once), needs no power of two (recursive
  * doubling does) and no temporary buffer or final rotation (Bruck does),
  * and every block moves straight between user buffers with the user's
- * datatype. Its p-1 latency terms matter only for small messages on large
- * communicators; comm creation, its main user here, is not a hot path. The
- * collectives issue adds Bruck and recursive doubling for that range.
+ * datatype. Its p-1 latency terms matter for small blocks: there Bruck's
+ * log2(p) steps win (allgather_bruck.c), and coll_allgather picks by size.
  */
 #include "coll/coll_impl.h"
 
-int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
-                       void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
-                       const mpid_comm *comm, int tag)
+int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                        const mpid_comm *comm, int tag)
 {
     int p = comm->size, me = comm->rank;
     ptrdiff_t blk = (ptrdiff_t)recvcount * recvtype->extent;
@@ -33,12 +32,4 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
             return rc;
     }
     return MPI_SUCCESS;
-}
-
-int coll_allgather(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
-                   void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
-                   const mpid_comm *comm)
-{
-    return coll_allgather_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                              comm, COLL_TAG_ALLGATHER);
 }

@@ -28,6 +28,14 @@ int coll_waitall(int n, mpid_request **reqs);
 int coll_copy(const void *sbuf, size_t scount, const cu_dtype *sdt,
               void *rbuf, size_t rcount, const cu_dtype *rdt);
 
+/* The allgather algorithms (coll_allgather_tag picks one). */
+int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                        const mpid_comm *comm, int tag);
+int coll_allgather_bruck(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                         void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                         const mpid_comm *comm, int tag);
+
 /* The MPI_BYTE type, for zero-byte synchronisation messages. */
 const cu_dtype *coll_byte(void);
 
