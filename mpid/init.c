@@ -97,7 +97,6 @@ int mpid_init(void)
         mpid_chans[mpid_nchans++] = &mpid_channel_shm;
         mpid_sleep_chan = mpid_channel_shm.arm_sleep ? &mpid_channel_shm : NULL;
     }
-    mpid_chans[mpid_nchans++] = &mpid_channel_self;
     if (mpid_route_init(node_of, my_node, shm_up) != 0)
         return MPI_ERR_NO_MEM;
     mpid_progress_init(nlocal);

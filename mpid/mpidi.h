@@ -94,7 +94,6 @@ typedef struct mpid_req mpid_req;
 struct mpid_request_priv {
     mpid_mq_elem q;           /* posted queue link (receives) */
     mpid_req *next;           /* free list, destination queue, work lists */
-    mpid_req *onext, *oprev;  /* OTHER requests polled by progress */
     void *buf;
     size_t count;
     const cu_dtype *dt;
@@ -112,6 +111,7 @@ struct mpid_request_priv {
     struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */
     size_t niov;
     void *bounce;             /* send: packing buffer for DATA packets */
+    mpid_req *onext, *oprev;  /* OTHER requests polled by progress */
 };
 
 struct mpid_req {
@@ -256,7 +256,8 @@ void mpid_eager_deliver(mpid_req *r, int src, int tag, const void *payload, size
 extern const mpid_channel *mpid_chans[4];
 extern int mpid_nchans;
 extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
-int  mpid_self_pending(void);                 /* self channel has packets queued */
+extern void *mpid_self_head;                  /* self channel: first queued packet */
+static inline int mpid_self_pending(void) { return mpid_self_head != NULL; }
 void mpid_progress_init(int local_size);
 void mpid_send_fail(mpid_req *r, int rc);     /* complete a send with an error */
 

@@ -37,6 +37,8 @@ int mpid_progress(void)
     int n = 0;
     for (int i = 0; i < mpid_nchans; i++)
         n += mpid_chans[i]->progress(BUDGET);
+    if (__builtin_expect(mpid_self_pending(), 0))
+        n += mpid_channel_self.progress(BUDGET);
     if (__builtin_expect(mpid_work_pending(), 0))
         n += mpid_do_work();
     return n;
