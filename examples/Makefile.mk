@@ -1,1 +1,21 @@
-# examples: files of this folder (see top Makefile.am)
+# examples: standard MPI programs, also run as tests (np: line in each
+# source; see test/Makefile.mk for the runner).
+EXAMPLES = examples/hello examples/ring examples/pi examples/stencil
+check_PROGRAMS += $(EXAMPLES)
+TESTS += $(EXAMPLES)
+
+examples_hello_SOURCES = examples/hello.c
+examples_hello_LDADD = libmpi.la
+examples_hello_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+examples_ring_SOURCES = examples/ring.c
+examples_ring_LDADD = libmpi.la
+examples_ring_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+examples_pi_SOURCES = examples/pi.c
+examples_pi_LDADD = libmpi.la
+examples_pi_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+examples_stencil_SOURCES = examples/stencil.c
+examples_stencil_LDADD = libmpi.la
+examples_stencil_LDFLAGS = $(AM_LDFLAGS) -no-install

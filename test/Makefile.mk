@@ -1,1 +1,113 @@
-# test: files of this folder (see top Makefile.am)
+# test/mpi: multi-rank MPI programs (standard MPI C, self-checking). Each is
+# run through mpirun by test/mpi/run-mpi-test (the LOG_COMPILER of every
+# extensionless test) once per rank count on the "np:" line of its source;
+# a test program without an "np:" line (a unit test) runs directly.
+# Environment: MPIRUN, MPIRUN_FLAGS, MPI_TEST_TIMEOUT, MPI_TEST_NP (see
+# test/mpi/mpirun-env.sh). Scripts (*.sh) run directly.
+LOG_COMPILER = $(SHELL) $(top_srcdir)/test/mpi/run-mpi-test
+TEST_EXTENSIONS = .sh
+
+# Linked with -no-install: real binaries (no libtool wrapper scripts) that
+# mpirun can start directly and that crash.sh can find by path.
+MPI_TEST_LIBS = libmpi.la
+MPI_TEST_LINKFLAGS = $(AM_LDFLAGS) -no-install
+
+MPI_TESTS = test/mpi/pingpong \
+	test/mpi/anysource \
+	test/mpi/order \
+	test/mpi/truncate \
+	test/mpi/probe \
+	test/mpi/persistent \
+	test/mpi/ssend \
+	test/mpi/bsend \
+	test/mpi/sendrecv \
+	test/mpi/completion \
+	test/mpi/cancel \
+	test/mpi/dtype \
+	test/mpi/procnull \
+	test/mpi/comms \
+	test/mpi/errors \
+	test/mpi/initfini \
+	test/mpi/coll \
+	test/mpi/stress
+
+check_PROGRAMS += $(MPI_TESTS) test/mpi/crash
+TESTS += $(MPI_TESTS) test/mpi/crash.sh
+
+EXTRA_DIST += test/mpi/run-mpi-test test/mpi/mpirun-env.sh test/mpi/crash.sh
+
+test_mpi_pingpong_SOURCES = test/mpi/pingpong.c test/mpi/mtest.h
+test_mpi_pingpong_LDADD = $(MPI_TEST_LIBS)
+test_mpi_pingpong_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_anysource_SOURCES = test/mpi/anysource.c test/mpi/mtest.h
+test_mpi_anysource_LDADD = $(MPI_TEST_LIBS)
+test_mpi_anysource_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_order_SOURCES = test/mpi/order.c test/mpi/mtest.h
+test_mpi_order_LDADD = $(MPI_TEST_LIBS)
+test_mpi_order_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_truncate_SOURCES = test/mpi/truncate.c test/mpi/mtest.h
+test_mpi_truncate_LDADD = $(MPI_TEST_LIBS)
+test_mpi_truncate_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_probe_SOURCES = test/mpi/probe.c test/mpi/mtest.h
+test_mpi_probe_LDADD = $(MPI_TEST_LIBS)
+test_mpi_probe_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_persistent_SOURCES = test/mpi/persistent.c test/mpi/mtest.h
+test_mpi_persistent_LDADD = $(MPI_TEST_LIBS)
+test_mpi_persistent_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_ssend_SOURCES = test/mpi/ssend.c test/mpi/mtest.h
+test_mpi_ssend_LDADD = $(MPI_TEST_LIBS)
+test_mpi_ssend_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_bsend_SOURCES = test/mpi/bsend.c test/mpi/mtest.h
+test_mpi_bsend_LDADD = $(MPI_TEST_LIBS)
+test_mpi_bsend_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_sendrecv_SOURCES = test/mpi/sendrecv.c test/mpi/mtest.h
+test_mpi_sendrecv_LDADD = $(MPI_TEST_LIBS)
+test_mpi_sendrecv_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_completion_SOURCES = test/mpi/completion.c test/mpi/mtest.h
+test_mpi_completion_LDADD = $(MPI_TEST_LIBS)
+test_mpi_completion_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/mtest.h
+test_mpi_cancel_LDADD = $(MPI_TEST_LIBS)
+test_mpi_cancel_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_dtype_SOURCES = test/mpi/dtype.c test/mpi/mtest.h
+test_mpi_dtype_LDADD = $(MPI_TEST_LIBS)
+test_mpi_dtype_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_procnull_SOURCES = test/mpi/procnull.c test/mpi/mtest.h
+test_mpi_procnull_LDADD = $(MPI_TEST_LIBS)
+test_mpi_procnull_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
+test_mpi_comms_LDADD = $(MPI_TEST_LIBS)
+test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_errors_SOURCES = test/mpi/errors.c test/mpi/mtest.h
+test_mpi_errors_LDADD = $(MPI_TEST_LIBS)
+test_mpi_errors_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_initfini_SOURCES = test/mpi/initfini.c test/mpi/mtest.h
+test_mpi_initfini_LDADD = $(MPI_TEST_LIBS)
+test_mpi_initfini_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_coll_SOURCES = test/mpi/coll.c test/mpi/mtest.h
+test_mpi_coll_LDADD = $(MPI_TEST_LIBS)
+test_mpi_coll_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_stress_SOURCES = test/mpi/stress.c test/mpi/mtest.h
+test_mpi_stress_LDADD = $(MPI_TEST_LIBS)
+test_mpi_stress_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_crash_SOURCES = test/mpi/crash.c test/mpi/mtest.h
+test_mpi_crash_LDADD = $(MPI_TEST_LIBS)
+test_mpi_crash_LDFLAGS = $(MPI_TEST_LINKFLAGS)

@@ -1,0 +1,58 @@
+/* Run by crash.sh (no "np" line: not run on its own).
+ *
+ * usage: crash MODE [VICTIM]
+ * Every rank starts, a token goes once round the ring (so all are up), then
+ * rank VICTIM (default: the last) ends badly according to MODE while the
+ * others block in MPI_Recv forever:
+ *   abort   MPI_Abort(MPI_COMM_WORLD, 3)
+ *   segv    raise(SIGSEGV)
+ *   exit    exit(5) without MPI_Finalize
+ *   exit0   return 0 from main without MPI_Finalize
+ *   kill    raise(SIGKILL)
+ *   abortsub MPI_Abort on a communicator of the victim alone
+ * The launcher must end the whole job, non-zero, within about 2 s.
+ */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const char *mode = argc > 1 ? argv[1] : "abort";
+    int victim = argc > 2 ? atoi(argv[2]) : size - 1;
+    if (victim < 0 || victim >= size)
+        victim = size - 1;
+    int tok = 0;
+    if (size > 1)
+        MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &tok, 1, MPI_INT,
+                     (rank - 1 + size) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Comm self_only;
+    MPI_Comm_split(MPI_COMM_WORLD, rank == victim, 0, &self_only);
+    if (rank == victim) {
+        if (!strcmp(mode, "abort"))
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        else if (!strcmp(mode, "abortsub"))
+            MPI_Abort(self_only, 4);
+        else if (!strcmp(mode, "segv"))
+            raise(SIGSEGV);
+        else if (!strcmp(mode, "kill"))
+            raise(SIGKILL);
+        else if (!strcmp(mode, "exit"))
+            exit(5);
+        else if (!strcmp(mode, "exit0"))
+            return 0;
+        fprintf(stderr, "crash: unknown mode %s\n", mode);
+        return 2;
+    }
+    int x;
+    MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "crash: rank %d received a message nobody sent\n", rank);
+    MPI_Finalize();
+    return 1;
+}

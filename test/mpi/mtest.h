@@ -1,0 +1,157 @@
+/*
+ * mtest.h — helpers shared by the multi-rank tests in test/mpi/.
+ *
+ * Each test is a standard MPI program that checks its own results: it exits 0
+ * when everything held, and on the first failure prints one line
+ *   FAIL <test> rank <r> <file>:<line>: <what>
+ * to stderr and calls MPI_Abort. The first comment of each test names the rank
+ * counts it runs with ("np: 2 4"); test/mpi/run-mpi-test reads it.
+ *
+ * Only point-to-point calls are used here (mt_barrier is a dissemination
+ * barrier over a private duplicate of MPI_COMM_WORLD), so a test of
+ * point-to-point does not depend on the collectives.
+ */
+#ifndef MTEST_H
+#define MTEST_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int mt_rank = -1, mt_size = 0;
+static const char *mt_name = "?";
+static MPI_Comm mt_comm = MPI_COMM_NULL; /* private: barriers, handshakes */
+
+#define MT_FAIL(...)                                                          \
+    do {                                                                      \
+        fprintf(stderr, "FAIL %s rank %d %s:%d: ", mt_name, mt_rank,          \
+                __FILE__, __LINE__);                                          \
+        fprintf(stderr, __VA_ARGS__);                                         \
+        fputc('\n', stderr);                                                  \
+        fflush(stderr);                                                       \
+        MPI_Abort(MPI_COMM_WORLD, 1);                                         \
+        exit(1);                                                              \
+    } while (0)
+
+#define CHECK(cond, ...)                                                      \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            MT_FAIL(__VA_ARGS__);                                             \
+    } while (0)
+
+/* A call that must succeed; on failure print its error string. */
+#define MPI_OK(call)                                                          \
+    do {                                                                      \
+        int mt_rc_ = (call);                                                  \
+        if (mt_rc_ != MPI_SUCCESS) {                                          \
+            char mt_s_[MPI_MAX_ERROR_STRING] = "";                            \
+            int mt_l_ = 0;                                                    \
+            MPI_Error_string(mt_rc_, mt_s_, &mt_l_);                          \
+            MT_FAIL("%s returned %d (%s)", #call, mt_rc_, mt_s_);             \
+        }                                                                     \
+    } while (0)
+
+/* The error class of a return code. */
+static inline int mt_class(int rc)
+{
+    int cls = -1;
+    if (MPI_Error_class(rc, &cls) != MPI_SUCCESS)
+        return -1;
+    return cls;
+}
+
+/* A call that must fail with error class cls (the communicator's error
+ * handler must be MPI_ERRORS_RETURN). */
+#define MPI_FAILS(cls, call)                                                  \
+    do {                                                                      \
+        int mt_rc_ = (call);                                                  \
+        CHECK(mt_rc_ != MPI_SUCCESS, "%s succeeded, expected class %s",       \
+              #call, #cls);                                                   \
+        CHECK(mt_class(mt_rc_) == (cls),                                      \
+              "%s returned class %d, expected %s (%d)", #call,                \
+              mt_class(mt_rc_), #cls, (int)(cls));                            \
+    } while (0)
+
+/* The byte at position i of a message identified by seed. */
+static inline unsigned char mt_byte(size_t i, unsigned seed)
+{
+    return (unsigned char)(i * 131u + (i >> 8) * 7u + (i >> 16) * 3u + seed * 29u + 1u);
+}
+
+static inline void mt_fill(void *buf, size_t n, unsigned seed)
+{
+    unsigned char *p = buf;
+    for (size_t i = 0; i < n; i++)
+        p[i] = mt_byte(i, seed);
+}
+
+/* Index of the first byte that differs from the pattern, or -1. */
+static inline long mt_verify(const void *buf, size_t n, unsigned seed)
+{
+    const unsigned char *p = buf;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != mt_byte(i, seed))
+            return (long)i;
+    return -1;
+}
+
+/* Index of the first byte of buf[0..n) that is not c, or -1. */
+static inline long mt_all(const void *buf, size_t n, unsigned char c)
+{
+    const unsigned char *p = buf;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != c)
+            return (long)i;
+    return -1;
+}
+
+static inline void *mt_malloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        MT_FAIL("out of memory (%zu bytes)", n);
+    return p;
+}
+
+/* Dissemination barrier over point-to-point on mt_comm. */
+static inline void mt_barrier(void)
+{
+    char s = 0, r = 0;
+    for (int d = 1; d < mt_size; d *= 2) {
+        int to = (mt_rank + d) % mt_size, from = (mt_rank - d + mt_size) % mt_size;
+        MPI_OK(MPI_Sendrecv(&s, 1, MPI_CHAR, to, 30000, &r, 1, MPI_CHAR, from, 30000,
+                            mt_comm, MPI_STATUS_IGNORE));
+    }
+}
+
+static inline void mt_sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static inline void mt_init(int *argc, char ***argv, const char *name)
+{
+    mt_name = name;
+    MPI_OK(MPI_Init(argc, argv));
+    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
+    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* Every rank reaches this point: barrier, report, finalize. */
+static inline int mt_finish(void)
+{
+    mt_barrier();
+    MPI_OK(MPI_Comm_free(&mt_comm));
+    if (mt_rank == 0)
+        printf("PASS %s (%d ranks)\n", mt_name, mt_size);
+    MPI_OK(MPI_Finalize());
+    return 0;
+}
+
+#endif
