@@ -5,7 +5,7 @@
  * "As close to each other as possible" is taken literally: among all
  * non-increasing factorizations of the free part into the free dimensions,
  * pick the one with the smallest spread (largest minus smallest), then the
- * smallest largest dimension. An exhaustive search over divisors is cheap
+ * lexicographically smallest (largest dimensions first as small as can be). An exhaustive search over divisors is cheap
  * for any process count MPI sees, and unlike greedy prime assignment it is
  * always optimal.
  */
@@ -14,7 +14,7 @@
 
 struct search {
     int  k;          /* free dimensions */
-    int *div;        /* divisors of the free part, descending */
+    int *div;        /* divisors of the free part, ascending */
     int  ndiv;
     int *cur, *best;
     long best_spread, best_max;
@@ -31,14 +31,39 @@ static int pow_at_least(long d, int e, long n)
     return p >= n;
 }
 
+/* floor(x^(1/e)) for e >= 1. */
+static long iroot(long x, int e)
+{
+    if (e == 1 || x <= 1)
+        return x;
+    long r = 1;
+    while (pow_at_least(r + 1, e, x + 1) == 0)   /* (r+1)^e <= x */
+        r++;
+    return r;
+}
+
+/* Divisors are tried in ascending order. The smallest final dimension is
+ * at most the geometric mean of what is left, so choosing d here means a
+ * spread of at least cur[0] - iroot(rem/d, m-1); that bound only grows
+ * with d, so the loop stops as soon as it cannot beat the best found. */
 static void dfs(struct search *s, int idx, long rem, long maxd)
 {
-    if (idx == s->k - 1) {
+    int m = s->k - idx;
+    if (m == 1) {
         if (rem > maxd)
             return;
         s->cur[idx] = (int)rem;
         long spread = s->cur[0] - rem, mx = s->cur[0];
-        if (spread < s->best_spread || (spread == s->best_spread && mx < s->best_max)) {
+        int better = spread < s->best_spread;
+        if (spread == s->best_spread) {
+            /* Ties: the lexicographically smallest (non-increasing) vector,
+             * i.e. the largest dimensions as small as they can be. */
+            int i = 0;
+            while (i < s->k && s->cur[i] == s->best[i])
+                i++;
+            better = i < s->k && s->cur[i] < s->best[i];
+        }
+        if (better) {
             s->best_spread = spread;
             s->best_max = mx;
             for (int i = 0; i < s->k; i++)
@@ -48,22 +73,23 @@ static void dfs(struct search *s, int idx, long rem, long maxd)
     }
     for (int i = 0; i < s->ndiv; i++) {
         long d = s->div[i];
-        if (d > maxd || rem % d)
-            continue;
-        if (!pow_at_least(d, s->k - idx, rem))
-            break;   /* divisors only get smaller from here */
-        /* Every later dimension is <= d, so the spread is at least cur[0]-d. */
-        if (idx > 0 && s->cur[0] - d > s->best_spread)
+        if (d > maxd)
+            break;
+        if (rem % d || !pow_at_least(d, m, rem))
+            continue;   /* d must be at least the geometric mean */
+        long top = idx == 0 ? d : s->cur[0];
+        long lb = top - iroot(rem / d, m - 1);
+        if (lb > s->best_spread || (lb == s->best_spread && top > s->best_max))
             break;
         s->cur[idx] = (int)d;
         dfs(s, idx + 1, rem / d, d);
     }
 }
 
-static int cmp_desc(const void *a, const void *b)
+static int cmp_asc(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    return (x < y) - (x > y);
+    return (x > y) - (x < y);
 }
 
 /* Balanced factorization of n into k >= 1 factors, non-increasing. */
@@ -89,7 +115,7 @@ static int factor_balanced(int n, int k, int *out)
             div[nd++] = (int)pair[j];
         }
     }
-    qsort(div, (size_t)nd, sizeof(int), cmp_desc);
+    qsort(div, (size_t)nd, sizeof(int), cmp_asc);
     int *cur = malloc((size_t)k * sizeof(int));
     if (!cur) {
         free(div);
