@@ -12,7 +12,7 @@
 extern int mpir_thread_provided;
 
 /* ---- errors.c ---------------------------------------------------------------- */
-/* Highest error class in use (predefined or added), for MPI_LASTUSEDCODE. */
+/* MPI_LASTUSEDCODE: the highest error class or user-added code in use. */
 extern int mpir_lastusedcode;
 /* Resets the error-string tables added by the user (MPI_Finalize). */
 void mpir_errors_finalize(void);

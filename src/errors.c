@@ -24,6 +24,9 @@
 static struct { int seq; char msg[MSG_LEN]; } ring[RING];
 static int next_seq = 1;
 
+/* Highest class in use, and the value of MPI_LASTUSEDCODE: the highest
+ * class or user-added code, so both readings of the standard hold. */
+static int last_class = MPI_ERR_IO;
 int mpir_lastusedcode = MPI_ERR_IO;
 
 /* User-added classes (MPI_ERR_IO+1 .. ) and codes, with optional strings. */
@@ -120,7 +123,7 @@ int mpir_err_not_active(const char *func)
 
 static int class_valid(int c)
 {
-    return c >= 0 && c <= mpir_lastusedcode && c <= MAX_CLASS;
+    return c >= 0 && c <= last_class;
 }
 
 /* The message behind a code, or NULL when it has none (or was overwritten). */
@@ -199,10 +202,12 @@ int PMPI_Add_error_class(int *errorclass)
     MPIR_ENTER("MPI_Add_error_class");
     if (!errorclass)
         return mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Add_error_class", "errorclass is NULL"));
-    if (mpir_lastusedcode >= MAX_CLASS)
+    if (last_class >= MAX_CLASS)
         return mpir_err_world(mpir_err(MPI_ERR_OTHER, "MPI_Add_error_class",
                                        "no more error classes (limit %d)", MAX_CLASS));
-    *errorclass = ++mpir_lastusedcode;
+    *errorclass = ++last_class;
+    if (last_class > mpir_lastusedcode)
+        mpir_lastusedcode = last_class;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Add_error_class)
@@ -229,6 +234,8 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     user_code_str[nuser_codes] = NULL;
     *errorcode = errorclass | ((USER_SEQ + nuser_codes) << 8);
     nuser_codes++;
+    if (*errorcode > mpir_lastusedcode)
+        mpir_lastusedcode = *errorcode;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Add_error_code)
@@ -244,7 +251,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
                                        strlen(string)));
     char **slot;
     int seq = (int)((unsigned)errorcode >> 8);
-    if (errorcode > MPI_ERR_IO && errorcode <= mpir_lastusedcode && errorcode <= MAX_CLASS)
+    if (errorcode > MPI_ERR_IO && errorcode <= last_class)
         slot = &class_str[errorcode];
     else if (code_valid(errorcode) && seq >= USER_SEQ)
         slot = &user_code_str[seq - USER_SEQ];
@@ -274,4 +281,5 @@ void mpir_errors_finalize(void)
     user_code_class = NULL;
     nuser_codes = 0;
     mpir_lastusedcode = MPI_ERR_IO;
+    last_class = MPI_ERR_IO;
 }
