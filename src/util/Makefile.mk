@@ -3,3 +3,13 @@ libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/par
 	src/util/dtype.h src/util/pmi.h
 # PMI-1 client (launcher owner)
 libmpi_la_SOURCES += src/util/pmi.c
+# Datatype engine (datatypes owner)
+libmpi_la_SOURCES += src/util/dtype.c src/util/dtype_builtin.c src/util/dtype_impl.h
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_dtype
+TESTS += test/unit/test_dtype
+# Links the engine alone so it is tested without the rest of the library.
+test_unit_test_dtype_SOURCES = test/unit/test_dtype.c src/util/dtype.c src/util/dtype_builtin.c
+test_unit_test_dtype_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_dtype_LDADD = $(CRITERION_LIBS) -lpthread
+endif

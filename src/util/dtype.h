@@ -71,7 +71,49 @@ int cu_dtype_to_iov(const void *buf, size_t count, const cu_dtype *dt,
  * -1 when bytes does not end on an element boundary. */
 long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes);
 
-void cu_dtype_retain(cu_dtype *dt);
-void cu_dtype_release(cu_dtype *dt);  /* frees derived types at refcount 0 */
+/* Reference counting. Predefined types are static and ignore both calls.
+ * A request that keeps a type past the call that passed it retains it (the
+ * user may MPI_Type_free it meanwhile) and releases it on completion. const
+ * because the device holds `const cu_dtype *`: the count is not part of the
+ * type's value. */
+void cu_dtype_retain(const cu_dtype *dt);
+void cu_dtype_release(const cu_dtype *dt);  /* frees derived types at refcount 0 */
+
+/* ---- constructors (used by src/datatype.c) ------------------------------
+ * MPI semantics for bounds, extents and typemap order; arguments are already
+ * checked (counts and block lengths >= 0). Each returns a new uncommitted
+ * type with refcount 1 that holds its children, or NULL when memory runs out.
+ * Displacements are in bytes. */
+cu_dtype *cu_dtype_contiguous(size_t count, const cu_dtype *old);
+cu_dtype *cu_dtype_hvector(size_t count, size_t blocklen, ptrdiff_t stride,
+                           const cu_dtype *old);
+/* blocklens == NULL: every block has blocklen elements (indexed_block). */
+cu_dtype *cu_dtype_hindexed(size_t count, const int *blocklens, size_t blocklen,
+                            const ptrdiff_t *disps, const cu_dtype *old);
+cu_dtype *cu_dtype_struct(size_t count, const int *blocklens,
+                          const ptrdiff_t *disps, const cu_dtype *const *types);
+cu_dtype *cu_dtype_resized(const cu_dtype *old, ptrdiff_t lb, ptrdiff_t extent);
+cu_dtype *cu_dtype_dup(const cu_dtype *old);
+/* order_c: nonzero for C (row-major) order, 0 for Fortran order. Sizes > 0,
+ * 0 <= subsizes, starts + subsizes <= sizes (checked by the caller). */
+cu_dtype *cu_dtype_subarray(int ndims, const int *sizes, const int *subsizes,
+                            const int *starts, int order_c, const cu_dtype *old);
+
+/* Constructor record for MPI_Type_get_envelope/get_contents. The engine
+ * stores it without interpreting it and holds the types. Returns -1 on ENOMEM. */
+int  cu_dtype_set_contents(cu_dtype *dt, int combiner, int ni, const int *ints,
+                           int na, const ptrdiff_t *aints, int nd,
+                           const cu_dtype *const *types);
+/* combiner 0 for predefined types (MPI_COMBINER_NAMED is the caller's). */
+void cu_dtype_get_contents(const cu_dtype *dt, int *combiner, int *ni,
+                           const int **ints, int *na, const ptrdiff_t **aints,
+                           int *nd, cu_dtype *const **types);
+
+/* Names: predefined types start with their MPI names ("MPI_INT"). */
+const char *cu_dtype_name(const cu_dtype *dt);
+void        cu_dtype_set_name(cu_dtype *dt, const char *name);  /* truncates */
+
+/* Index in mpi.h's table of a predefined type, 0 for derived types. */
+int cu_dtype_builtin_index(const cu_dtype *dt);
 
 #endif

@@ -1,0 +1,767 @@
+/*
+ * datatype.c — the MPI datatype entry points: constructors, queries, names,
+ * envelopes and contents, Pack/Unpack. The work is done by the engine
+ * (src/util/dtype.c); this file checks arguments and maps handles.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "src/mpir.h"
+
+#define ERR(cls, fn, ...) mpir_err_world(mpir_err((cls), (fn), __VA_ARGS__))
+
+/* The datatype behind handle t, or an error code naming fn and arg.
+ * need_commit: the type is used to move data, so it must be committed. */
+static int get_type(const char *fn, const char *arg, MPI_Datatype t, int need_commit,
+                    cu_dtype **out)
+{
+    cu_dtype *dt = mpir_dtype_get(t);
+    if (!dt) {
+        if (t == MPI_DATATYPE_NULL)
+            return mpir_err(MPI_ERR_TYPE, fn, "%s is MPI_DATATYPE_NULL", arg);
+        return mpir_err(MPI_ERR_TYPE, fn, "invalid datatype %s (0x%x)", arg, (unsigned)t);
+    }
+    if (need_commit && !dt->committed)
+        return mpir_err(MPI_ERR_TYPE, fn, "datatype %s (0x%x) is not committed", arg,
+                        (unsigned)t);
+    *out = dt;
+    return MPI_SUCCESS;
+}
+
+#define GET_TYPE(fn, arg, t, commit, out)                                    \
+    do {                                                                     \
+        int rc_ = get_type((fn), (arg), (t), (commit), &(out));             \
+        if (rc_)                                                             \
+            return mpir_err_world(rc_);                                      \
+    } while (0)
+
+#define CHECK_PTR(fn, p, name)                                               \
+    do {                                                                     \
+        if (!(p))                                                            \
+            return ERR(MPI_ERR_ARG, (fn), "%s is NULL", (name));             \
+    } while (0)
+
+#define CHECK_COUNT(fn, c, name)                                             \
+    do {                                                                     \
+        if ((c) < 0)                                                         \
+            return ERR(MPI_ERR_COUNT, (fn), "negative %s (%d)", (name), (c)); \
+    } while (0)
+
+/* Records the constructor, gives dt a handle and stores it in *newtype.
+ * dt == NULL means the engine ran out of memory. */
+static int finish(const char *fn, cu_dtype *dt, int combiner, int ni, const int *ints,
+                  int na, const MPI_Aint *aints, int nd, const cu_dtype *const *types,
+                  MPI_Datatype *newtype)
+{
+    if (!dt)
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
+    if (cu_dtype_set_contents(dt, combiner, ni, ints, na, aints, nd, types) != 0) {
+        cu_dtype_release(dt);
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
+    }
+    int h = mpir_handle_new(&mpir_dtypes, dt);
+    if (h == MPI_DATATYPE_NULL) {
+        cu_dtype_release(dt);
+        return ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
+    }
+    *newtype = h;
+    return MPI_SUCCESS;
+}
+
+/* ---- constructors -------------------------------------------------------- */
+
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_contiguous";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    const cu_dtype *t = old;
+    return finish(fn, cu_dtype_contiguous((size_t)count, old), MPI_COMBINER_CONTIGUOUS,
+                  1, &count, 0, NULL, 1, &t, newtype);
+}
+MPIR_WEAK(Type_contiguous)
+
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_vector";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    if (blocklength < 0)
+        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    int ints[3] = { count, blocklength, stride };
+    const cu_dtype *t = old;
+    return finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength,
+                                       (ptrdiff_t)stride * old->extent, old),
+                  MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &t, newtype);
+}
+MPIR_WEAK(Type_vector)
+
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
+                             MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hvector";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    if (blocklength < 0)
+        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    int ints[2] = { count, blocklength };
+    const cu_dtype *t = old;
+    return finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength, stride, old),
+                  MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &t, newtype);
+}
+MPIR_WEAK(Type_create_hvector)
+
+/* Common checks of the indexed family: array arguments present when count
+ * > 0, block lengths non-negative. */
+static int check_blocks(const char *fn, int count, const int *bl, const void *disp)
+{
+    if (count > 0 && !bl)
+        return mpir_err(MPI_ERR_ARG, fn, "array_of_blocklengths is NULL");
+    if (count > 0 && !disp)
+        return mpir_err(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+    for (int i = 0; i < count; i++)
+        if (bl[i] < 0)
+            return mpir_err(MPI_ERR_ARG, fn, "negative array_of_blocklengths[%d] (%d)", i,
+                            bl[i]);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
+                      const int array_of_displacements[], MPI_Datatype oldtype,
+                      MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_indexed";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
+    if (rc)
+        return mpir_err_world(rc);
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    size_t n = (size_t)count;
+    ptrdiff_t *d = malloc((n ? n : 1) * sizeof(*d));
+    int *ints = malloc((2 * n + 1) * sizeof(*ints));
+    if (!d || !ints) {
+        free(d);
+        free(ints);
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    ints[0] = count;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (ptrdiff_t)array_of_displacements[i] * old->extent;
+        ints[1 + i] = array_of_blocklengths[i];
+        ints[1 + n + i] = array_of_displacements[i];
+    }
+    const cu_dtype *t = old;
+    rc = finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, d, old),
+                MPI_COMBINER_INDEXED, 2 * count + 1, ints, 0, NULL, 1, &t, newtype);
+    free(d);
+    free(ints);
+    return rc;
+}
+MPIR_WEAK(Type_indexed)
+
+int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                              const MPI_Aint array_of_displacements[],
+                              MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
+    if (rc)
+        return mpir_err_world(rc);
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    size_t n = (size_t)count;
+    int *ints = malloc((n + 1) * sizeof(*ints));
+    if (!ints)
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+    ints[0] = count;
+    if (n)
+        memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
+    const cu_dtype *t = old;
+    rc = finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, array_of_displacements, old),
+                MPI_COMBINER_HINDEXED, count + 1, ints, count, array_of_displacements, 1,
+                &t, newtype);
+    free(ints);
+    return rc;
+}
+MPIR_WEAK(Type_create_hindexed)
+
+int PMPI_Type_create_indexed_block(int count, int blocklength,
+                                   const int array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_indexed_block";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    if (blocklength < 0)
+        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    if (count > 0 && !array_of_displacements)
+        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    size_t n = (size_t)count;
+    ptrdiff_t *d = malloc((n ? n : 1) * sizeof(*d));
+    int *ints = malloc((n + 2) * sizeof(*ints));
+    if (!d || !ints) {
+        free(d);
+        free(ints);
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    ints[0] = count;
+    ints[1] = blocklength;
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (ptrdiff_t)array_of_displacements[i] * old->extent;
+        ints[2 + i] = array_of_displacements[i];
+    }
+    const cu_dtype *t = old;
+    int rc = finish(fn, cu_dtype_hindexed(n, NULL, (size_t)blocklength, d, old),
+                    MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &t, newtype);
+    free(d);
+    free(ints);
+    return rc;
+}
+MPIR_WEAK(Type_create_indexed_block)
+
+int PMPI_Type_create_hindexed_block(int count, int blocklength,
+                                    const MPI_Aint array_of_displacements[],
+                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_hindexed_block";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    CHECK_COUNT(fn, count, "count");
+    if (blocklength < 0)
+        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    if (count > 0 && !array_of_displacements)
+        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    int ints[2] = { count, blocklength };
+    const cu_dtype *t = old;
+    return finish(fn, cu_dtype_hindexed((size_t)count, NULL, (size_t)blocklength,
+                                        array_of_displacements, old),
+                  MPI_COMBINER_HINDEXED_BLOCK, 2, ints, count, array_of_displacements, 1,
+                  &t, newtype);
+}
+MPIR_WEAK(Type_create_hindexed_block)
+
+int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                            const MPI_Aint array_of_displacements[],
+                            const MPI_Datatype array_of_types[], MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_struct";
+    MPIR_ENTER(fn);
+    CHECK_COUNT(fn, count, "count");
+    int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
+    if (rc)
+        return mpir_err_world(rc);
+    if (count > 0 && !array_of_types)
+        return ERR(MPI_ERR_ARG, fn, "array_of_types is NULL");
+    CHECK_PTR(fn, newtype, "newtype");
+    size_t n = (size_t)count;
+    const cu_dtype **types = malloc((n ? n : 1) * sizeof(*types));
+    int *ints = malloc((n + 1) * sizeof(*ints));
+    if (!types || !ints) {
+        free(types);
+        free(ints);
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        cu_dtype *t = mpir_dtype_get(array_of_types[i]);
+        if (!t) {
+            free(types);
+            free(ints);
+            return ERR(MPI_ERR_TYPE, fn, "invalid datatype array_of_types[%zu] (0x%x)", i,
+                       (unsigned)array_of_types[i]);
+        }
+        types[i] = t;
+    }
+    ints[0] = count;
+    if (n)
+        memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
+    rc = finish(fn, cu_dtype_struct(n, array_of_blocklengths, array_of_displacements, types),
+                MPI_COMBINER_STRUCT, count + 1, ints, count, array_of_displacements, count,
+                types, newtype);
+    free(types);
+    free(ints);
+    return rc;
+}
+MPIR_WEAK(Type_create_struct)
+
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                             MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_resized";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    MPI_Aint a[2] = { lb, extent };
+    const cu_dtype *t = old;
+    return finish(fn, cu_dtype_resized(old, lb, extent), MPI_COMBINER_RESIZED, 0, NULL, 2, a,
+                  1, &t, newtype);
+}
+MPIR_WEAK(Type_create_resized)
+
+int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
+                              const int array_of_subsizes[], const int array_of_starts[],
+                              int order, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_create_subarray";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    if (ndims <= 0)
+        return ERR(MPI_ERR_DIMS, fn, "ndims must be positive (%d)", ndims);
+    if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
+        return ERR(MPI_ERR_ARG, fn, "%s is NULL",
+                   !array_of_sizes ? "array_of_sizes"
+                   : !array_of_subsizes ? "array_of_subsizes" : "array_of_starts");
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+        return ERR(MPI_ERR_ARG, fn, "invalid order (%d)", order);
+    long long total = 1;
+    for (int i = 0; i < ndims; i++) {
+        int sz = array_of_sizes[i], sub = array_of_subsizes[i], st = array_of_starts[i];
+        if (sz <= 0)
+            return ERR(MPI_ERR_ARG, fn, "array_of_sizes[%d] must be positive (%d)", i, sz);
+        if (sub < 0 || sub > sz)
+            return ERR(MPI_ERR_ARG, fn, "array_of_subsizes[%d] (%d) not in [0, %d]", i, sub,
+                       sz);
+        if (st < 0 || st > sz - sub)
+            return ERR(MPI_ERR_ARG, fn, "array_of_starts[%d] (%d) not in [0, %d]", i, st,
+                       sz - sub);
+        total *= sz;
+        if (total > ((long long)1 << 48))
+            return ERR(MPI_ERR_ARG, fn, "array too large");
+    }
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    size_t n = (size_t)ndims;
+    int *ints = malloc((3 * n + 2) * sizeof(*ints));
+    if (!ints)
+        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+    ints[0] = ndims;
+    memcpy(ints + 1, array_of_sizes, n * sizeof(int));
+    memcpy(ints + 1 + n, array_of_subsizes, n * sizeof(int));
+    memcpy(ints + 1 + 2 * n, array_of_starts, n * sizeof(int));
+    ints[1 + 3 * n] = order;
+    const cu_dtype *t = old;
+    int rc = finish(fn, cu_dtype_subarray(ndims, array_of_sizes, array_of_subsizes,
+                                          array_of_starts, order == MPI_ORDER_C, old),
+                    MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, 0, NULL, 1, &t, newtype);
+    free(ints);
+    return rc;
+}
+MPIR_WEAK(Type_create_subarray)
+
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+    static const char fn[] = "MPI_Type_dup";
+    MPIR_ENTER(fn);
+    cu_dtype *old;
+    GET_TYPE(fn, "oldtype", oldtype, 0, old);
+    CHECK_PTR(fn, newtype, "newtype");
+    cu_dtype *dt = cu_dtype_dup(old);
+    if (dt)
+        dt->committed = old->committed;   /* the standard: same committed state */
+    const cu_dtype *t = old;
+    MPI_Datatype h;
+    int rc = finish(fn, dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &t, &h);
+    if (rc)
+        return rc;
+    rc = mpir_type_attrs_copy(oldtype, h);
+    if (rc) {
+        mpir_type_attrs_free(h);
+        mpir_handle_free(&mpir_dtypes, h);
+        cu_dtype_release(dt);
+        return mpir_err_world(rc);
+    }
+    *newtype = h;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_dup)
+
+int PMPI_Type_commit(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_commit";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    CHECK_PTR(fn, datatype, "datatype");
+    GET_TYPE(fn, "datatype", *datatype, 0, dt);
+    /* The engine builds its representation at construction; commit only
+     * marks the type usable for communication. */
+    if (!dt->builtin)
+        dt->committed = 1;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_commit)
+
+int PMPI_Type_free(MPI_Datatype *datatype)
+{
+    static const char fn[] = "MPI_Type_free";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    CHECK_PTR(fn, datatype, "datatype");
+    GET_TYPE(fn, "datatype", *datatype, 0, dt);
+    if (dt->builtin)
+        return ERR(MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", cu_dtype_name(dt));
+    int rc = mpir_type_attrs_free(*datatype);
+    if (rc)
+        return mpir_err_world(rc);
+    mpir_handle_free(&mpir_dtypes, *datatype);
+    /* Pending requests hold their own references: the type lives on until
+     * they complete. */
+    cu_dtype_release(dt);
+    *datatype = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_free)
+
+/* ---- queries ------------------------------------------------------------- */
+
+int PMPI_Type_size(MPI_Datatype datatype, int *size)
+{
+    static const char fn[] = "MPI_Type_size";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, size, "size");
+    *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_size)
+
+int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
+{
+    static const char fn[] = "MPI_Type_size_x";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, size, "size");
+    *size = (MPI_Count)dt->size;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_size_x)
+
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+{
+    static const char fn[] = "MPI_Type_get_extent";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, lb, "lb");
+    CHECK_PTR(fn, extent, "extent");
+    *lb = dt->lb;
+    *extent = dt->extent;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_extent)
+
+int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+    static const char fn[] = "MPI_Type_get_extent_x";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, lb, "lb");
+    CHECK_PTR(fn, extent, "extent");
+    *lb = dt->lb;
+    *extent = dt->extent;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_extent_x)
+
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
+{
+    static const char fn[] = "MPI_Type_get_true_extent";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, true_lb, "true_lb");
+    CHECK_PTR(fn, true_extent, "true_extent");
+    *true_lb = dt->true_lb;
+    *true_extent = dt->true_extent;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_true_extent)
+
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
+                                MPI_Count *true_extent)
+{
+    static const char fn[] = "MPI_Type_get_true_extent_x";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, true_lb, "true_lb");
+    CHECK_PTR(fn, true_extent, "true_extent");
+    *true_lb = dt->true_lb;
+    *true_extent = dt->true_extent;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_true_extent_x)
+
+int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
+{
+    static const char fn[] = "MPI_Type_set_name";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, type_name, "type_name");
+    cu_dtype_set_name(dt, type_name);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_set_name)
+
+int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
+{
+    static const char fn[] = "MPI_Type_get_name";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, type_name, "type_name");
+    CHECK_PTR(fn, resultlen, "resultlen");
+    const char *name = cu_dtype_name(dt);
+    size_t n = strlen(name);
+    memcpy(type_name, name, n + 1);
+    *resultlen = (int)n;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_name)
+
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner)
+{
+    static const char fn[] = "MPI_Type_get_envelope";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    CHECK_PTR(fn, num_integers, "num_integers");
+    CHECK_PTR(fn, num_addresses, "num_addresses");
+    CHECK_PTR(fn, num_datatypes, "num_datatypes");
+    CHECK_PTR(fn, combiner, "combiner");
+    if (dt->builtin) {
+        *num_integers = *num_addresses = *num_datatypes = 0;
+        *combiner = MPI_COMBINER_NAMED;
+        return MPI_SUCCESS;
+    }
+    cu_dtype_get_contents(dt, combiner, num_integers, NULL, num_addresses, NULL,
+                          num_datatypes, NULL);
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_envelope)
+
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int array_of_integers[],
+                           MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[])
+{
+    static const char fn[] = "MPI_Type_get_contents";
+    MPIR_ENTER(fn);
+    cu_dtype *dt;
+    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    if (dt->builtin)
+        return ERR(MPI_ERR_TYPE, fn, "datatype %s is predefined (MPI_COMBINER_NAMED)",
+                   cu_dtype_name(dt));
+    int comb, ni, na, nd;
+    const int *ints;
+    const ptrdiff_t *aints;
+    cu_dtype *const *types;
+    cu_dtype_get_contents(dt, &comb, &ni, &ints, &na, &aints, &nd, &types);
+    if (max_integers < ni || max_addresses < na || max_datatypes < nd)
+        return ERR(MPI_ERR_ARG, fn,
+                   "arrays too small: need %d integers, %d addresses, %d datatypes", ni, na,
+                   nd);
+    if ((ni && !array_of_integers) || (na && !array_of_addresses) ||
+        (nd && !array_of_datatypes))
+        return ERR(MPI_ERR_ARG, fn, "an output array is NULL");
+    if (ni)
+        memcpy(array_of_integers, ints, (size_t)ni * sizeof(int));
+    for (int i = 0; i < na; i++)
+        array_of_addresses[i] = aints[i];
+    /* Derived children come back as new handles to the same objects, which
+     * the caller frees (MPI-3.1 4.1.13). */
+    for (int i = 0; i < nd; i++) {
+        cu_dtype *t = types[i];
+        if (t->builtin) {
+            array_of_datatypes[i] = CLUMPI_DT(cu_dtype_builtin_index(t));
+            continue;
+        }
+        int h = mpir_handle_new(&mpir_dtypes, t);
+        if (h == MPI_DATATYPE_NULL) {
+            for (int j = 0; j < i; j++)
+                if (!types[j]->builtin) {
+                    mpir_handle_free(&mpir_dtypes, array_of_datatypes[j]);
+                    cu_dtype_release(types[j]);
+                }
+            return ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
+        }
+        cu_dtype_retain(t);
+        array_of_datatypes[i] = h;
+    }
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Type_get_contents)
+
+/* ---- addresses ----------------------------------------------------------- */
+
+int PMPI_Get_address(const void *location, MPI_Aint *address)
+{
+    static const char fn[] = "MPI_Get_address";
+    MPIR_ENTER(fn);
+    CHECK_PTR(fn, address, "address");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Get_address)
+
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+MPIR_WEAK(Aint_add)
+
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
+{
+    return (MPI_Aint)((uintptr_t)addr1 - (uintptr_t)addr2);
+}
+MPIR_WEAK(Aint_diff)
+
+/* ---- pack / unpack ------------------------------------------------------- */
+/* The packed format is the raw byte stream of the engine: the same on every
+ * rank of a homogeneous job, so MPI_PACKED messages need no header. */
+
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+              int outsize, int *position, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Pack";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    cu_dtype *dt;
+    MPIR_GET_COMM(fn, comm, c);
+    if (incount < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative incount (%d)",
+                                            incount));
+    int rc = get_type(fn, "datatype", datatype, 1, &dt);
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    if (!position)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "position is NULL"));
+    if (outsize < 0 || *position < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn,
+                                            "negative outsize (%d) or position (%d)",
+                                            outsize, *position));
+    size_t bytes = cu_dtype_bytes(dt, (size_t)incount);
+    if (*position > outsize || bytes > (size_t)(outsize - *position))
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_TRUNCATE, fn,
+                                            "%zu bytes do not fit in outbuf at position %d "
+                                            "(outsize %d)", bytes, *position, outsize));
+    if (bytes && !outbuf)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_BUFFER, fn, "outbuf is NULL"));
+    if (bytes)
+        cu_dtype_pack(inbuf, (size_t)incount, dt, 0, (char *)outbuf + *position, bytes);
+    *position += (int)bytes;
+    (void)c;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Pack)
+
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                MPI_Datatype datatype, MPI_Comm comm)
+{
+    static const char fn[] = "MPI_Unpack";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    cu_dtype *dt;
+    MPIR_GET_COMM(fn, comm, c);
+    if (outcount < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative outcount (%d)",
+                                            outcount));
+    int rc = get_type(fn, "datatype", datatype, 1, &dt);
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    if (!position)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "position is NULL"));
+    if (insize < 0 || *position < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn,
+                                            "negative insize (%d) or position (%d)",
+                                            insize, *position));
+    size_t bytes = cu_dtype_bytes(dt, (size_t)outcount);
+    if (*position > insize || bytes > (size_t)(insize - *position))
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_TRUNCATE, fn,
+                                            "%zu bytes wanted but inbuf holds %d after "
+                                            "position %d", bytes,
+                                            *position > insize ? 0 : insize - *position,
+                                            *position));
+    if (bytes && !inbuf)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_BUFFER, fn, "inbuf is NULL"));
+    if (bytes)
+        cu_dtype_unpack(outbuf, (size_t)outcount, dt, 0, (const char *)inbuf + *position,
+                        bytes);
+    *position += (int)bytes;
+    (void)c;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Unpack)
+
+int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Pack_size";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    cu_dtype *dt;
+    MPIR_GET_COMM(fn, comm, c);
+    if (incount < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative incount (%d)",
+                                            incount));
+    int rc = get_type(fn, "datatype", datatype, 0, &dt);
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    if (!size)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "size is NULL"));
+    size_t bytes = cu_dtype_bytes(dt, (size_t)incount);
+    if (bytes > INT_MAX)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn,
+                                            "packed size %zu does not fit in an int", bytes));
+    *size = (int)bytes;
+    (void)c;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Pack_size)
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+int mpir_dtype_init(void)
+{
+    for (int i = 1; i < CLUMPI_DT_BUILTIN_COUNT; i++)
+        mpir_handle_set(&mpir_dtypes, i, (void *)cu_dtype_builtin(i));
+    return MPI_SUCCESS;
+}
+
+void mpir_dtype_finalize(void)
+{
+    /* Derived types the program did not free go now (their handles die with
+     * MPI); objects still held elsewhere live until released. */
+    for (int i = CLUMPI_DT_BUILTIN_COUNT; i < mpir_dtypes.cap; i++) {
+        cu_dtype *dt = mpir_dtypes.obj[i];
+        if (!dt)
+            continue;
+        mpir_handle_free(&mpir_dtypes, CLUMPI_DT(i));
+        cu_dtype_release(dt);
+    }
+    for (int i = 1; i < CLUMPI_DT_BUILTIN_COUNT; i++)
+        mpir_handle_free(&mpir_dtypes, CLUMPI_DT(i));
+}
