@@ -1,1 +1,7 @@
-# bench: files of this folder (see top Makefile.am)
+# bench: benchmark programs (standard MPI only). bench/compare.sh builds
+# bench/pt2pt.c with each MPI's mpicc and runs them side by side.
+noinst_PROGRAMS += bench/pt2pt
+bench_pt2pt_SOURCES = bench/pt2pt.c
+bench_pt2pt_LDADD = libmpi.la
+bench_pt2pt_LDFLAGS = $(AM_LDFLAGS) -no-install
+EXTRA_DIST += bench/compare.sh
