@@ -5,12 +5,20 @@
  * cache line, and the receiver reads only the head packet, so an empty poll is
  * one cache-resident load.
  *
- * Cells carry a lap-stamped sequence word (Vyukov's bounded queue): for the
- * ticket t that maps onto a cell, seq == t means free, seq == t+1 ready, and
- * the consumer frees it for the next lap with seq = t+N. Seed 001 took a slot
- * with one CAS on the tail and claimed it with a second; a fetch-add on the
- * tail does both in one atomic and never fails, and the lap stamp tells the
- * laps apart (no ABA).
+ * Cells carry a lap-stamped sequence word (after Vyukov's bounded queue): the
+ * producer with ticket t fills the cell and stores seq = t+1, "ready for
+ * ticket t"; any other value (t+1-N from the last lap, or the initial index)
+ * reads as not ready, so laps are told apart and there is no ABA. Seed 001
+ * took a slot with one CAS on the tail and claimed it with a second; a
+ * fetch-add on the tail does both in one atomic and never fails.
+ *
+ * Freeing: Vyukov's consumer writes seq = t+N into each cell it frees. Here
+ * the "free" state travels in the published head instead (cell of ticket t is
+ * free once head > t-N), so the consumer never writes a cell: cells move one
+ * way only, producer to consumer, and the consumer's next send does not stall
+ * on the ownership request for a line it just read (measured: 1-byte
+ * ping-pong 0.28 -> see shm.c). The head store is release, after the
+ * handler's reads, so a producer that saw the head may overwrite the cell.
  *
  * A producer never holds a ticket on a full queue: it takes one only when
  * tail - head < N - reserve, reserve >= the number of producers. Proof: each
@@ -120,12 +128,10 @@ static inline shm_cell *shm_q_claim(shm_queue *q, uint64_t *head_cache,
         return NULL;
     uint64_t old = atomic_fetch_add_explicit(&q->tail, 2, memory_order_acq_rel);
     uint64_t t = old >> 1;
+    /* free by the room check (the head we compared with was loaded with
+     * acquire, after the consumer's reads): write without reading first, so
+     * the line comes over once, already owned */
     shm_cell *c = &q->cells[t & q->mask];
-    /* free by the room check; the acquire orders our writes after the
-     * consumer's last reads of the cell */
-    while (__builtin_expect(atomic_load_explicit(&c->seq, memory_order_acquire)
-                            != (uint32_t)t, 0))
-        shm_cpu_relax();
     *ticket = t;
     *wake = (int)(old & 1);
     return c;
@@ -182,13 +188,13 @@ static inline shm_cell *shm_q_peek(shm_queue *q, uint64_t head)
     return NULL;
 }
 
-/* Free the head cell for the next lap and publish the new head. */
+/* Done with the head cell: publish the new head, which frees the cell for
+ * the next lap (release: after the handler's reads of the cell). */
 static inline void shm_q_free(shm_queue *q, shm_cell *c, uint64_t *head)
 {
-    uint64_t h = *head;
-    atomic_store_explicit(&c->seq, (uint32_t)(h + q->mask + 1), memory_order_release);
-    *head = h + 1;
-    atomic_store_explicit(&q->head, h + 1, memory_order_release);
+    (void)c;
+    *head += 1;
+    atomic_store_explicit(&q->head, *head, memory_order_release);
 }
 
 /* ---- consumer sleep announcement --------------------------------------- */

@@ -20,7 +20,9 @@
 /* Eager limit and fragment size: max_payload of the channel table is a
  * compile-time constant of the contract. 32 KiB measured best here (see
  * shm.c); it keeps a pipeline of fragments inside the L2. */
+#ifndef SHM_FRAG_SIZE
 #define SHM_FRAG_SIZE (32u * 1024)
+#endif
 
 typedef struct shm_seg_hdr {
     uint64_t magic;
