@@ -82,16 +82,26 @@ void job_rank_exited(struct job *j, struct rank *r, int ws)
         iofwd_stdin_close(j);
     if (j->ending)
         return;
-    if (WIFSIGNALED(ws)) {
+    char where[320];
+    launch_where(j, r, where, sizeof where);
+    if (r->remote && !r->connected && !(WIFEXITED(ws) && WEXITSTATUS(ws) == 0) && j->listen_fd >= 0) {
+        /* The launcher failed, or the rank died before reaching mpirun: the
+         * launcher's own message (ssh: ...) came just before this line. */
+        int st = WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+        job_fail(j, st, "rank %d (%s) ended with status %d before connecting to mpirun%s; ending the job",
+                 r->rank, where, st,
+                 st == 255 && !j->o->launcher_exec && j->o->launcher == LAUNCH_SSH ? " (ssh could not run it there)" :
+                 st == 126 || st == 127 ? " (command or directory not found there?)" : "");
+    } else if (WIFSIGNALED(ws)) {
         int sig = WTERMSIG(ws);
-        job_fail(j, 128 + sig, "rank %d (pid %d) was killed by signal %d (%s)%s; ending the job",
-                 r->rank, (int)r->pid, sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
+        job_fail(j, 128 + sig, "rank %d (%s) was killed by signal %d (%s)%s; ending the job",
+                 r->rank, where, sig, strsignal(sig), WCOREDUMP(ws) ? ", core dumped" : "");
     } else if (WEXITSTATUS(ws) != 0) {
-        job_fail(j, WEXITSTATUS(ws), "rank %d (pid %d) exited with status %d; ending the job",
-                 r->rank, (int)r->pid, WEXITSTATUS(ws));
+        job_fail(j, WEXITSTATUS(ws), "rank %d (%s) exited with status %d; ending the job",
+                 r->rank, where, WEXITSTATUS(ws));
     } else if (r->pmi_inited && !r->finalized) {
-        job_fail(j, 1, "rank %d (pid %d) exited without calling MPI_Finalize; ending the job",
-                 r->rank, (int)r->pid);
+        job_fail(j, 1, "rank %d (%s) exited without calling MPI_Finalize; ending the job",
+                 r->rank, where);
     }
 }
 

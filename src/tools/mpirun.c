@@ -56,6 +56,7 @@ static int poll_timeout_ms(struct job *j, double now)
     double next = -1;
 #define EARLIER(t) do { if ((t) > 0 && (next < 0 || (t) < next)) next = (t); } while (0)
     EARLIER(j->deadline);
+    EARLIER(pmisrv_next_deadline(j));
     if (j->ending && !j->killed)
         EARLIER(j->kill_at);
     for (int i = 0; i < j->n; i++) {
@@ -73,11 +74,13 @@ static int poll_timeout_ms(struct job *j, double now)
 
 /* What a pollfd slot stands for. */
 struct slot { int kind; int rank; };
-enum { S_SIG, S_PMI, S_OUT, S_ERR, S_STDIN, S_STDIN_DST };
+enum { S_SIG, S_PMI, S_OUT, S_ERR, S_STDIN, S_STDIN_DST, S_LISTEN, S_PENDING };
+#define MAXPEND 64
 
 static void run_loop(struct job *j, int sfd)
 {
-    size_t cap = (size_t)j->n * 3 + 3;
+    size_t cap = (size_t)j->n * 3 + 4 + MAXPEND;
+    int pendfd[MAXPEND];
     struct pollfd *pfd = malloc(cap * sizeof *pfd);
     struct slot *sl = malloc(cap * sizeof *sl);
     if (!pfd || !sl) {
@@ -109,6 +112,12 @@ static void run_loop(struct job *j, int sfd)
             else if (j->stdin_src >= 0)
                 ADD(j->stdin_src, POLLIN, S_STDIN, 0);
         }
+        if (j->listen_fd >= 0) {
+            ADD(j->listen_fd, POLLIN, S_LISTEN, -1);
+            int np = pmisrv_pending_fds(j, pendfd, MAXPEND);
+            for (int k = 0; k < np; k++)
+                ADD(pendfd[k], POLLIN, S_PENDING, -1);
+        }
 #undef ADD
         int rc = poll(pfd, n, poll_timeout_ms(j, now_sec()));
         if (rc < 0 && errno != EINTR) {
@@ -139,6 +148,12 @@ static void run_loop(struct job *j, int sfd)
             case S_ERR:
                 iofwd_read(j, r, &r->err);
                 break;
+            case S_LISTEN:
+                pmisrv_accept(j);
+                break;
+            case S_PENDING:
+                pmisrv_pending_read(j, pfd[k].fd);
+                break;
             case S_STDIN:
                 if (j->stdin_src >= 0 && j->stdin_dst >= 0)
                     iofwd_stdin_read(j);
@@ -152,6 +167,7 @@ static void run_loop(struct job *j, int sfd)
             }
         }
         double now = now_sec();
+        pmisrv_tick(j, now);
         job_tick(j, now);
         for (int i = 0; i < j->n; i++) {
             iofwd_flush_partial(j, &j->r[i], &j->r[i].out, now);
@@ -201,8 +217,6 @@ int main(int argc, char **argv)
 
     struct mpirun_opts o;
     mpirun_parse_opts(&o, argc, argv, self);
-    if (launch_find_program(&o, self) < 0)
-        return 127;
     raise_fd_limit(o.np);
 
     struct job j;
@@ -211,6 +225,7 @@ int main(int argc, char **argv)
     j.self = self;
     j.n = o.np;
     j.nnodes = 1;
+    j.listen_fd = -1;
     j.stdin_src = STDIN_FILENO;
     j.stdin_dst = -1;
     make_job_id(j.id);
@@ -224,15 +239,22 @@ int main(int argc, char **argv)
         j.r[i].pmi_fd = -1;
         j.r[i].out.fd = j.r[i].err.fd = -1;
     }
+    mpirun_read_hosts(&j);
     launch_assign_nodes(&j);
+    if (launch_find_program(&j) < 0)
+        return 127;
     bind_plan(&j);
     if (pmisrv_init(&j) < 0) {
         fprintf(stderr, "%s: out of memory\n", self);
         return 1;
     }
-    if (o.verbose)
+    if (pmisrv_listen(&j) < 0)
+        return 1;
+    if (o.verbose) {
         fprintf(stderr, "%s: job %s: %d rank%s on %d node%s, program %s\n", self, j.id, j.n,
                 j.n == 1 ? "" : "s", j.nnodes, j.nnodes == 1 ? "" : "s", o.prog);
+        launch_print_layout(&j);
+    }
     if (o.report_bindings)
         bind_report(&j);
 
@@ -260,14 +282,13 @@ int main(int argc, char **argv)
     job_cleanup_shm(&j);
     if (o.verbose)
         fprintf(stderr, "%s: job %s ended with status %d\n", self, j.id, j.status);
+    pmisrv_close_all(&j);
     pmisrv_free();
     free(j.r);
-    free(o.prog);
-    for (int i = 0; i < o.nenv; i++) {
-        free(o.env[i].key);
-        free(o.env[i].val);
-    }
-    free(o.env);
+    for (int h = 0; h < j.nhosts; h++)
+        free(j.hosts[h].name);
+    free(j.hosts);
+    mpirun_free_opts(&o);
     close(sfd);
     return j.status;
 }

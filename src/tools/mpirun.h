@@ -1,6 +1,9 @@
 /*
- * mpirun.h — the launcher's shared state. One job: N ranks started here,
- * each with a PMI socket and stdout/stderr pipes that one poll() loop serves.
+ * mpirun.h — the launcher's shared state. One job: N ranks, each with a PMI
+ * connection and stdout/stderr pipes that one poll() loop serves. Ranks on
+ * this machine get a socketpair; ranks on other hosts are started through a
+ * launcher (ssh, rsh, any rsh-like command) whose pipes carry their output,
+ * and reach the PMI service over TCP with the job's secret.
  */
 #ifndef MPIRUN_H
 #define MPIRUN_H
@@ -11,6 +14,7 @@
 #include "src/util/pmi.h"
 
 enum { BIND_AUTO, BIND_CORE, BIND_NONE };
+enum { LAUNCH_SSH, LAUNCH_RSH, LAUNCH_FORK };
 
 struct mpirun_env { char *key, *val; };   /* val NULL: forward the caller's value */
 
@@ -22,6 +26,13 @@ struct mpirun_opts {
     int report_bindings;
     double timeout;       /* seconds, 0 = none */
     int verbose;
+    int nodes;            /* --nodes: emulated nodes here, 0 = not given */
+    int emulate;          /* --emulate-nodes: -n/ppn nodes here */
+    char **hostspecs;     /* --hosts lists, in order */
+    int nhostspecs;
+    const char *hostfile; /* --hostfile */
+    int launcher;         /* LAUNCH_* */
+    const char *launcher_exec;   /* --launcher-exec CMD, NULL = by launcher */
     struct mpirun_env *env;
     int nenv;
     char **argv;          /* program and its arguments */
@@ -38,10 +49,21 @@ struct outstream {
     double partial_since; /* when the unterminated tail began waiting */
 };
 
+/* A host of --hosts/--hostfile; without them, one host: this machine. */
+struct host {
+    char *name;
+    int slots;            /* 0 = not given */
+    int here;             /* ranks on it run on this machine (fork/exec) */
+};
+
 struct rank {
     int rank, node, local;
-    pid_t pid;
-    int pmi_fd;           /* mpirun's end of the PMI socketpair, -1 when closed */
+    int host;             /* index in job.hosts */
+    int remote;           /* started through the launcher, PMI over TCP */
+    int connected;        /* remote: its PMI connection passed the handshake */
+    int ordinal;          /* index among the ranks on this machine (binding) */
+    pid_t pid;            /* the rank, or for a remote rank its launcher */
+    int pmi_fd;           /* mpirun's end of the PMI connection, -1 when closed */
     cu_pmi_linebuf lb;
     struct outstream out, err;
     int pmi_inited, finalized, in_barrier;
@@ -60,6 +82,15 @@ struct job {
     int n;
     struct rank *r;
     int nnodes;
+    struct host *hosts;
+    int nhosts;
+    int nremote;          /* ranks started through the launcher */
+    /* PMI over TCP for remote ranks */
+    int listen_fd;        /* -1 without remote ranks */
+    char pmi_addr[300];   /* PMI_PORT value given to remote ranks: addr:port */
+    char secret[33];      /* CLUMPI_PMI_SECRET: random hex, per job */
+    double connect_timeout;   /* CLUMPI_CONNECT_TIMEOUT, seconds */
+    double connect_deadline;  /* remote ranks must connect by then, 0 = not armed */
     int nalive;
     int nbarrier;
     /* stdin forwarding to rank 0 */
@@ -78,11 +109,17 @@ struct job {
 /* mpirun_opts.c */
 int  mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *self);
 void mpirun_usage(const char *self);
+/* --hosts and --hostfile into j->hosts (duplicates merged); exits 2 on bad input. */
+void mpirun_read_hosts(struct job *j);
+void mpirun_free_opts(struct mpirun_opts *o);
 
 /* launch.c */
-int  launch_find_program(struct mpirun_opts *o, const char *self);
+int  launch_find_program(struct job *j);
 void launch_assign_nodes(struct job *j);
+void launch_print_layout(struct job *j);
 int  launch_all(struct job *j);
+/* "pid 123" or "host b, pid 123" for messages about rank r. */
+const char *launch_where(struct job *j, struct rank *r, char *buf, size_t len);
 
 /* bind.c */
 void bind_plan(struct job *j);
@@ -93,6 +130,15 @@ int  pmisrv_init(struct job *j);
 void pmisrv_read(struct job *j, struct rank *r);
 void pmisrv_rank_gone(struct job *j, struct rank *r);
 void pmisrv_free(void);
+/* The TCP service for remote ranks: listen socket, secret, address. */
+int  pmisrv_listen(struct job *j);
+void pmisrv_accept(struct job *j);
+/* Connections still in the handshake (secret, then rank id). */
+int  pmisrv_pending_fds(struct job *j, int *fds, int max);
+void pmisrv_pending_read(struct job *j, int fd);
+void pmisrv_tick(struct job *j, double now);
+double pmisrv_next_deadline(struct job *j);
+void pmisrv_close_all(struct job *j);
 
 /* iofwd.c */
 void iofwd_init(struct outstream *s, int fd, int dest);

@@ -5,6 +5,7 @@
  * Usage errors print one line and exit 2.
  */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,6 +202,39 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
                 o->bind = BIND_NONE;
             else
                 usage_error(self, "--bind-to: expected core or none, got '%s'%s", s, "");
+        } else if (IS("nodes")) {
+            const char *s = ARG();
+            if (parse_int(s, 1, 1 << 20, &v) < 0)
+                usage_error(self, "%s: expected a positive number of nodes, got '%s'", a, s);
+            o->nodes = (int)v;
+        } else if (IS("emulate-nodes")) {
+            o->emulate = 1;
+        } else if (IS("hosts") || IS("host") || IS("H")) {
+            const char *s = ARG();
+            char **h = realloc(o->hostspecs, (size_t)(o->nhostspecs + 1) * sizeof *h);
+            if (!h) {
+                perror(self);
+                exit(1);
+            }
+            o->hostspecs = h;
+            h[o->nhostspecs++] = (char *)s;
+        } else if (IS("hostfile") || IS("f") || IS("machinefile")) {
+            o->hostfile = ARG();
+        } else if (IS("launcher") || IS("bootstrap")) {
+            const char *s = ARG();
+            if (strcmp(s, "ssh") == 0)
+                o->launcher = LAUNCH_SSH;
+            else if (strcmp(s, "rsh") == 0)
+                o->launcher = LAUNCH_RSH;
+            else if (strcmp(s, "fork") == 0)
+                o->launcher = LAUNCH_FORK;
+            else
+                usage_error(self, "--launcher: expected ssh, rsh or fork, got '%s'%s", s, "");
+        } else if (IS("launcher-exec") || IS("bootstrap-exec")) {
+            const char *s = ARG();
+            if (strspn(s, " \t") == strlen(s))
+                usage_error(self, "%s: empty command%s", a, "");
+            o->launcher_exec = s;
         } else if (IS("report-bindings")) {
             o->report_bindings = 1;
         } else if (IS("timeout")) {
@@ -217,7 +251,7 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
             usage_error(self, "unknown option '%s'%s", a, "");
         }
         if (inl && (IS("l") || IS("label") || IS("prepend-rank") || IS("report-bindings") ||
-                    IS("v") || IS("verbose")))
+                    IS("v") || IS("verbose") || IS("emulate-nodes")))
             usage_error(self, "option '%s' takes no value%s", a, "");
 #undef IS
 #undef ARG
@@ -225,5 +259,160 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
     if (i >= argc)
         usage_error(self, "no program given%s%s", "", "");
     o->argv = argv + i;
+
+    /* Option combinations, checked once all are known. */
+    int have_hosts = o->nhostspecs > 0 || o->hostfile;
+    if (have_hosts && (o->nodes || o->emulate))
+        usage_error(self, "--nodes/--emulate-nodes split this machine into nodes; "
+                          "they do not combine with --hosts or --hostfile%s%s", "", "");
+    if (o->emulate && !o->nodes && !o->ppn)
+        usage_error(self, "--emulate-nodes needs -ppn (ranks per emulated node)%s%s", "", "");
+    if (o->emulate && !o->nodes)
+        o->nodes = (o->np + o->ppn - 1) / o->ppn;
+    if (o->nodes > o->np) {
+        char b1[24], b2[24];
+        snprintf(b1, sizeof b1, "%d", o->nodes);
+        snprintf(b2, sizeof b2, "%d", o->np);
+        usage_error(self, "--nodes %s with %s ranks: every node needs at least one rank", b1, b2);
+    }
+    if (o->nodes && o->ppn && (long)o->nodes * o->ppn < o->np && o->verbose)
+        fprintf(stderr, "%s: %d ranks on %d nodes of %d: placing round-robin\n", self, o->np,
+                o->nodes, o->ppn);
+    /* CLUMPI_VERBOSE asks the library to talk; mpirun joins in with the layout. */
+    const char *cv = getenv("CLUMPI_VERBOSE");
+    if (cv && *cv && strcmp(cv, "0") != 0 && !o->verbose)
+        o->verbose = 1;
     return 0;
+}
+
+void mpirun_free_opts(struct mpirun_opts *o)
+{
+    free(o->prog);
+    for (int i = 0; i < o->nenv; i++) {
+        free(o->env[i].key);
+        free(o->env[i].val);
+    }
+    free(o->env);
+    free(o->hostspecs);
+}
+
+/* ---- Hosts ------------------------------------------------------------- */
+
+static void hosts_fail(const char *self, const char *where, const char *what)
+{
+    fprintf(stderr, "%s: %s: %s\n", self, where, what);
+    exit(2);
+}
+
+/* Adds host (with slots, 0 = not given) to the job; a name seen before
+ * adds its slots to the first entry, as a hostfile listing a host twice
+ * means more slots there, not another node. */
+static void add_host(struct job *j, const char *name, size_t len, int slots, const char *where)
+{
+    if (len == 0 || len > 255)
+        hosts_fail(j->self, where, len ? "host name too long" : "empty host name");
+    for (size_t k = 0; k < len; k++)
+        if (!isgraph((unsigned char)name[k]) || name[k] == '\'' || name[k] == '"')
+            hosts_fail(j->self, where, "host names are printable words without quotes");
+    for (int i = 0; i < j->nhosts; i++)
+        if (strlen(j->hosts[i].name) == len && strncmp(j->hosts[i].name, name, len) == 0) {
+            struct host *h = &j->hosts[i];
+            h->slots = (h->slots ? h->slots : 1) + (slots ? slots : 1);
+            return;
+        }
+    struct host *h = realloc(j->hosts, (size_t)(j->nhosts + 1) * sizeof *h);
+    if (!h || !(name = strndup(name, len))) {
+        perror(j->self);
+        exit(1);
+    }
+    j->hosts = h;
+    h[j->nhosts++] = (struct host){ .name = (char *)name, .slots = slots };
+}
+
+static int parse_slots(const char *s, size_t len)
+{
+    char buf[16];
+    long v;
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return parse_int(buf, 1, 1 << 20, &v) < 0 ? -1 : (int)v;
+}
+
+/* One "host", "host:N" or "host slots=N" entry (the hostfile allows the
+ * last form; Open MPI's max_slots= is accepted and ignored). */
+static void parse_host_entry(struct job *j, const char *s, const char *where)
+{
+    const char *end = s + strcspn(s, " \t");
+    const char *colon = memchr(s, ':', (size_t)(end - s));
+    int slots = 0;
+    size_t nlen = (size_t)((colon ? colon : end) - s);
+    if (colon && (slots = parse_slots(colon + 1, (size_t)(end - colon - 1))) < 0)
+        hosts_fail(j->self, where, "expected host:N with N a positive number of slots");
+    for (const char *p = end;;) {
+        p += strspn(p, " \t");
+        if (!*p)
+            break;
+        size_t wl = strcspn(p, " \t");
+        if (wl > 6 && strncmp(p, "slots=", 6) == 0 && !colon) {
+            if ((slots = parse_slots(p + 6, wl - 6)) < 0)
+                hosts_fail(j->self, where, "expected slots=N with N a positive number");
+        } else if (!(wl > 10 && strncmp(p, "max_slots=", 10) == 0)) {
+            hosts_fail(j->self, where, "expected \"host\", \"host:N\" or \"host slots=N\"");
+        }
+        p += wl;
+    }
+    add_host(j, s, nlen, slots, where);
+}
+
+void mpirun_read_hosts(struct job *j)
+{
+    struct mpirun_opts *o = j->o;
+    char where[600];
+    for (int i = 0; i < o->nhostspecs; i++) {
+        snprintf(where, sizeof where, "--hosts '%.500s'", o->hostspecs[i]);
+        const char *p = o->hostspecs[i];
+        if (!*p)
+            hosts_fail(j->self, where, "empty host list");
+        for (;;) {
+            size_t l = strcspn(p, ",");
+            char entry[300];
+            if (l == 0 || l >= sizeof entry || memchr(p, ' ', l))
+                hosts_fail(j->self, where, "expected a comma-separated list of host[:slots]");
+            memcpy(entry, p, l);
+            entry[l] = '\0';
+            parse_host_entry(j, entry, where);
+            if (!p[l])
+                break;
+            p += l + 1;
+        }
+    }
+    if (o->hostfile) {
+        FILE *f = fopen(o->hostfile, "r");
+        if (!f) {
+            snprintf(where, sizeof where, "--hostfile %.500s", o->hostfile);
+            hosts_fail(j->self, where, strerror(errno));
+        }
+        char line[1024];
+        int lineno = 0, before = j->nhosts;
+        while (fgets(line, sizeof line, f)) {
+            lineno++;
+            snprintf(where, sizeof where, "%.500s:%d", o->hostfile, lineno);
+            char *hash = strchr(line, '#');
+            if (hash)
+                *hash = '\0';
+            size_t l = strlen(line);
+            while (l && isspace((unsigned char)line[l - 1]))
+                line[--l] = '\0';
+            char *p = line + strspn(line, " \t");
+            if (*p)
+                parse_host_entry(j, p, where);
+        }
+        fclose(f);
+        if (j->nhosts == before) {
+            snprintf(where, sizeof where, "--hostfile %.500s", o->hostfile);
+            hosts_fail(j->self, where, "no hosts in the file");
+        }
+    }
 }

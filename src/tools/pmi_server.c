@@ -1,14 +1,25 @@
 /*
  * pmi_server.c — mpirun's side of PMI-1: the job's key-value space, the
  * barrier across all ranks, and the replies Hydra gives to the same
- * commands, so one client works under both.
+ * commands, so one client works under both. Ranks here talk over a
+ * socketpair; ranks on other hosts connect over TCP (Hydra's PMI_PORT
+ * handshake, preceded by the job's secret).
  */
 #include "config.h"
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include "src/tools/mpirun.h"
 
@@ -156,6 +167,10 @@ static void handle(struct job *j, struct rank *r, const char *line)
     if (strcmp(cmd, "init") == 0) {
         const char *v = cu_pmi_find(kv, n, "pmi_version");
         r->pmi_inited = 1;
+        /* The first rank in MPI_Init starts the clock for remote ranks: a
+         * job whose ranks wait for one that never connects must not hang. */
+        if (j->nremote && !j->connect_deadline)
+            j->connect_deadline = now_sec() + j->connect_timeout;
         if (v && strcmp(v, "1") == 0)
             reply(j, r, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
         else
@@ -247,7 +262,17 @@ void pmisrv_read(struct job *j, struct rank *r)
 
 void pmisrv_rank_gone(struct job *j, struct rank *r)
 {
-    /* What it wrote before dying (an abort, say) is still in the socket. */
+    /* What it wrote before dying (an abort, say) is still in the socket.
+     * Over TCP it may still be on its way: wait briefly for the EOF that
+     * follows it (briefly: with ssh, the rank may outlive its launcher). */
+    if (r->remote && r->pmi_fd >= 0) {
+        double until = now_sec() + 0.2;
+        while (r->pmi_fd >= 0 && now_sec() < until) {
+            struct pollfd p = { .fd = r->pmi_fd, .events = POLLIN };
+            if (poll(&p, 1, 20) > 0)
+                pmisrv_read(j, r);
+        }
+    }
     pmisrv_read(j, r);
     if (r->pmi_fd >= 0) {
         close(r->pmi_fd);
@@ -257,4 +282,358 @@ void pmisrv_rank_gone(struct job *j, struct rank *r)
         r->in_barrier = 0;
         j->nbarrier--;
     }
+}
+
+/* ---- TCP service for remote ranks ---------------------------------------- */
+
+#define MAXPENDING 64
+#define HANDSHAKE_TIMEOUT 10.0   /* seconds a connection may take to identify */
+
+static struct pending {
+    int fd;
+    int authed;
+    double since;
+    char peer[80];
+    cu_pmi_linebuf lb;
+} pend[MAXPENDING];
+static int npend;
+
+static void peer_name(int fd, char *buf, size_t len)
+{
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    char h[INET6_ADDRSTRLEN] = "?", p[16] = "?";
+    if (getpeername(fd, (struct sockaddr *)&ss, &sl) == 0)
+        getnameinfo((struct sockaddr *)&ss, sl, h, sizeof h, p, sizeof p,
+                    NI_NUMERICHOST | NI_NUMERICSERV);
+    /* Dual-stack sockets see IPv4 peers as ::ffff:a.b.c.d; say a.b.c.d. */
+    const char *hp = strncmp(h, "::ffff:", 7) == 0 && strchr(h, '.') ? h + 7 : h;
+    snprintf(buf, len, strchr(hp, ':') ? "[%s]:%s" : "%s:%s", hp, p);
+}
+
+/* The address remote ranks are told to connect to. CLUMPI_PMI_HOST wins;
+ * else the source address the kernel would use towards the first remote
+ * host that resolves; else the first non-loopback address that is up. */
+static void pick_address(struct job *j, char *out, size_t len)
+{
+    const char *env = getenv("CLUMPI_PMI_HOST");
+    if (env && *env) {
+        snprintf(out, len, "%s", env);
+        return;
+    }
+    for (int h = 0; h < j->nhosts; h++) {
+        if (j->hosts[h].here)
+            continue;
+        struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_DGRAM }, *res;
+        if (getaddrinfo(j->hosts[h].name, "9", &hints, &res) != 0)
+            continue;
+        int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_in me;
+        socklen_t sl = sizeof me;
+        /* A UDP connect sends nothing; it only picks the route. */
+        int ok = fd >= 0 && connect(fd, res->ai_addr, res->ai_addrlen) == 0 &&
+                 getsockname(fd, (struct sockaddr *)&me, &sl) == 0;
+        if (fd >= 0)
+            close(fd);
+        freeaddrinfo(res);
+        if (ok && (ntohl(me.sin_addr.s_addr) >> 24) != 127 && inet_ntop(AF_INET, &me.sin_addr, out, (socklen_t)len))
+            return;
+    }
+    struct ifaddrs *ifa, *i;
+    if (getifaddrs(&ifa) == 0) {
+        for (i = ifa; i; i = i->ifa_next) {
+            if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || (i->ifa_flags & IFF_LOOPBACK) ||
+                !(i->ifa_flags & IFF_UP))
+                continue;
+            struct sockaddr_in *sin = (struct sockaddr_in *)i->ifa_addr;
+            if (inet_ntop(AF_INET, &sin->sin_addr, out, (socklen_t)len)) {
+                freeifaddrs(ifa);
+                return;
+            }
+        }
+        freeifaddrs(ifa);
+    }
+    if (gethostname(out, len) < 0)
+        snprintf(out, len, "127.0.0.1");
+    out[len - 1] = '\0';
+}
+
+int pmisrv_listen(struct job *j)
+{
+    j->listen_fd = -1;
+    const char *ct = getenv("CLUMPI_CONNECT_TIMEOUT");
+    char *end;
+    j->connect_timeout = 30;
+    if (ct && *ct) {
+        double v = strtod(ct, &end);
+        if (*end || !(v > 0) || v > 1e6) {
+            fprintf(stderr, "%s: CLUMPI_CONNECT_TIMEOUT=%s: expected a positive number of seconds\n",
+                    j->self, ct);
+            return -1;
+        }
+        j->connect_timeout = v;
+    }
+    if (j->nremote == 0)
+        return 0;
+    unsigned char b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b) {
+        /* A guessable secret protects nothing: better not to start. */
+        fprintf(stderr, "%s: no randomness for the job secret: %s\n", j->self, strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof b; i++)
+        sprintf(j->secret + 2 * i, "%02x", b[i]);
+
+    /* Every address: which one a host reaches depends on its network. */
+    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int off = 0, on = 1;
+    if (fd >= 0) {
+        struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+        if (bind(fd, (struct sockaddr *)&a6, sizeof a6) < 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0) {   /* no IPv6 here */
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
+        if (fd < 0 || bind(fd, (struct sockaddr *)&a4, sizeof a4) < 0) {
+            fprintf(stderr, "%s: cannot open the PMI service for remote ranks: %s\n", j->self,
+                    strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            return -1;
+        }
+    }
+    setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (listen(fd, 128) < 0 || getsockname(fd, (struct sockaddr *)&ss, &sl) < 0) {
+        fprintf(stderr, "%s: cannot open the PMI service for remote ranks: %s\n", j->self,
+                strerror(errno));
+        close(fd);
+        return -1;
+    }
+    int port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+                                        : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    char addr[256];
+    pick_address(j, addr, sizeof addr);
+    snprintf(j->pmi_addr, sizeof j->pmi_addr, strchr(addr, ':') ? "[%s]:%d" : "%s:%d", addr, port);
+    j->listen_fd = fd;
+    if (j->o->verbose)
+        fprintf(stderr, "%s: PMI service for remote ranks at %s\n", j->self, j->pmi_addr);
+    return 0;
+}
+
+void pmisrv_accept(struct job *j)
+{
+    for (;;) {
+        int fd = accept4(j->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;   /* EAGAIN, or a transient error: the next poll retries */
+        char peer[80];
+        peer_name(fd, peer, sizeof peer);
+        if (npend == MAXPENDING) {
+            fprintf(stderr, "%s: refused a PMI connection from %s: too many connections "
+                            "in the handshake\n", j->self, peer);
+            close(fd);
+            continue;
+        }
+        int one = 1;
+        setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
+        struct pending *p = &pend[npend++];
+        memset(p, 0, sizeof *p);
+        p->fd = fd;
+        p->since = now_sec();
+        snprintf(p->peer, sizeof p->peer, "%s", peer);
+    }
+}
+
+int pmisrv_pending_fds(struct job *j, int *fds, int max)
+{
+    (void)j;
+    int n = 0;
+    for (int i = 0; i < npend && n < max; i++)
+        fds[n++] = pend[i].fd;
+    return n;
+}
+
+static void pend_drop(int i)
+{
+    pend[i] = pend[--npend];
+}
+
+static void send_str(int fd, const char *s)
+{
+    size_t n = strlen(s);
+    /* A fresh socket's buffer takes these few bytes at once. */
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
+static void refuse(struct job *j, int i, const char *why, const char *reply_line)
+{
+    fprintf(stderr, "%s: refused a PMI connection from %s: %s\n", j->self, pend[i].peer, why);
+    if (reply_line)
+        send_str(pend[i].fd, reply_line);
+    close(pend[i].fd);
+    pend_drop(i);
+}
+
+/* Compares all of both strings, so the time taken says nothing about
+ * how much of a guess was right. */
+static int secret_equal(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    unsigned char d = la != lb;
+    for (size_t i = 0; i < lb; i++)
+        d |= (unsigned char)(a[i % (la ? la : 1)] ^ b[i]);
+    return d == 0;
+}
+
+/* One line of a connection in the handshake. Returns 0 to go on, 1 when
+ * the connection was dropped or became a rank's. */
+static int pending_line(struct job *j, int i, const char *line)
+{
+    struct pending *p = &pend[i];
+    cu_pmi_kv kv[MAXKV];
+    int n = cu_pmi_parse_line(line, kv, MAXKV);
+    if (n < 0 || strcmp(kv[0].key, "cmd") != 0) {
+        refuse(j, i, "not a PMI request", NULL);
+        return 1;
+    }
+    if (!p->authed) {
+        const char *sec = strcmp(kv[0].val, "auth") == 0 ? cu_pmi_find(kv, n, "secret") : NULL;
+        if (!sec) {
+            refuse(j, i, "no job secret presented",
+                   "cmd=auth_result rc=-1 msg=this_job_needs_CLUMPI_PMI_SECRET\n");
+            return 1;
+        }
+        if (!secret_equal(sec, j->secret)) {
+            refuse(j, i, "wrong job secret", "cmd=auth_result rc=-1 msg=wrong_secret\n");
+            return 1;
+        }
+        p->authed = 1;
+        send_str(p->fd, "cmd=auth_result rc=0\n");
+        return 0;
+    }
+    const char *id = strcmp(kv[0].val, "initack") == 0 ? cu_pmi_find(kv, n, "pmiid") : NULL;
+    char *end;
+    long rank = id ? strtol(id, &end, 10) : -1;
+    if (!id || !*id || *end || rank < 0 || rank >= j->n) {
+        refuse(j, i, "expected cmd=initack with a rank number", "cmd=initack rc=-1\n");
+        return 1;
+    }
+    struct rank *r = &j->r[rank];
+    char why[96];
+    if (!r->remote || r->connected || r->exited) {
+        snprintf(why, sizeof why, "rank %ld is %s", rank,
+                 !r->remote ? "not a remote rank" : r->connected ? "connected already" : "gone");
+        refuse(j, i, why, "cmd=initack rc=-1\n");
+        return 1;
+    }
+    char buf[160];
+    snprintf(buf, sizeof buf, "cmd=initack rc=0\ncmd=set size=%d\ncmd=set rank=%ld\ncmd=set debug=0\n",
+             j->n, rank);
+    send_str(p->fd, buf);
+    r->pmi_fd = p->fd;
+    r->lb = p->lb;   /* anything it sent after the handshake */
+    r->connected = 1;
+    if (j->o->verbose)
+        fprintf(stderr, "%s: rank %ld connected from %s\n", j->self, rank, p->peer);
+    pend_drop(i);
+    if (r->lb.len)
+        pmisrv_read(j, r);
+    return 1;
+}
+
+void pmisrv_pending_read(struct job *j, int fd)
+{
+    int i = 0;
+    while (i < npend && pend[i].fd != fd)
+        i++;
+    if (i == npend)
+        return;
+    char line[CU_PMI_LINE_MAX];
+    for (;;) {
+        int got;
+        while ((got = cu_pmi_linebuf_next(&pend[i].lb, line, sizeof line)) != 0) {
+            if (got < 0) {
+                refuse(j, i, "over-long or binary data", NULL);
+                return;
+            }
+            if (pending_line(j, i, line))
+                return;
+        }
+        struct pending *p = &pend[i];
+        ssize_t n = read(p->fd, p->lb.buf + p->lb.len, sizeof p->lb.buf - p->lb.len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n <= 0) {
+            refuse(j, i, p->authed ? "closed before naming its rank" : "closed before presenting the job secret", NULL);
+            return;
+        }
+        p->lb.len += (size_t)n;
+    }
+}
+
+double pmisrv_next_deadline(struct job *j)
+{
+    double next = j->ending ? 0 : j->connect_deadline;
+    for (int i = 0; i < npend; i++)
+        if (next == 0 || pend[i].since + HANDSHAKE_TIMEOUT < next)
+            next = pend[i].since + HANDSHAKE_TIMEOUT;
+    return next;
+}
+
+void pmisrv_tick(struct job *j, double now)
+{
+    for (int i = 0; i < npend;) {
+        if (now >= pend[i].since + HANDSHAKE_TIMEOUT)
+            refuse(j, i, "silent for 10 s in the handshake", NULL);
+        else
+            i++;
+    }
+    if (j->ending || !j->connect_deadline || now < j->connect_deadline)
+        return;
+    j->connect_deadline = 0;
+    char list[200] = "";
+    size_t off = 0;
+    int missing = 0, first = -1;
+    for (int i = 0; i < j->n; i++) {
+        struct rank *r = &j->r[i];
+        if (!r->remote || r->connected || r->exited)
+            continue;
+        if (first < 0)
+            first = i;
+        if (missing++ < 8 && off + 40 < sizeof list)
+            off += (size_t)snprintf(list + off, sizeof list - off, "%s%d (%s)", off ? ", " : "", i,
+                                    j->hosts[r->host].name);
+    }
+    if (missing)
+        job_fail(j, 1, "rank%s %s%s did not connect to mpirun's PMI service at %s within %g s "
+                 "(is that address reachable from %s? CLUMPI_PMI_HOST picks another; "
+                 "CLUMPI_CONNECT_TIMEOUT waits longer); ending the job",
+                 missing > 1 ? "s" : "", list, missing > 8 ? ", ..." : "", j->pmi_addr,
+                 j->connect_timeout, j->hosts[j->r[first].host].name);
+}
+
+void pmisrv_close_all(struct job *j)
+{
+    for (int i = 0; i < npend; i++)
+        close(pend[i].fd);
+    npend = 0;
+    if (j->listen_fd >= 0)
+        close(j->listen_fd);
+    j->listen_fd = -1;
 }

@@ -8,12 +8,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 #include "src/util/log.h"
 #include "src/util/pmi.h"
@@ -31,7 +35,11 @@ static struct {
     /* The singleton's own key-value space. */
     struct { char *key, *val; } *local;
     int nlocal, caplocal;
-} pmi = { .fd = -1 };
+    /* Watchdog of a rank that clumpi's mpirun started on another host. */
+    pthread_t watch;
+    int watching;
+    int watch_stop[2];
+} pmi = { .fd = -1, .watch_stop = { -1, -1 } };
 
 /* ---- Parsing --------------------------------------------------------- */
 
@@ -345,8 +353,58 @@ static int parse_nonneg(const char *s, int *out)
     return 0;
 }
 
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* connect() that gives up after timeout seconds: a host that drops our
+ * packets must not leave the rank waiting for minutes. */
+static int connect_timed(int fd, const struct sockaddr *sa, socklen_t len, double timeout)
+{
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+        return -1;
+    int rc = connect(fd, sa, len);
+    if (rc < 0 && errno == EINPROGRESS) {
+        double end = mono_now() + timeout;
+        for (;;) {
+            struct pollfd p = { .fd = fd, .events = POLLOUT };
+            double left = end - mono_now();
+            if (left <= 0) {
+                errno = ETIMEDOUT;
+                return -1;
+            }
+            int n = poll(&p, 1, (int)(left * 1000) + 1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return -1;
+            if (n > 0)
+                break;
+        }
+        int err = 0;
+        socklen_t el = sizeof err;
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) < 0)
+            return -1;
+        if (err) {
+            errno = err;
+            return -1;
+        }
+        rc = 0;
+    }
+    if (rc == 0 && fcntl(fd, F_SETFL, fl) < 0)
+        return -1;
+    return rc;
+}
+
 /* PMI_PORT=host:port: a TCP connection, then Hydra's initack handshake in
- * which the server tells us our rank and the job size. */
+ * which the server tells us our rank and the job size. clumpi's mpirun
+ * also wants the job's secret (CLUMPI_PMI_SECRET) first: "cmd=auth
+ * secret=<hex>", answered by "cmd=auth_result rc=0"; without the variable
+ * (Hydra) that line is not sent. */
 static int connect_port(const char *port_env)
 {
     char host[256];
@@ -355,27 +413,38 @@ static int connect_port(const char *port_env)
         cu_warn("PMI: PMI_PORT=%s is not host:port", port_env);
         return -1;
     }
-    memcpy(host, port_env, (size_t)(colon - port_env));
-    host[colon - port_env] = '\0';
+    const char *h0 = port_env, *h1 = colon;
+    if (*h0 == '[' && h1[-1] == ']') {   /* [v6 address]:port */
+        h0++;
+        h1--;
+    }
+    memcpy(host, h0, (size_t)(h1 - h0));
+    host[h1 - h0] = '\0';
+    double timeout = 30;
+    const char *t = getenv("CLUMPI_CONNECT_TIMEOUT");
+    if (t && *t && strtod(t, NULL) > 0)
+        timeout = strtod(t, NULL);
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
     int e = getaddrinfo(host, colon + 1, &hints, &res);
     if (e) {
         cu_warn("PMI: cannot resolve PMI_PORT=%s: %s", port_env, gai_strerror(e));
         return -1;
     }
-    int fd = -1;
+    int fd = -1, err = 0;
     for (ai = res; ai; ai = ai->ai_next) {
         fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
         if (fd < 0)
             continue;
-        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
+        if (connect_timed(fd, ai->ai_addr, ai->ai_addrlen, timeout) == 0)
             break;
+        err = errno;
         close(fd);
         fd = -1;
     }
     freeaddrinfo(res);
     if (fd < 0) {
-        cu_warn("PMI: cannot connect to PMI_PORT=%s: %s", port_env, strerror(errno));
+        cu_warn("PMI: cannot connect to mpirun's PMI service at PMI_PORT=%s: %s", port_env,
+                strerror(err ? err : errno));
         return -1;
     }
     pmi.fd = fd;
@@ -386,8 +455,21 @@ static int connect_port(const char *port_env)
     }
     cu_pmi_kv kv[MAXKV];
     int n;
+    const char *secret = getenv("CLUMPI_PMI_SECRET");
+    if (secret) {
+        if (send_line("cmd=auth secret=%s\n", secret) < 0 || (n = recv_cmd("auth_result", kv)) < 0)
+            return -1;
+        if (!reply_ok(kv, n)) {
+            cu_warn("PMI: mpirun at %s refused this rank's job secret (CLUMPI_PMI_SECRET)", port_env);
+            return -1;
+        }
+    }
     if (send_line("cmd=initack pmiid=%s\n", id) < 0 || (n = recv_cmd("initack", kv)) < 0)
         return -1;
+    if (!reply_ok(kv, n)) {
+        cu_warn("PMI: the process manager at %s refused PMI_ID=%s", port_env, id);
+        return -1;
+    }
     /* Three "cmd=set" lines follow: size, rank, debug. */
     for (int i = 0; i < 3; i++) {
         if ((n = recv_cmd("set", kv)) < 0)
@@ -399,6 +481,61 @@ static int connect_port(const char *port_env)
             return -1;
     }
     return 0;
+}
+
+/* A rank on another host cannot be signalled by mpirun: when mpirun ends
+ * the job (or dies), its launcher goes, and with ssh the rank would live
+ * on. mpirun's end of the PMI connection closes then; this thread sees
+ * that and ends the rank. It only polls, never reads, so the replies stay
+ * for the main thread. */
+static void *watchdog(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        struct pollfd p[2] = { { .fd = pmi.fd, .events = POLLRDHUP },
+                               { .fd = pmi.watch_stop[0], .events = POLLIN } };
+        int n = poll(p, 2, -1);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || p[1].revents)
+            return NULL;
+        if (p[0].revents & (POLLRDHUP | POLLHUP | POLLERR)) {
+            cu_warn("PMI: lost the connection to mpirun (the job ended); exiting");
+            _exit(1);
+        }
+    }
+}
+
+static void watchdog_start(void)
+{
+    if (pipe2(pmi.watch_stop, O_CLOEXEC) < 0)
+        return;   /* the rank then relies on its launcher alone */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);   /* signals stay with the program's threads */
+    pmi.watching = pthread_create(&pmi.watch, NULL, watchdog, NULL) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!pmi.watching) {
+        close(pmi.watch_stop[0]);
+        close(pmi.watch_stop[1]);
+        pmi.watch_stop[0] = pmi.watch_stop[1] = -1;
+    }
+}
+
+static void watchdog_stop(void)
+{
+    if (!pmi.watching)
+        return;
+    char c = 0;
+    ssize_t w;
+    do
+        w = write(pmi.watch_stop[1], &c, 1);
+    while (w < 0 && errno == EINTR);
+    pthread_join(pmi.watch, NULL);
+    close(pmi.watch_stop[0]);
+    close(pmi.watch_stop[1]);
+    pmi.watch_stop[0] = pmi.watch_stop[1] = -1;
+    pmi.watching = 0;
 }
 
 /* ---- The API ----------------------------------------------------------- */
@@ -473,6 +610,8 @@ int cu_pmi_init(int *rank, int *size, int *appnum)
     }
     strcpy(pmi.kvsname, v);
     pmi.inited = 1;
+    if (port_env && !fd_env && getenv("CLUMPI_PMI_SECRET"))
+        watchdog_start();
 out:
     if (rank)
         *rank = pmi.rank;
@@ -605,6 +744,8 @@ int cu_pmi_finalize(void)
         pmi.nlocal = pmi.caplocal = 0;
     } else {
         cu_pmi_kv kv[MAXKV];
+        /* mpirun may close once it has acknowledged: stop watching first. */
+        watchdog_stop();
         if (send_line("cmd=finalize\n") < 0 || recv_cmd("finalize_ack", kv) < 0)
             ret = -1;
         close(pmi.fd);

@@ -12,7 +12,11 @@
 #define CU_PMI_VALLEN_MAX 1024
 
 /* Connects through PMI_FD, or PMI_PORT=host:port with PMI_ID (Hydra's
- * -pmi-port mode), else becomes a singleton. Returns 0 or -1 (with a message
+ * -pmi-port mode; with CLUMPI_PMI_SECRET set, as clumpi's mpirun sets it for
+ * ranks on other hosts, the secret goes first and a watchdog thread ends
+ * the process once mpirun's end of the connection closes; the connect
+ * gives up after CLUMPI_CONNECT_TIMEOUT seconds, 30 by default), else
+ * becomes a singleton. Returns 0 or -1 (with a message
  * on stderr). Calling it again returns the cached answers. */
 int  cu_pmi_init(int *rank, int *size, int *appnum);
 int  cu_pmi_finalize(void);
