@@ -12,4 +12,10 @@ TESTS += test/unit/test_dtype
 test_unit_test_dtype_SOURCES = test/unit/test_dtype.c src/util/dtype.c src/util/dtype_builtin.c
 test_unit_test_dtype_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_dtype_LDADD = $(CRITERION_LIBS) -lpthread
+# The MPI entry points (src/datatype.c) in a singleton MPI process.
+check_PROGRAMS += test/unit/test_dtype_api
+TESTS += test/unit/test_dtype_api
+test_unit_test_dtype_api_SOURCES = test/unit/test_dtype_api.c
+test_unit_test_dtype_api_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_dtype_api_LDADD = libmpi.la $(CRITERION_LIBS)
 endif
