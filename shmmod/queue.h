@@ -20,10 +20,16 @@
  * ping-pong 0.28 -> see shm.c). The head store is release, after the
  * handler's reads, so a producer that saw the head may overwrite the cell.
  *
- * A producer never holds a ticket on a full queue: it takes one only when
- * tail - head < N - reserve, reserve >= the number of producers. Proof: each
+ * Packets up to SHM_INLINE_MAX bytes span up to K = SHM_CELL_MAXN consecutive
+ * cells, taken with one fetch-add of k tickets: the first cell has the
+ * header and the ready stamp (written last), continuation cells keep their
+ * own seq word and carry 60 payload bytes after it, so no payload byte ever
+ * lands where a later lap looks for a ready stamp.
+ *
+ * A producer never holds a ticket on a full queue: it takes k <= K tickets
+ * only when tail - head < N - K*P, P >= the number of producers. Proof: each
  * producer is between its check and its fetch-add at most once at a time, so
- * tail + reserve*(producers in that window) <= head + N is invariant, and every
+ * tail + K*(producers in that window) <= head + N is invariant, and every
  * ticket taken lands on a cell the consumer has already freed. Producers
  * compare against a cached copy of head (never newer than the real one, so the
  * check stays safe) and re-read the shared head only when the copy says full:
@@ -48,7 +54,10 @@
 #include <sys/uio.h>
 
 #define SHM_CACHELINE 64
-#define SHM_CELL_DATA 56          /* header + inline payload bytes per cell */
+#define SHM_CELL_DATA 56          /* header + inline payload bytes, first cell */
+#define SHM_CONT_DATA 60          /* payload bytes of a continuation cell */
+#define SHM_CELL_MAXN 4           /* cells one inline packet may span */
+#define SHM_INLINE_MAX (SHM_CELL_DATA + (SHM_CELL_MAXN - 1) * SHM_CONT_DATA)  /* 236 */
 #define SHM_CELL_BULK 0xff        /* ilen value: payload is in a bulk fragment */
 
 typedef struct shm_cell {
@@ -68,7 +77,7 @@ typedef struct shm_bulk_ref { uint32_t len; uint32_t frag; } shm_bulk_ref;
 typedef struct shm_queue {
     /* read-only after init: stays shared in every cache */
     _Alignas(SHM_CACHELINE) uint64_t mask;   /* ncells - 1 */
-    uint64_t limit;                          /* ncells - reserve */
+    uint64_t limit;                          /* ncells - K * producers */
     /* written by producers (fetch-add): (ticket << 1) | sleeping */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t tail;
     /* written by the consumer after each free */
@@ -81,13 +90,14 @@ static inline size_t shm_q_bytes(uint32_t ncells)
     return sizeof(shm_queue) + (size_t)ncells * sizeof(shm_cell);
 }
 
-/* ncells a power of two, reserve (>= number of producers) < ncells. */
-static inline int shm_q_init(shm_queue *q, uint32_t ncells, uint32_t reserve)
+/* ncells a power of two, producers * SHM_CELL_MAXN < ncells. */
+static inline int shm_q_init(shm_queue *q, uint32_t ncells, uint32_t producers)
 {
-    if (ncells < 2 || (ncells & (ncells - 1)) || reserve >= ncells)
+    if (ncells < 2 || (ncells & (ncells - 1)) || producers == 0 ||
+        (uint64_t)producers * SHM_CELL_MAXN >= ncells)
         return -EINVAL;
     q->mask = ncells - 1;
-    q->limit = ncells - reserve;
+    q->limit = ncells - (uint64_t)producers * SHM_CELL_MAXN;
     atomic_init(&q->tail, 0);
     atomic_init(&q->head, 0);
     for (uint32_t i = 0; i < ncells; i++)
@@ -106,6 +116,12 @@ static inline void shm_cpu_relax(void)
 
 /* ---- producer side: HOT PATH (every send) ------------------------------ */
 
+/* Cells for a packet of this many header + payload bytes (<= SHM_INLINE_MAX). */
+static inline uint32_t shm_cells_for(size_t bytes)
+{
+    return bytes <= SHM_CELL_DATA ? 1 : 1 + (uint32_t)((bytes - SHM_CELL_DATA + SHM_CONT_DATA - 1) / SHM_CONT_DATA);
+}
+
 /* Room for one more packet? Uses and refreshes the producer's cached head. */
 static inline int shm_q_room(shm_queue *q, uint64_t *head_cache)
 {
@@ -119,14 +135,15 @@ static inline int shm_q_room(shm_queue *q, uint64_t *head_cache)
     return t - *head_cache < q->limit;
 }
 
-/* Take a ticket and its cell, or NULL when full (no ticket taken then).
- * *wake is set when the consumer announced it will sleep. */
-static inline shm_cell *shm_q_claim(shm_queue *q, uint64_t *head_cache,
+/* Take k consecutive tickets (k <= SHM_CELL_MAXN) and return the first cell,
+ * or NULL when full (no ticket taken then). *wake is set when the consumer
+ * announced it will sleep. */
+static inline shm_cell *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t k,
                                     uint64_t *ticket, int *wake)
 {
     if (!shm_q_room(q, head_cache))
         return NULL;
-    uint64_t old = atomic_fetch_add_explicit(&q->tail, 2, memory_order_acq_rel);
+    uint64_t old = atomic_fetch_add_explicit(&q->tail, 2 * (uint64_t)k, memory_order_acq_rel);
     uint64_t t = old >> 1;
     /* free by the room check (the head we compared with was loaded with
      * acquire, after the consumer's reads): write without reading first, so
@@ -142,23 +159,45 @@ static inline void shm_q_publish(shm_cell *c, uint64_t ticket)
     atomic_store_explicit(&c->seq, (uint32_t)(ticket + 1), memory_order_release);
 }
 
-/* Copy header and a gather list into the cell (caller checked it fits). */
-static inline void shm_cell_fill(shm_cell *c, uint16_t src, const void *hdr,
+/* Copy header and a gather list into the k = shm_cells_for(hdrlen + len)
+ * cells of ticket t (caller checked it fits). */
+static inline void shm_cell_fill(shm_queue *q, uint64_t t, uint16_t src, const void *hdr,
                                  size_t hdrlen, const struct iovec *iov,
                                  int iovcnt, size_t len)
 {
+    shm_cell *c = &q->cells[t & q->mask];
     c->src = src;
     c->hdrlen = (uint8_t)hdrlen;
     c->ilen = (uint8_t)len;
     memcpy(c->data, hdr, hdrlen);
-    unsigned char *p = c->data + hdrlen;
+    unsigned char *d = c->data + hdrlen;
+    if (__builtin_expect(hdrlen + len <= SHM_CELL_DATA, 1)) {
+        for (int i = 0; i < iovcnt; i++) {
+            memcpy(d, iov[i].iov_base, iov[i].iov_len);
+            d += iov[i].iov_len;
+        }
+        return;
+    }
+    size_t room = SHM_CELL_DATA - hdrlen;
     for (int i = 0; i < iovcnt; i++) {
-        memcpy(p, iov[i].iov_base, iov[i].iov_len);
-        p += iov[i].iov_len;
+        const unsigned char *p = iov[i].iov_base;
+        size_t n = iov[i].iov_len;
+        while (n) {
+            if (room == 0) {
+                shm_cell *cc = &q->cells[++t & q->mask];
+                /* a stamp of its own ticket: never a later lap's ready value */
+                atomic_store_explicit(&cc->seq, (uint32_t)(t + 1), memory_order_relaxed);
+                d = (unsigned char *)cc + sizeof(uint32_t);
+                room = SHM_CONT_DATA;
+            }
+            size_t m = n < room ? n : room;
+            memcpy(d, p, m);
+            d += m, p += m, n -= m, room -= m;
+        }
     }
 }
 
-/* One inline packet: 0, -EAGAIN (full), -EMSGSIZE (does not fit a cell). */
+/* One inline packet: 0, -EAGAIN (full), -EMSGSIZE (too big for the cells). */
 static inline int shm_q_send_inline(shm_queue *q, uint64_t *head_cache,
                                     uint16_t src, const void *hdr, size_t hdrlen,
                                     const struct iovec *iov, int iovcnt, int *wake)
@@ -166,13 +205,13 @@ static inline int shm_q_send_inline(shm_queue *q, uint64_t *head_cache,
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
-    if (hdrlen + len > SHM_CELL_DATA)
+    if (hdrlen + len > SHM_INLINE_MAX || hdrlen > SHM_CELL_DATA)
         return -EMSGSIZE;
     uint64_t t;
-    shm_cell *c = shm_q_claim(q, head_cache, &t, wake);
+    shm_cell *c = shm_q_claim(q, head_cache, shm_cells_for(hdrlen + len), &t, wake);
     if (!c)
         return -EAGAIN;
-    shm_cell_fill(c, src, hdr, hdrlen, iov, iovcnt, len);
+    shm_cell_fill(q, t, src, hdr, hdrlen, iov, iovcnt, len);
     shm_q_publish(c, t);
     return 0;
 }
@@ -188,12 +227,31 @@ static inline shm_cell *shm_q_peek(shm_queue *q, uint64_t head)
     return NULL;
 }
 
-/* Done with the head cell: publish the new head, which frees the cell for
- * the next lap (release: after the handler's reads of the cell). */
+/* Cells taken by an inline packet whose first cell is c. */
+static inline uint32_t shm_cell_count(const shm_cell *c)
+{
+    return c->ilen == SHM_CELL_BULK ? 1 : shm_cells_for((size_t)c->hdrlen + c->ilen);
+}
+
+/* Copy the payload of a multi-cell packet (first cell c, at head) into buf
+ * (SHM_INLINE_MAX bytes): continuation cells have holes for their seq. */
+static inline void shm_q_gather(shm_queue *q, uint64_t head, const shm_cell *c,
+                                unsigned char *buf)
+{
+    size_t len = c->ilen, m = SHM_CELL_DATA - c->hdrlen;
+    memcpy(buf, c->data + c->hdrlen, m);
+    for (size_t off = m; off < len; off += m) {
+        const shm_cell *cc = &q->cells[++head & q->mask];
+        m = len - off < SHM_CONT_DATA ? len - off : SHM_CONT_DATA;
+        memcpy(buf + off, (const unsigned char *)cc + sizeof(uint32_t), m);
+    }
+}
+
+/* Done with the packet at head: publish the new head, which frees its cells
+ * for the next lap (release: after the handler's reads of the cells). */
 static inline void shm_q_free(shm_queue *q, shm_cell *c, uint64_t *head)
 {
-    (void)c;
-    *head += 1;
+    *head += shm_cell_count(c);
     atomic_store_explicit(&q->head, *head, memory_order_release);
 }
 

@@ -112,7 +112,7 @@ static int seg_create(uint32_t L, uint32_t ncells, uint32_t nctrl, uint32_t nfra
         shm_rank_blk *blk = (shm_rank_blk *)((char *)b + shm_st.lay.rank_off) + r;
         atomic_init(&blk->pid, 0);
         atomic_init(&blk->futex, 0);
-        /* reserve = L: at most every local rank races past the room check */
+        /* every local rank may produce into every queue */
         shm_q_init(data_q(b, &shm_st.lay, (int)r), ncells, L);
         shm_q_init(ctrl_q(b, &shm_st.lay, (int)r), nctrl, L);
         shm_pool p;

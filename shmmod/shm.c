@@ -2,7 +2,8 @@
  * shm.c — the intra-node shared-memory channel (mpid_channel_shm).
  *
  * Small packets (header + payload <= 56 bytes) travel inline in one cache-line
- * cell of the receiver's queue (queue.h); bigger ones up to max_payload go in
+ * cell of the receiver's queue (queue.h), up to 236 bytes in up to 4
+ * consecutive cells; bigger ones up to max_payload go in
  * a bulk fragment of the sender's pool (bulk.c) that the cell points at;
  * rendezvous data moves with one process_vm_readv (cma.c). Control packets
  * have their own queue, drained first, so CTS/FIN always get through even when
@@ -10,7 +11,7 @@
  *
  * Tunables (CLUMPI_* environment variables, read at init):
  *   CLUMPI_SHM_QUEUE_CELLS  cells in each rank's data queue (default 1024,
- *                           rounded up to a power of two, at least 4 x local
+ *                           rounded up to a power of two, at least 8 x local
  *                           ranks); 64 bytes each
  *   CLUMPI_SHM_CTRL_CELLS   cells in each rank's control queue (default 256)
  *   CLUMPI_SHM_FRAGS        bulk fragments of SHM_FRAG_SIZE (32 KiB) in each
@@ -68,8 +69,10 @@ static int shm_init(const mpid_chan_info *info)
         shm_st.local_of[info->local_ranks[i]] = i;
 
     uint32_t L = (uint32_t)info->local_size;
-    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS", 1024), 4 * L);
-    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS", 256), 4 * L);
+    /* a queue keeps SHM_CELL_MAXN cells per producer in reserve: make that
+     * at most half of it */
+    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS", 1024), 2 * SHM_CELL_MAXN * L);
+    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS", 256), 2 * SHM_CELL_MAXN * L);
     long nf = cu_param_int("SHM_FRAGS", 16);
     uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
     shm_st.cma = cu_param_int("SHM_CMA", 1) ? 1 : 0;
@@ -125,11 +128,11 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
     uint64_t t;
     int wake;
     shm_cell *c;
-    if (hdrlen + len <= SHM_CELL_DATA) {
-        c = shm_q_claim(q, hc, &t, &wake);
+    if (hdrlen + len <= SHM_INLINE_MAX) {
+        c = shm_q_claim(q, hc, shm_cells_for(hdrlen + len), &t, &wake);
         if (!c)
             return -EAGAIN;
-        shm_cell_fill(c, (uint16_t)shm_st.local_rank, hdr, hdrlen, iov, iovcnt, len);
+        shm_cell_fill(q, t, (uint16_t)shm_st.local_rank, hdr, hdrlen, iov, iovcnt, len);
     } else {
         shm_pool *pool = shm_st.my_pool;
         if (len > pool->fragsize)
@@ -142,7 +145,7 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
         if (f < 0)
             return -EAGAIN;
         shm_pool_copyin(pool, f, iov, iovcnt);
-        c = shm_q_claim(q, hc, &t, &wake);
+        c = shm_q_claim(q, hc, 1, &t, &wake);
         if (!c) {
             shm_pool_free(pool, (uint32_t)f);
             return -EAGAIN;
@@ -170,8 +173,12 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
         if (__builtin_expect(src >= (uint32_t)shm_st.local_size, 0))
             cu_fatal("shm: corrupt cell from local rank %u", src);
         shm_peer *p = &shm_st.peers[src];
-        if (c->ilen != SHM_CELL_BULK) {
+        if (__builtin_expect((size_t)c->hdrlen + c->ilen <= SHM_CELL_DATA, 1)) {
             mpid_on_packet(p->world, c->data, c->hdrlen, c->data + c->hdrlen, c->ilen);
+        } else if (c->ilen != SHM_CELL_BULK) {
+            /* spans cells: gather the payload around their seq words */
+            shm_q_gather(q, *head, c, shm_st.bounce);
+            mpid_on_packet(p->world, c->data, c->hdrlen, shm_st.bounce, c->ilen);
         } else {
             shm_bulk_ref ref;
             memcpy(&ref, c->data + SHM_BULK_REF_OFF, sizeof ref);

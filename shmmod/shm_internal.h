@@ -76,6 +76,7 @@ struct shm_state {
     uint64_t data_head, ctrl_head;   /* consumer heads of my queues */
     shm_rank_blk *me;
     shm_pool *my_pool;      /* = &peers[local_rank].pool */
+    unsigned char bounce[SHM_INLINE_MAX];   /* payload of a multi-cell packet */
     int in_progress;        /* guard against nested progress from a handler */
     int cma;                /* 1 allowed, 0 disabled, <0 the kernel's refusal */
     _Atomic uint32_t solo_futex;     /* sleep word when there is no segment */

@@ -181,7 +181,8 @@ static void pp_check(int src, const void *hdr, size_t hdrlen, const void *p, siz
 
 static void pingpong_body(const mpid_chan_info *info)
 {
-    static const uint32_t sizes[] = { 0, 1, 8, 23, 24, 25, 100, 4096, 5000, SHM_FRAG_SIZE - 1, SHM_FRAG_SIZE };
+    /* 32-byte header: 24 fills one cell, 204 fills four (SHM_INLINE_MAX), 205 goes bulk */
+    static const uint32_t sizes[] = { 0, 1, 8, 24, 25, 100, 204, 205, 4096, SHM_FRAG_SIZE - 1, SHM_FRAG_SIZE };
     int peer = 1 - info->world_rank;
     on_packet = info->world_rank ? pp_echo : pp_check;
     if (info->world_rank == 1) {
@@ -220,7 +221,7 @@ Test(shm, pingpong_all_sizes_and_handler_replies, .timeout = 60)
 static uint32_t storm_next[64][2];
 static int storm_got;
 
-static size_t storm_len(int src, uint32_t seq) { return (seq % 7 == 3) ? 1000 + (seq * 37 + (unsigned)src) % 20000 : (seq * 5 + (unsigned)src) % 17; }
+static size_t storm_len(int src, uint32_t seq) { return (seq % 7 == 3) ? 1000 + (seq * 37 + (unsigned)src) % 20000 : (seq * 5 + (unsigned)src) % 240; }
 
 static void storm_check(int src, const void *hdr, size_t hdrlen, const void *p, size_t len)
 {
