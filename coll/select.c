@@ -1,0 +1,398 @@
+/*
+ * select.c — THE selection table: every collective algorithm a user can
+ * force by name, and the defaults by message size, ranks and nodes.
+ *
+ * Why these defaults (measured with bench/coll on 2 cores; see README):
+ * - small messages are latency-bound, and on oversubscribed cores every
+ *   step may wait for a peer to be scheduled, so the fewest rounds win
+ *   (binomial, dissemination, Bruck);
+ * - large messages are bandwidth-bound: pipelined binary trees and
+ *   scatter+allgather keep every link busy, the ring moves each byte once;
+ * - across nodes (1 < nodes < ranks) the hierarchical forms send one message
+ *   per node pair instead of one per rank pair.
+ * Rules of one operation are tried in order; the first whose bounds hold
+ * picks the algorithm.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll/select.h"
+#include "src/util/param.h"
+
+#define F(fn) ((coll_anyfn)(fn))
+#define ANY SIZE_MAX
+#define ALL INT_MAX
+#define NALG(a) ((int)(sizeof a / sizeof a[0]))
+
+/* ---- data movement ----------------------------------------------------- */
+static const coll_algo barrier_algos[] = {
+    { "dissemination", F(coll_barrier_dissemination), 0 },
+    { "binomial", F(coll_barrier_binomial), 0 },
+    { "hier", F(coll_barrier_hier), 0 },
+};
+static const coll_rule barrier_rules[] = {
+    { ANY, ALL, 2, 0, "hier" },
+    { ANY, ALL, 1, 0, "dissemination" },
+};
+
+static const coll_algo bcast_algos[] = {
+    { "binomial", F(coll_bcast_binomial), 0 },
+    { "binary", F(coll_bcast_binary), 0 },
+    { "knomial", F(coll_bcast_knomial), 0 },
+    { "flat", F(coll_bcast_flat), 0 },
+    { "scatter_allgather", F(coll_bcast_scatter_allgather), 0 },
+    { "hier", F(coll_bcast_hier), 0 },
+};
+static const coll_rule bcast_rules[] = {
+    { 16384, 2, 1, 0, "flat" },
+    { ANY, ALL, 2, 0, "hier" },
+    { 16384, ALL, 1, 0, "binomial" },
+    { 524288, 7, 1, 0, "binary" },
+    { ANY, ALL, 1, 0, "scatter_allgather" },
+};
+
+static const coll_algo gather_algos[] = {
+    { "binomial", F(coll_gather_binomial), 0 },
+    { "linear", F(coll_gather_linear), 0 },
+};
+static const coll_rule gather_rules[] = {  /* bytes: one rank's block */
+    { 2048, ALL, 1, 0, "binomial" },
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+static const coll_algo gatherv_algos[] = {
+    { "linear", F(coll_gatherv_linear), 0 },
+};
+static const coll_rule gatherv_rules[] = {
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+static const coll_algo scatter_algos[] = {
+    { "binomial", F(coll_scatter_binomial), 0 },
+    { "linear", F(coll_scatter_linear), 0 },
+};
+static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
+    { 2048, ALL, 1, 0, "binomial" },
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+static const coll_algo scatterv_algos[] = {
+    { "linear", F(coll_scatterv_linear), 0 },
+};
+static const coll_rule scatterv_rules[] = {
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+static const coll_algo allgather_algos[] = {
+    { "ring", F(coll_allgather_ring), 0 },
+    { "recdbl", F(coll_allgather_recdbl), 0 },
+    { "bruck", F(coll_allgather_bruck), 0 },
+    { "hier", F(coll_allgather_hier), 0 },
+};
+static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
+    { 262144, ALL, 2, 0, "hier" },
+    { 32768, ALL, 1, 1, "recdbl" },
+    { 32768, ALL, 1, 0, "bruck" },
+    { ANY, ALL, 1, 0, "ring" },
+};
+
+static const coll_algo allgatherv_algos[] = {
+    { "ring", F(coll_allgatherv_ring), 0 },
+};
+static const coll_rule allgatherv_rules[] = {
+    { ANY, ALL, 1, 0, "ring" },
+};
+
+static const coll_algo alltoall_algos[] = {
+    { "pairwise", F(coll_alltoall_pairwise), 0 },
+    { "bruck", F(coll_alltoall_bruck), 0 },
+    { "linear", F(coll_alltoall_linear), 0 },
+};
+static const coll_rule alltoall_rules[] = {  /* bytes: one block */
+    { 256, 2, 1, 0, "linear" },
+    { 256, ALL, 1, 0, "bruck" },
+    { 32768, ALL, 1, 0, "linear" },
+    { ANY, ALL, 1, 0, "pairwise" },
+};
+
+static const coll_algo alltoallv_algos[] = {
+    { "linear", F(coll_alltoallv_linear), 0 },
+};
+static const coll_rule alltoallv_rules[] = {
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+static const coll_algo alltoallw_algos[] = {
+    { "linear", F(coll_alltoallw_linear), 0 },
+};
+static const coll_rule alltoallw_rules[] = {
+    { ANY, ALL, 1, 0, "linear" },
+};
+
+/* ---- reductions: maintained with src/coll_reduce_entry.c ---------------
+ * Add each algorithm of coll/reduce_*.c, allreduce_*.c, reduce_scatter*.c,
+ * scan*.c here as it lands: { "name", F(coll_<op>_<name>), flags }, with
+ * COLL_ALGO_ORDERED when it combines operands in rank order, and a rule
+ * naming it. The sentinel row keeps the arrays non-empty until then; a
+ * table without algorithms selects nothing (coll_select returns NULL). */
+static const coll_algo reduce_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule reduce_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+static const coll_algo allreduce_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule allreduce_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+static const coll_algo reduce_scatter_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule reduce_scatter_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+static const coll_algo reduce_scatter_block_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule reduce_scatter_block_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+static const coll_algo scan_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule scan_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+static const coll_algo exscan_algos[] = {
+    { NULL, NULL, 0 },
+};
+static const coll_rule exscan_rules[] = {
+    { ANY, ALL, 1, 0, NULL },
+};
+
+/* ---- the table --------------------------------------------------------- */
+typedef struct coll_optab {
+    const char      *op;      /* lower case; CLUMPI_COLL_<upper case> */
+    const coll_algo *algos;
+    int              nalgos;
+    const coll_rule *rules;
+    int              nrules;
+} coll_optab;
+
+#define ROW(name, a, r) { name, a, NALG(a), r, NALG(r) }
+static const coll_optab table[COLL_OP_COUNT] = {
+    [COLL_OP_BARRIER]    = ROW("barrier", barrier_algos, barrier_rules),
+    [COLL_OP_BCAST]      = ROW("bcast", bcast_algos, bcast_rules),
+    [COLL_OP_GATHER]     = ROW("gather", gather_algos, gather_rules),
+    [COLL_OP_GATHERV]    = ROW("gatherv", gatherv_algos, gatherv_rules),
+    [COLL_OP_SCATTER]    = ROW("scatter", scatter_algos, scatter_rules),
+    [COLL_OP_SCATTERV]   = ROW("scatterv", scatterv_algos, scatterv_rules),
+    [COLL_OP_ALLGATHER]  = ROW("allgather", allgather_algos, allgather_rules),
+    [COLL_OP_ALLGATHERV] = ROW("allgatherv", allgatherv_algos, allgatherv_rules),
+    [COLL_OP_ALLTOALL]   = ROW("alltoall", alltoall_algos, alltoall_rules),
+    [COLL_OP_ALLTOALLV]  = ROW("alltoallv", alltoallv_algos, alltoallv_rules),
+    [COLL_OP_ALLTOALLW]  = ROW("alltoallw", alltoallw_algos, alltoallw_rules),
+    /* reductions: maintained with src/coll_reduce_entry.c */
+    [COLL_OP_REDUCE]     = ROW("reduce", reduce_algos, reduce_rules),
+    [COLL_OP_ALLREDUCE]  = ROW("allreduce", allreduce_algos, allreduce_rules),
+    [COLL_OP_REDUCE_SCATTER] = ROW("reduce_scatter", reduce_scatter_algos,
+                                   reduce_scatter_rules),
+    [COLL_OP_REDUCE_SCATTER_BLOCK] = ROW("reduce_scatter_block", reduce_scatter_block_algos,
+                                         reduce_scatter_block_rules),
+    [COLL_OP_SCAN]       = ROW("scan", scan_algos, scan_rules),
+    [COLL_OP_EXSCAN]     = ROW("exscan", exscan_algos, exscan_rules),
+};
+
+/* ---- overrides, read once ---------------------------------------------- */
+static int env_read;
+static int verbose;
+static const coll_algo *forced[COLL_OP_COUNT];
+static const char *forced_bad[COLL_OP_COUNT];   /* unknown name given */
+static char errmsg[COLL_OP_COUNT][512];
+
+static const coll_algo *find_algo(const coll_optab *t, const char *name)
+{
+    for (int i = 0; i < t->nalgos; i++)
+        if (t->algos[i].name && strcmp(t->algos[i].name, name) == 0)
+            return &t->algos[i];
+    return NULL;
+}
+
+static void read_env(void)
+{
+    verbose = (int)cu_param_int("COLL_VERBOSE", 0);
+    for (int op = 0; op < COLL_OP_COUNT; op++) {
+        char var[64];
+        size_t n = 0;
+        n += (size_t)snprintf(var, sizeof var, "COLL_");
+        for (const char *s = table[op].op; *s && n + 1 < sizeof var; s++)
+            var[n++] = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
+        var[n] = 0;
+        const char *v = cu_param_str(var, NULL);
+        if (!v)
+            continue;
+        forced[op] = find_algo(&table[op], v);
+        if (!forced[op]) {
+            forced_bad[op] = v;
+            int len = snprintf(errmsg[op], sizeof errmsg[op],
+                               "CLUMPI_%s=%s: no such %s algorithm; valid names:", var, v,
+                               table[op].op);
+            int any = 0;
+            for (int i = 0; i < table[op].nalgos && len < (int)sizeof errmsg[op]; i++)
+                if (table[op].algos[i].name) {
+                    len += snprintf(errmsg[op] + len, sizeof errmsg[op] - (size_t)len, "%s %s",
+                                    any ? "," : "", table[op].algos[i].name);
+                    any = 1;
+                }
+            if (!any && len < (int)sizeof errmsg[op])
+                snprintf(errmsg[op] + len, sizeof errmsg[op] - (size_t)len, " (none yet)");
+        }
+    }
+    env_read = 1;
+}
+
+int coll_comm_nodes(const mpid_comm *comm)
+{
+    int total = mpid_node_count();
+    if (total <= 1 || comm->size <= 1)
+        return 1;
+    unsigned char small[256], *seen = small;
+    if (total > (int)sizeof small && !(seen = calloc((size_t)total, 1)))
+        return 1;   /* only a performance hint: one node is always correct */
+    if (seen == small)
+        memset(small, 0, sizeof small);
+    int n = 0;
+    for (int i = 0; i < comm->size; i++) {
+        int node = mpid_node_of(comm->world_ranks[i]);
+        if (node >= 0 && node < total && !seen[node]) {
+            seen[node] = 1;
+            n++;
+        }
+    }
+    if (seen != small)
+        free(seen);
+    return n > 0 ? n : 1;
+}
+
+static int is_pow2(int p) { return (p & (p - 1)) == 0; }
+
+/* The default for this call: the first rule that holds (and, for a
+ * non-commutative op, names an ordered algorithm). */
+static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
+                                 const mpid_comm *comm, int *nodes)
+{
+    for (int i = 0; i < t->nrules; i++) {
+        const coll_rule *r = &t->rules[i];
+        if (!r->algo || bytes > r->max_bytes || comm->size > r->max_ranks)
+            continue;
+        if (r->pow2 && !is_pow2(comm->size))
+            continue;
+        if (r->min_nodes > 1) {
+            if (*nodes < 0)
+                *nodes = coll_comm_nodes(comm);
+            /* a hierarchy needs several nodes with several ranks on one */
+            if (*nodes < r->min_nodes || *nodes >= comm->size)
+                continue;
+        }
+        const coll_algo *a = find_algo(t, r->algo);
+        if (!a || !a->fn)
+            continue;
+        if (commute == 0 && !(a->flags & COLL_ALGO_ORDERED))
+            continue;
+        return a;
+    }
+    /* no rule held: the first ordered (or any) algorithm */
+    for (int i = 0; i < t->nalgos; i++)
+        if (t->algos[i].fn && (commute != 0 || (t->algos[i].flags & COLL_ALGO_ORDERED)))
+            return &t->algos[i];
+    return NULL;
+}
+
+coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
+                       const char **name)
+{
+    if (!env_read)
+        read_env();
+    const coll_optab *t = &table[opid];
+    if (forced_bad[opid]) {
+        *name = errmsg[opid];
+        return NULL;
+    }
+    int nodes = -1;
+    const coll_algo *a = forced[opid];
+    const char *why = a ? "forced" : "default";
+    if (a && commute == 0 && !(a->flags & COLL_ALGO_ORDERED)) {
+        a = NULL;
+        why = "default: the forced algorithm does not keep a non-commutative op's order";
+    }
+    if (!a)
+        a = by_rules(t, bytes, commute, comm, &nodes);
+    if (!a) {
+        snprintf(errmsg[opid], sizeof errmsg[opid], "no %s algorithm is available%s",
+                 t->op, commute == 0 ? " for a non-commutative op" : "");
+        *name = errmsg[opid];
+        return NULL;
+    }
+    *name = a->name;
+    if (verbose && (verbose > 1 || comm->rank == 0)) {
+        if (nodes < 0)
+            nodes = coll_comm_nodes(comm);
+        fprintf(stderr, "clumpi: coll: rank %d: %s %zu B, %d ranks, %d node%s: %s (%s)\n",
+                comm->rank, t->op, bytes, comm->size, nodes, nodes == 1 ? "" : "s", a->name,
+                why);
+    }
+    return a->fn;
+}
+
+/* ---- typed front ends -------------------------------------------------- */
+#define SEL(T, op, bytes, commute) ((T *)coll_select(op, bytes, commute, comm, name))
+
+coll_barrier_fn *coll_select_barrier(const mpid_comm *comm, const char **name)
+{ return SEL(coll_barrier_fn, COLL_OP_BARRIER, 0, -1); }
+coll_bcast_fn *coll_select_bcast(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_bcast_fn, COLL_OP_BCAST, bytes, -1); }
+coll_gather_fn *coll_select_gather(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_gather_fn, COLL_OP_GATHER, bytes, -1); }
+coll_gatherv_fn *coll_select_gatherv(const mpid_comm *comm, const char **name)
+{ return SEL(coll_gatherv_fn, COLL_OP_GATHERV, 0, -1); }
+coll_scatter_fn *coll_select_scatter(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_scatter_fn, COLL_OP_SCATTER, bytes, -1); }
+coll_scatterv_fn *coll_select_scatterv(const mpid_comm *comm, const char **name)
+{ return SEL(coll_scatterv_fn, COLL_OP_SCATTERV, 0, -1); }
+coll_allgather_fn *coll_select_allgather(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_allgather_fn, COLL_OP_ALLGATHER, bytes, -1); }
+coll_allgatherv_fn *coll_select_allgatherv(size_t bytes, const mpid_comm *comm,
+                                           const char **name)
+{ return SEL(coll_allgatherv_fn, COLL_OP_ALLGATHERV, bytes, -1); }
+coll_alltoall_fn *coll_select_alltoall(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_alltoall_fn, COLL_OP_ALLTOALL, bytes, -1); }
+coll_alltoallv_fn *coll_select_alltoallv(const mpid_comm *comm, const char **name)
+{ return SEL(coll_alltoallv_fn, COLL_OP_ALLTOALLV, 0, -1); }
+coll_alltoallw_fn *coll_select_alltoallw(const mpid_comm *comm, const char **name)
+{ return SEL(coll_alltoallw_fn, COLL_OP_ALLTOALLW, 0, -1); }
+
+coll_reduce_fn *coll_select_reduce(size_t bytes, const coll_op *op, const mpid_comm *comm,
+                                   const char **name)
+{ return SEL(coll_reduce_fn, COLL_OP_REDUCE, bytes, op->commute != 0); }
+coll_allreduce_fn *coll_select_allreduce(size_t bytes, const coll_op *op,
+                                         const mpid_comm *comm, const char **name)
+{ return SEL(coll_allreduce_fn, COLL_OP_ALLREDUCE, bytes, op->commute != 0); }
+coll_reduce_scatter_fn *coll_select_reduce_scatter(size_t bytes, const coll_op *op,
+                                                   const mpid_comm *comm, const char **name)
+{ return SEL(coll_reduce_scatter_fn, COLL_OP_REDUCE_SCATTER, bytes, op->commute != 0); }
+coll_reduce_scatter_block_fn *coll_select_reduce_scatter_block(size_t bytes,
+                                                               const coll_op *op,
+                                                               const mpid_comm *comm,
+                                                               const char **name)
+{ return SEL(coll_reduce_scatter_block_fn, COLL_OP_REDUCE_SCATTER_BLOCK, bytes,
+             op->commute != 0); }
+coll_scan_fn *coll_select_scan(size_t bytes, const coll_op *op, const mpid_comm *comm,
+                               const char **name)
+{ return SEL(coll_scan_fn, COLL_OP_SCAN, bytes, op->commute != 0); }
+coll_scan_fn *coll_select_exscan(size_t bytes, const coll_op *op, const mpid_comm *comm,
+                                 const char **name)
+{ return SEL(coll_scan_fn, COLL_OP_EXSCAN, bytes, op->commute != 0); }
