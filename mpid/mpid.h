@@ -99,7 +99,7 @@ mpid_request *mpid_request_new_other(void);
  * operation still finishes, as for MPI_Request_free). */
 void mpid_request_free(mpid_request *req);
 
-/* The number of requests freed before completion that are still in flight
+/* The number of sends freed before completion that are still in flight
  * (mpid_finalize waits for them). */
 long mpid_pending_detached(void);
 

@@ -59,7 +59,8 @@ void mpid_req_complete_slow(mpid_req *r)
     r->p.state = MPID_ST_NONE;
     r->pub.done = 1;
     if (r->p.user_freed) {
-        mpid_detached--;
+        if (r->pub.kind == MPID_REQ_SEND)
+            mpid_detached--;
         mpid_req_release(r);
     }
 }
@@ -88,7 +89,10 @@ void mpid_request_free(mpid_request *req)
         /* The operation still completes; the request goes back to the pool
          * then (mpid_req_complete_slow). */
         r->p.user_freed = 1;
-        mpid_detached++;
+        /* Finalize waits for freed sends; a freed receive that never
+         * matches must not hold it up. */
+        if (req->kind == MPID_REQ_SEND)
+            mpid_detached++;
         return;
     }
     mpid_req_release(r);
