@@ -31,6 +31,11 @@ TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hy
 EXTRA_DIST += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
 	test/tools/common.sh src/tools/mpicc.in
 
+# Jobs across network namespaces (root only; skips with 77 elsewhere).
+# MPI programs to run across them: test/netns/mpi_tests.list.
+TESTS += test/netns/test_netns.sh
+EXTRA_DIST += test/netns/test_netns.sh test/netns/netns.sh test/netns/mpi_tests.list
+
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_pmi
 TESTS += test/unit/test_pmi

@@ -538,6 +538,12 @@ static void exec_remote(struct job *j, char **argv, int in_fd, int out_fd, int e
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
         _exit(127);
+    /* A launcher that keeps our environment (ip netns exec) must not hand
+     * the rank a PMI_FD of an outer job: it would win over PMI_PORT. */
+    unsetenv("PMI_FD");
+    unsetenv("PMI_RANK");
+    unsetenv("PMI_SIZE");
+    unsetenv("CLUMPI_PMI_SECRET");
     execvp(argv[0], argv);
     dprintf(2, "%s: cannot execute the launcher %s: %s\n", j->self, argv[0], strerror(errno));
     _exit(127);

@@ -580,7 +580,13 @@ void pmisrv_pending_read(struct job *j, int fd)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return;
         if (n <= 0) {
-            refuse(j, i, p->authed ? "closed before naming its rank" : "closed before presenting the job secret", NULL);
+            if (j->ending) {   /* a rank killed mid-handshake: nothing to report */
+                close(p->fd);
+                pend_drop(i);
+            } else {
+                refuse(j, i, p->authed ? "closed before naming its rank"
+                                       : "closed before presenting the job secret", NULL);
+            }
             return;
         }
         p->lb.len += (size_t)n;

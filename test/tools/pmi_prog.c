@@ -125,6 +125,7 @@ int main(int argc, char **argv)
     int nnodes = cu_pmi_node_map(size, node_of);
     if (nnodes < 1)
         die("cu_pmi_node_map");
+    int mynode = node_of[rank];
     free(node_of);
 
     if (do_stdin && rank == 0) {
@@ -137,8 +138,8 @@ int main(int argc, char **argv)
     if (sleep_s > 0)
         usleep((useconds_t)(sleep_s * 1e6));
     if (!quiet)
-        printf("rank %d of %d ok nodes=%d singleton=%d kvs=%s\n", rank, size, nnodes,
-               cu_pmi_is_singleton(), cu_pmi_kvsname());
+        printf("rank %d of %d ok nodes=%d singleton=%d kvs=%s node=%d\n", rank, size, nnodes,
+               cu_pmi_is_singleton(), cu_pmi_kvsname(), mynode);
     if (cu_pmi_finalize() < 0)
         die("cu_pmi_finalize");
     return 0;
