@@ -191,20 +191,19 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
         brc = cu_pmi_barrier();
         if (!brc)
             brc = cu_pmi_barrier();
-        return brc;
+        return brc ? -EIO : 0;
     }
     if (info->local_rank == 0) {
         rc = seg_create(L, ncells, nctrl, nfrags, info);
         if (rc)
             cu_warn("shm: cannot create segment %s: %s", shm_st.name, strerror(-rc));
         /* an empty name tells the peers that creation failed */
-        int prc = cu_pmi_put(key, rc ? "" : shm_st.name);
-        if (!rc && prc)
-            rc = prc;
+        if (cu_pmi_put(key, rc ? "" : shm_st.name) != 0 && !rc)
+            rc = -EIO;
     }
     brc = cu_pmi_barrier();
     if (info->local_rank != 0 && !rc && !brc) {
-        rc = cu_pmi_get(key, val, sizeof val);
+        rc = cu_pmi_get(key, val, sizeof val) != 0 ? -EIO : 0;
         if (!rc && val[0] == '\0')
             rc = -ENOENT;
         if (!rc)
@@ -226,7 +225,7 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
             rc = -EPROTO, cu_warn("shm: only %u of %u local ranks attached", a, L);
     }
     if (!rc && (brc || brc2))
-        rc = brc ? brc : brc2;
+        rc = -EIO;
     if (rc && shm_st.base) {
         munmap(shm_st.base, shm_st.size);
         shm_st.base = NULL;

@@ -26,7 +26,9 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -47,6 +49,22 @@ static uint32_t pow2_at_least(long x, uint32_t min)
     while (n < (uint32_t)x)
         n <<= 1;
     return n;
+}
+
+/* With Yama ptrace_scope=1 (Ubuntu's default) only an ancestor may use
+ * process_vm_readv on us; local peers are siblings. Let them, as Open MPI
+ * does: same-user processes could ptrace us anyway without Yama. */
+static void shm_allow_cma(void)
+{
+    FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
+    int scope = 0;
+    if (!f)
+        return;
+    if (fscanf(f, "%d", &scope) != 1)
+        scope = 0;
+    fclose(f);
+    if (scope == 1)
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 }
 
 static int shm_init(const mpid_chan_info *info)
@@ -76,6 +94,9 @@ static int shm_init(const mpid_chan_info *info)
     long nf = cu_param_int("SHM_FRAGS", 16);
     uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
     shm_st.cma = cu_param_int("SHM_CMA", 1) ? 1 : 0;
+
+    if (shm_st.cma && info->local_size > 1)
+        shm_allow_cma();
 
     int rc = shm_segment_setup(info, ncells, nctrl, nfrags);
     if (rc) {
