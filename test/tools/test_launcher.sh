@@ -1,6 +1,7 @@
 #!/bin/sh
-# test_launcher.sh — mpirun: PMI service, exit status, failure handling,
-# output labels, stdin, environment, bad input, signals, binding report.
+# test_launcher.sh — mpirun: PMI service, emulated nodes and hosts started
+# here, exit status, failure handling, output labels, stdin, environment,
+# bad input, signals, binding report. (Remote hosts: test/netns.)
 . "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
 
 [ -x "$MPIRUN" ] || { echo "no $MPIRUN: build it first"; exit 99; }
@@ -25,6 +26,30 @@ check "singleton without mpirun" [ $rc -eq 0 ]
 check "singleton says so" grep -q "rank 0 of 1 ok nodes=1 singleton=1" "$TMP/out"
 run -n 16 "$PMI_PROG" --quiet
 check "16 ranks on few cores" [ $rc -eq 0 ]
+
+# --- nodes -------------------------------------------------------------------
+run -n 8 --nodes 4 "$PMI_PROG"
+check "--nodes 4: 8 ranks see 4 nodes" [ "$(grep -c ' of 8 ok nodes=4 ' "$TMP/out")" -eq 8 ]
+check "--nodes 4: blocks of 2 (rank 5 on node 2)" grep -q '^rank 5 of 8 ok .* node=2$' "$TMP/out"
+run -n 7 --nodes 3 -v sh -c 'echo "$PMI_RANK $CLUMPI_LOCAL_RANK/$CLUMPI_LOCAL_SIZE"'
+check "-n 7 --nodes 3: 3+2+2, local ranks per node" sh -c "grep -qx '2 2/3' '$TMP/out' && grep -qx '3 0/2' '$TMP/out' && grep -qx '6 1/2' '$TMP/out'"
+check "-n 7 --nodes 3: mapping" grep -q '^mpirun: PMI_process_mapping (vector,(0,1,3),(1,2,2))$' "$TMP/err"
+check "-v: node layout" sh -c "grep -q '^mpirun: node 0: host .* (emulated node), 3 ranks: 0-2$' '$TMP/err' && grep -q '^mpirun: node 2: host .* (emulated node), 2 ranks: 5-6$' '$TMP/err'"
+run -n 6 -ppn 2 --emulate-nodes "$PMI_PROG"
+check "-ppn 2 --emulate-nodes: 3 nodes" [ "$(grep -c ' of 6 ok nodes=3 ' "$TMP/out")" -eq 6 ]
+run -n 5 -ppn 2 --emulate-nodes "$PMI_PROG"
+check "-n 5 -ppn 2 --emulate-nodes: 3 nodes, last of 1" sh -c "[ \$(grep -c ' of 5 ok nodes=3 ' '$TMP/out') -eq 5 ] && grep -q '^rank 4 of 5 ok .* node=2$' '$TMP/out'"
+CLUMPI_VERBOSE=1 run -n 2 --nodes 2 true
+check "CLUMPI_VERBOSE=1 prints the layout" grep -q '^mpirun: node 1: ' "$TMP/err"
+run -n 4 --nodes 2 --bind-to core --report-bindings true
+check "emulated nodes bind over the whole machine (rank 2 not on rank 0's core)" sh -c "[ \"\$(sed -n 's/^mpirun: rank 0: bound to \([a-zA-Z]* [0-9]*\) .*/\1/p' '$TMP/err')\" != \"\$(sed -n 's/^mpirun: rank 2: bound to \([a-zA-Z]* [0-9]*\) .*/\1/p' '$TMP/err')\" ] || [ $(nproc) -lt 3 ]"
+run -n 4 --hosts a:3,b --launcher fork "$PMI_PROG"
+check "--hosts with --launcher fork: named nodes here, slots fill in order" sh -c "[ \$(grep -c ' of 4 ok nodes=2 ' '$TMP/out') -eq 4 ] && grep -q '^rank 2 of 4 ok .* node=0$' '$TMP/out' && grep -q '^rank 3 of 4 ok .* node=1$' '$TMP/out'"
+run -n 3 --hosts localhost "$PMI_PROG"
+check "--hosts localhost: started here without ssh" [ "$(grep -c ' of 3 ok nodes=1 ' "$TMP/out")" -eq 3 ]
+printf 'localhost slots=2 # here\n# a comment\n\n' >"$TMP/hosts"
+run -n 2 --hostfile "$TMP/hosts" -v "$PMI_PROG"
+check "--hostfile: localhost slots=2" sh -c "[ $rc -eq 0 ] && grep -q '^mpirun: node 0: host localhost, 2 ranks: 0-1$' '$TMP/err'"
 
 # --- exit status -------------------------------------------------------------
 run -n 3 true
@@ -121,7 +146,12 @@ run -n 1 sh -c 'echo "$CLUMPI_JOB_ID"'
 check "one job id per job, new each job" sh -c "[ \$(echo '$id1' | wc -l) -eq 1 ] && [ '$id1' != \"\$(cat '$TMP/out')\" ]"
 
 # --- bad input -------------------------------------------------------------------
-for args in "-n 0 true" "-n -1 true" "-n abc true" "--bogus true" "-n" "" "--bind-to socket true" "--timeout 0 true" "-genv ONLYKEY"; do
+printf 'good\nbad:x\n' >"$TMP/badhosts"
+for args in "-n 0 true" "-n -1 true" "-n abc true" "--bogus true" "-n" "" "--bind-to socket true" "--timeout 0 true" "-genv ONLYKEY" \
+            "-n 2 --nodes 3 true" "--nodes 0 true" "--emulate-nodes true" "--nodes 2 --hosts a true" \
+            "--hosts a:0 true" "--hosts a,,b true" "--hosts= true" "--launcher telnet true" "--launcher-exec= true" \
+            "--hostfile $TMP/nonexistent true" "--hostfile $TMP/badhosts true" "--hostfile /dev/null true" \
+            "--emulate-nodes=1 true"; do
     # shellcheck disable=SC2086
     run $args
     check "usage error '$args': status 2" [ $rc -eq 2 ]
@@ -138,6 +168,10 @@ check "not executable: 127" [ $rc -eq 127 ]
 check "not executable: one line" grep -q "not executable" "$TMP/err"
 run -n 1 "$TMP"
 check "a directory: 127" [ $rc -eq 127 ]
+run -n 2 --hosts somehost --launcher-exec "$TMP/no-such-launcher" true
+check "missing launcher: 127, one line" sh -c "[ $rc -eq 127 ] && [ \$(wc -l <'$TMP/err') -eq 1 ]"
+CLUMPI_CONNECT_TIMEOUT=abc run -n 2 --hosts somehost --launcher-exec /bin/true true
+check "bad CLUMPI_CONNECT_TIMEOUT: one line" sh -c "[ $rc -ne 0 ] && [ \$(wc -l <'$TMP/err') -eq 1 ] && grep -q CLUMPI_CONNECT_TIMEOUT '$TMP/err'"
 
 # --- help, names, bindings ----------------------------------------------------------
 run --help
@@ -153,7 +187,8 @@ ncores=$(nproc)
 run -n $((ncores + 1)) --report-bindings true
 check "oversubscribed: not bound by default" [ "$(grep -c 'oversubscribed' "$TMP/err")" -eq $((ncores + 1)) ]
 run -n 1 --bind-to core --report-bindings sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status'
-cpus=$(sed -n 's/^mpirun: rank 0: bound to .* (cpus \(.*\))$/\1/p' "$TMP/err")
+cpus=$(sed -n 's/^mpirun: rank 0: bound to .* (cpus \([^)]*\)).*/\1/p' "$TMP/err")
 check "--bind-to core: the rank runs on the reported cpus ($cpus)" [ -n "$cpus" -a "$cpus" = "$(cat "$TMP/out")" ]
+check "--report-bindings names the NIC situation" grep -q "^mpirun: rank 0: bound to .*, \(near NIC \|far from every NIC\|no NIC found\)" "$TMP/err"
 
 finish
