@@ -805,6 +805,55 @@ static void copy_strided(int pack, uintptr_t p, ptrdiff_t stride, char *s, size_
     }
 }
 
+/* A block of up to 16 bytes as two overlapping loads and stores: no call
+ * and no jump table, and the branches repeat with every copy of the type,
+ * so they predict well. Longer blocks go to memcpy. */
+static inline void small_copy(char *d, const char *s, size_t l)
+{
+    if (l > 16) {
+        memcpy(d, s, l);
+    } else if (l >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + l - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + l - 8, &b, 8);
+    } else if (l >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + l - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + l - 4, &b, 4);
+    } else {
+        char a = s[0], b = s[l / 2], c = s[l - 1];
+        d[0] = a;
+        d[l / 2] = b;
+        d[l - 1] = c;
+    }
+}
+
+/* n whole copies of a LEAF at p + k*stride, to or from the stream s. */
+static void leaf_copies(int pack, const cu_node *leaf, uintptr_t p, ptrdiff_t stride, char *s,
+                        size_t n)
+{
+    const ptrdiff_t *disp = leaf->disp;
+    const size_t *len = leaf->len;
+    size_t nb = leaf->n;
+    if (pack) {
+        for (size_t k = 0; k < n; k++, p += (uintptr_t)stride)
+            for (size_t j = 0; j < nb; j++) {
+                small_copy(s, ADDR(p, disp[j]), len[j]);
+                s += len[j];
+            }
+    } else {
+        for (size_t k = 0; k < n; k++, p += (uintptr_t)stride)
+            for (size_t j = 0; j < nb; j++) {
+                small_copy(ADDR(p, disp[j]), s, len[j]);
+                s += len[j];
+            }
+    }
+}
+
 /* count copies of child at base + i*stride, starting skip bytes into their stream. */
 static void walk_rep(walk *w, size_t count, ptrdiff_t stride, const cu_node *child,
                      uintptr_t base, size_t skip)
@@ -842,6 +891,26 @@ static void walk_rep(walk *w, size_t count, ptrdiff_t stride, const cu_node *chi
         i += n;
         if (i < count && w->left && !w->full)
             act(w, ADDR(p, 0), w->left);
+        return;
+    }
+    if (child->kind == CU_NODE_LEAF && w->op != OP_IOV) {
+        /* Few blocks per copy (structs): whole copies in a tight loop, the
+         * partial first and last copies through walk_leaf. */
+        if (skip && i < count) {
+            walk_leaf(w, child, base + (uintptr_t)((ptrdiff_t)i * stride), skip);
+            i++;
+            skip = 0;
+        }
+        size_t n = count - i;
+        if (n > w->left / cs)
+            n = w->left / cs;
+        leaf_copies(w->op == OP_PACK, child, base + (uintptr_t)((ptrdiff_t)i * stride), stride,
+                    w->s, n);
+        w->s += n * cs;
+        w->left -= n * cs;
+        i += n;
+        if (i < count && w->left)
+            walk_leaf(w, child, base + (uintptr_t)((ptrdiff_t)i * stride), 0);
         return;
     }
     for (; i < count && !STOP(w); i++) {
