@@ -1,4 +1,8 @@
 /* np: 2
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Buffered sends: Buffer_attach, many Bsends before the receiver posts (the
  * sender must not wait for it), the user buffer may be overwritten as soon as

@@ -1,4 +1,8 @@
 /* np: 2 4
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Wait/Test any/some/all: each request completes exactly once with the right
  * status, MPI_REQUEST_NULL entries are skipped, all-null arrays give

@@ -1,4 +1,8 @@
 /* np: 2 3 4
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Ping-pong of every size class from 0 bytes to 8 MiB between rank pairs
  * (0,1), (2,3), ... at once: odd sizes, each side of the usual eager limits

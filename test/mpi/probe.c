@@ -1,4 +1,8 @@
 /* np: 2 3
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Probe, Iprobe, Mprobe, Improbe, Mrecv, Imrecv: sizes learnt from the status
  * before receiving, small and rendezvous-sized messages, ANY_SOURCE/ANY_TAG,

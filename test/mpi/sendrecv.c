@@ -1,4 +1,8 @@
 /* np: 2 3 4 8
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * The progress rule: Sendrecv and Sendrecv_replace around a ring and
  * head-to-head between pairs at every size class up to 8 MiB (both ranks send

@@ -1,4 +1,6 @@
 /* np: 8 16
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Oversubscribed stress (8 and 16 ranks on 2 cores): rounds of all-to-all
  * with Isend/Irecv of mixed sizes, a token ring, an ANY_SOURCE fan-in and

@@ -1,4 +1,8 @@
 /* np: 2
+ * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_NO_RMA=1
+ * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * A message longer than the receive buffer: with MPI_ERRORS_RETURN the
  * receive reports MPI_ERR_TRUNCATE (Recv, Wait, Waitall through
