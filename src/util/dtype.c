@@ -695,6 +695,43 @@ long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes)
     return q < 0 ? -1 : (long long)full * dt->priv->nelem + q;
 }
 
+/* Bytes of the first k basic elements of one element (k < nelem). */
+static size_t prefix_bytes(const cu_dtype *dt, long long k)
+{
+    const struct cu_dtype_priv *p = dt->priv;
+    size_t bytes = 0;
+    for (size_t i = 0; i < p->nsc && k > 0; i++) {
+        const cu_dtype *t = p->sc_type[i];
+        long long per = t->priv->nelem;
+        if (!per)
+            continue;
+        long long seg = (long long)p->sc_copies[i] * per;
+        if (k >= seg) {
+            bytes += p->sc_copies[i] * t->size;
+            k -= seg;
+            continue;
+        }
+        long long c = k / per;
+        return bytes + (size_t)c * t->size + prefix_bytes(t, k - c * per);
+    }
+    return bytes;
+}
+
+size_t cu_dtype_elements_bytes(const cu_dtype *dt, long long elements)
+{
+    if (dt->size == 0 || elements <= 0)
+        return 0;
+    if (dt->basic) {
+        const cu_dtype *b = cu_dtype_builtin(dt->basic);
+        if (!b->priv->pair)
+            return (size_t)elements * b->size;
+    }
+    long long per = dt->priv->nelem;
+    if (per <= 0)
+        return 0;
+    return (size_t)(elements / per) * dt->size + prefix_bytes(dt, elements % per);
+}
+
 /* ======================================================================
  * walking: pack, unpack, iovec
  * ====================================================================== */

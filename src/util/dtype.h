@@ -71,6 +71,10 @@ int cu_dtype_to_iov(const void *buf, size_t count, const cu_dtype *dt,
  * -1 when bytes does not end on an element boundary. */
 long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes);
 
+/* The inverse, for MPI_Status_set_elements: packed bytes taken by the first
+ * `elements` basic elements of a stream of dt (elements >= 0). */
+size_t cu_dtype_elements_bytes(const cu_dtype *dt, long long elements);
+
 /* Reference counting. Predefined types are static and ignore both calls.
  * A request that keeps a type past the call that passed it retains it (the
  * user may MPI_Type_free it meanwhile) and releases it on completion. const

@@ -325,12 +325,16 @@ static void check(const tp *t, const char *what)
             off += len;
         }
 
-        /* element counts at every byte count */
+        /* element counts at every byte count, and back to bytes */
         for (size_t b = 0; b <= total; b++) {
             long long e = cu_dtype_count_elements(dt, b), w = ref_elements(r, count, b);
             if (size == 0)
                 break;
             cr_assert_eq(e, w, "%s: elements in %zu bytes: %lld, want %lld", what, b, e, w);
+            if (e >= 0)
+                cr_assert_eq(cu_dtype_elements_bytes(dt, e), b,
+                             "%s: bytes of %lld elements: %zu, want %zu", what, e,
+                             cu_dtype_elements_bytes(dt, e), b);
         }
         free(m1); free(m2); free(m3); free(want); free(got);
     }
