@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include "coll/coll_impl.h"
 
-int coll_allgather_bruck(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+int coll_allgather_bruck_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
                          void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
                          const mpid_comm *comm, int tag)
 {
@@ -47,4 +47,12 @@ int coll_allgather_bruck(const void *sendbuf, size_t sendcount, const cu_dtype *
         }
     free(tmp);
     return rc;
+}
+
+int coll_allgather_bruck(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                         void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                         const mpid_comm *comm)
+{
+    return coll_allgather_bruck_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                    comm, COLL_TAG_ALLGATHER);
 }

@@ -7,11 +7,11 @@
  * doubling does) and no temporary buffer or final rotation (Bruck does),
  * and every block moves straight between user buffers with the user's
  * datatype. Its p-1 latency terms matter for small blocks: there Bruck's
- * log2(p) steps win (allgather_bruck.c), and coll_allgather picks by size.
+ * log2(p) steps win (allgather_bruck.c); coll/select.c picks by size.
  */
 #include "coll/coll_impl.h"
 
-int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+int coll_allgather_ring_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
                         void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
                         const mpid_comm *comm, int tag)
 {
@@ -32,4 +32,12 @@ int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *s
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
+                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
+                        const mpid_comm *comm)
+{
+    return coll_allgather_ring_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm, COLL_TAG_ALLGATHER);
 }

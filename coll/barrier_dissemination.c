@@ -5,15 +5,20 @@
  */
 #include "coll/coll_impl.h"
 
-int coll_barrier(const mpid_comm *comm)
+int coll_barrier_dissemination_tag(const mpid_comm *comm, int tag)
 {
     int p = comm->size, me = comm->rank;
     const cu_dtype *byte = coll_byte();
     for (int k = 1; k < p; k <<= 1) {
         int rc = coll_sendrecv(NULL, 0, byte, (me + k) % p, NULL, 0, byte, (me - k + p) % p,
-                               COLL_TAG_BARRIER, comm);
+                               tag, comm);
         if (rc != MPI_SUCCESS)
             return rc;
     }
     return MPI_SUCCESS;
+}
+
+int coll_barrier_dissemination(const mpid_comm *comm)
+{
+    return coll_barrier_dissemination_tag(comm, COLL_TAG_BARRIER);
 }

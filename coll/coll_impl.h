@@ -1,25 +1,49 @@
 /*
- * coll_impl.h — private to coll/: tags and the point-to-point helpers the
- * algorithms share.
+ * coll_impl.h — private to coll/: tags, the point-to-point helpers the
+ * algorithms share, and the node views of the hierarchical forms.
  */
 #ifndef COLL_IMPL_H
 #define COLL_IMPL_H
 
-#include "coll/coll.h"
+#include "coll/algos.h"
 
 /* Internal tags on the collective context. Negative, so they can never equal
  * a user tag (MPI_Comm_create_group runs with user tags on the same context);
- * MPI_ANY_TAG (-1) is never used here. Collectives on one communicator run
- * in the same order everywhere, and messages between two ranks do not
- * overtake, so one tag per algorithm is enough. */
-#define COLL_TAG_BARRIER   (-16)
-#define COLL_TAG_BCAST     (-17)
-#define COLL_TAG_ALLGATHER (-18)
+ * MPI_ANY_TAG (-1) is never used here, nor MPI_ANY_SOURCE. Collectives on one
+ * communicator run in the same order everywhere and messages between two
+ * ranks do not overtake, so one tag per operation is enough as long as every
+ * algorithm numbers ranks the same way. Sub-views (a node, the node leaders)
+ * number ranks differently, so their messages get tags of their own. */
+#define COLL_TAG_BARRIER    (-16)
+#define COLL_TAG_BCAST      (-17)
+#define COLL_TAG_ALLGATHER  (-18)
+#define COLL_TAG_GATHER     (-19)
+#define COLL_TAG_SCATTER    (-20)
+#define COLL_TAG_ALLGATHERV (-21)
+#define COLL_TAG_ALLTOALL   (-22)
+#define COLL_TAG_ALLTOALLV  (-23)
+#define COLL_TAG_ALLTOALLW  (-24)
+#define COLL_TAG_GATHERV    (-25)
+#define COLL_TAG_SCATTERV   (-26)
+#define COLL_TAG_HIER_ROOT  (-27)   /* root to its node leader, full view */
+#define COLL_TAG_HIER_NODE  (-28)   /* inside one node's view */
+#define COLL_TAG_HIER_LEAD  (-29)   /* among node leaders */
+/* -32 .. -47: the reductions (coll/reduce_*.c, allreduce_*.c, ...). */
+#define COLL_TAG_REDUCE         (-32)
+#define COLL_TAG_ALLREDUCE      (-33)
+#define COLL_TAG_REDUCE_SCATTER (-34)
+#define COLL_TAG_SCAN           (-35)
+#define COLL_TAG_EXSCAN         (-36)
 
 /* Exchange with two peers: receive from src while sending to dst. */
 int coll_sendrecv(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
                   void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
                   int tag, const mpid_comm *comm);
+/* Blocking send / receive on the collective context. */
+int coll_send(const void *buf, size_t count, const cu_dtype *dt, int dst, int tag,
+              const mpid_comm *comm);
+int coll_recv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
+              const mpid_comm *comm);
 
 /* Wait for n requests (NULL entries skipped), free them; first error wins. */
 int coll_waitall(int n, mpid_request **reqs);
@@ -28,15 +52,66 @@ int coll_waitall(int n, mpid_request **reqs);
 int coll_copy(const void *sbuf, size_t scount, const cu_dtype *sdt,
               void *rbuf, size_t rcount, const cu_dtype *rdt);
 
-/* The allgather algorithms (coll_allgather_tag picks one). */
-int coll_allgather_ring(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
-                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
-                        const mpid_comm *comm, int tag);
-int coll_allgather_bruck(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
-                         void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
-                         const mpid_comm *comm, int tag);
-
-/* The MPI_BYTE type, for zero-byte synchronisation messages. */
+/* The MPI_BYTE type: packed bytes and zero-byte synchronisation messages. */
 const cu_dtype *coll_byte(void);
+
+/* A typed buffer as packed bytes, for algorithms that cut messages at byte
+ * offsets (pipelining, scatter+allgather): every rank must cut the same
+ * packed stream the same way even when their datatypes differ. Contiguous
+ * buffers are used in place; others go through a temporary copy. */
+typedef struct coll_bytes {
+    char  *p;       /* the packed bytes */
+    size_t n;       /* their number */
+    char  *tmp;     /* allocated copy, or NULL when p points into the buffer */
+} coll_bytes;
+/* pack: fill the copy from the buffer (senders); else leave it for receiving. */
+int  coll_bytes_get(coll_bytes *b, const void *buf, size_t count, const cu_dtype *dt, int pack);
+/* unpack: copy received bytes back into the buffer; frees the copy. */
+void coll_bytes_put(coll_bytes *b, void *buf, size_t count, const cu_dtype *dt, int unpack);
+
+/* Tunables (CLUMPI_COLL_SEGSIZE, CLUMPI_COLL_KNOMIAL_K, ...), read once. */
+size_t coll_param_segsize(void);
+int    coll_param_knomial_k(void);
+int    coll_param_alltoall_window(void);
+
+/* ---- tagged forms, for sub-views and internal callers ------------------- */
+int coll_barrier_dissemination_tag(const mpid_comm *comm, int tag);
+int coll_bcast_binomial_tag(void *buf, size_t count, const cu_dtype *dt, int root,
+                            const mpid_comm *comm, int tag);
+int coll_allgather_ring_tag(const void *sbuf, size_t scount, const cu_dtype *sdt,
+                            void *rbuf, size_t rcount, const cu_dtype *rdt,
+                            const mpid_comm *comm, int tag);
+int coll_allgather_bruck_tag(const void *sbuf, size_t scount, const cu_dtype *sdt,
+                             void *rbuf, size_t rcount, const cu_dtype *rdt,
+                             const mpid_comm *comm, int tag);
+int coll_allgatherv_ring_tag(const void *sbuf, size_t scount, const cu_dtype *sdt,
+                             void *rbuf, const int *rcounts, const int *displs,
+                             const cu_dtype *rdt, const mpid_comm *comm, int tag);
+
+/* MPI_IN_PLACE alltoall: packs the receive buffer and runs fn from the copy. */
+int coll_alltoall_inplace(coll_alltoall_fn *fn, void *rbuf, size_t rcount,
+                          const cu_dtype *rdt, const mpid_comm *comm);
+
+/* ---- node views (hier.c) ------------------------------------------------
+ * The communicator's ranks grouped by node: nodes numbered by their lowest
+ * rank, which is the node's leader; `node` is a view of my node's ranks and
+ * `lead` of the leaders (lead.rank < 0 when I am not one). Views share the
+ * communicator's context, so their traffic uses the COLL_TAG_HIER_* tags. */
+typedef struct coll_hier {
+    int        nnodes;
+    int        mynode;
+    int       *order;       /* [size] comm ranks, node by node, ascending */
+    int       *start;       /* [nnodes+1] node k's ranks: order[start[k]..start[k+1]) */
+    int       *node_wr;     /* world ranks of my node's view */
+    int       *lead_wr;     /* world ranks of the leaders' view */
+    mpid_comm  node;
+    mpid_comm  lead;
+} coll_hier;
+int  coll_hier_init(coll_hier *h, const mpid_comm *comm);
+void coll_hier_free(coll_hier *h);
+static inline int coll_hier_leader(const coll_hier *h, int node)
+{
+    return h->order[h->start[node]];
+}
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll/coll_impl.h"
+#include "src/util/param.h"
 
 const cu_dtype *coll_byte(void)
 {
@@ -69,4 +70,96 @@ int coll_copy(const void *sbuf, size_t scount, const cu_dtype *sdt,
     }
     free(tmp);
     return MPI_SUCCESS;
+}
+
+int coll_send(const void *buf, size_t count, const cu_dtype *dt, int dst, int tag,
+              const mpid_comm *comm)
+{
+    mpid_request *r = NULL;
+    int rc = mpid_isend(buf, count, dt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r);
+    int rc2 = coll_waitall(1, &r);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int coll_recv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
+              const mpid_comm *comm)
+{
+    mpid_request *r = NULL;
+    int rc = mpid_irecv(buf, count, dt, src, tag, comm, MPID_CTX_COLL, &r);
+    int rc2 = coll_waitall(1, &r);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int coll_bytes_get(coll_bytes *b, const void *buf, size_t count, const cu_dtype *dt, int pack)
+{
+    b->n = cu_dtype_bytes(dt, count);
+    b->tmp = NULL;
+    if (cu_dtype_is_contig(dt) || b->n == 0) {
+        b->p = (char *)buf + dt->true_lb;
+        return MPI_SUCCESS;
+    }
+    if (!(b->tmp = malloc(b->n)))
+        return MPI_ERR_NO_MEM;
+    b->p = b->tmp;
+    if (pack)
+        cu_dtype_pack(buf, count, dt, 0, b->tmp, b->n);
+    return MPI_SUCCESS;
+}
+
+void coll_bytes_put(coll_bytes *b, void *buf, size_t count, const cu_dtype *dt, int unpack)
+{
+    if (!b->tmp)
+        return;
+    if (unpack)
+        cu_dtype_unpack(buf, count, dt, 0, b->tmp, b->n);
+    free(b->tmp);
+    b->tmp = NULL;
+}
+
+/* Read once: every rank of a job has the same environment, so every rank
+ * cuts messages the same way (the receivers' segments must match). */
+size_t coll_param_segsize(void)
+{
+    static long v = -1;
+    if (v < 0) {
+        v = cu_param_int("COLL_SEGSIZE", 32768);
+        if (v < 1)
+            v = 1;
+    }
+    return (size_t)v;
+}
+
+int coll_param_knomial_k(void)
+{
+    static long v = -1;
+    if (v < 0) {
+        v = cu_param_int("COLL_KNOMIAL_K", 4);
+        if (v < 2)
+            v = 2;
+    }
+    return (int)v;
+}
+
+int coll_param_alltoall_window(void)
+{
+    static long v = -1;
+    if (v < 0) {
+        v = cu_param_int("COLL_ALLTOALL_WINDOW", 16);
+        if (v < 1)
+            v = 1;
+    }
+    return (int)v;
+}
+
+int coll_alltoall_inplace(coll_alltoall_fn *fn, void *rbuf, size_t rcount,
+                          const cu_dtype *rdt, const mpid_comm *comm)
+{
+    size_t blk = cu_dtype_bytes(rdt, rcount), n = blk * (size_t)comm->size;
+    char *tmp = malloc(n + 1);
+    if (!tmp)
+        return MPI_ERR_NO_MEM;
+    cu_dtype_pack(rbuf, rcount * (size_t)comm->size, rdt, 0, tmp, n);
+    int rc = fn(tmp, blk, coll_byte(), rbuf, rcount, rdt, comm);
+    free(tmp);
+    return rc;
 }

@@ -1,14 +1,24 @@
 /*
- * allgather.c — picks the allgather algorithm: Bruck (log2 p steps, one
- * extra copy) while the whole result is small, the ring (p-1 steps, no
- * copy, bandwidth-optimal) above. The threshold is the size where an
- * extra copy of the result starts to cost more than p-1-log2(p) message
- * latencies; CLUMPI_COLL_ALLGATHER_SHORT overrides it.
+ * internal.c — the collectives the MPI layer runs for itself (communicator
+ * creation, Finalize): fixed algorithms, outside the selection table, so a
+ * user's CLUMPI_COLL_* override or verbose output never touches them.
+ * Allgather takes Bruck while the whole result is small (log2 p steps),
+ * the ring above CLUMPI_COLL_ALLGATHER_SHORT (32 KiB).
  */
 #include "coll/coll_impl.h"
 #include "src/util/param.h"
 
 static long short_limit = -1;
+
+int coll_barrier(const mpid_comm *comm)
+{
+    return coll_barrier_dissemination(comm);
+}
+
+int coll_bcast(void *buf, size_t count, const cu_dtype *dt, int root, const mpid_comm *comm)
+{
+    return coll_bcast_binomial(buf, count, dt, root, comm);
+}
 
 int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
@@ -22,10 +32,10 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
                                        : coll_copy(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcount, recvtype);
     if (total <= (size_t)short_limit)
-        return coll_allgather_bruck(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                    recvtype, comm, tag);
-    return coll_allgather_ring(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                               comm, tag);
+        return coll_allgather_bruck_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, comm, tag);
+    return coll_allgather_ring_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                   comm, tag);
 }
 
 int coll_allgather(const void *sendbuf, size_t sendcount, const cu_dtype *sendtype,
