@@ -544,6 +544,16 @@ Test(dtype, resized)
     tp_free(&cv);
     tp_free(&rv);
     tp_free(&v);
+    /* a resized long vector repeated so the copies tile: one longer loop */
+    tp lv = t_hvector(40, 1, 12, &i);
+    tp rlv = t_resized(&lv, 0, 480);
+    tp clv = t_contig(3, &rlv);
+    check(&clv, "tiled vectors");
+    cr_assert_eq(clv.dt->priv->root->kind, CU_NODE_REPEAT);
+    cr_assert_eq(clv.dt->priv->root->n, 120);
+    tp_free(&clv);
+    tp_free(&rlv);
+    tp_free(&lv);
     /* resized to its own size: contiguous again */
     tp s = t_hvector(2, 1, 4, &i);
     tp rs = t_resized(&s, 0, 8);
