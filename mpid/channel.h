@@ -68,6 +68,12 @@ typedef struct mpid_channel {
     int  (*arm_sleep)(void);
     void (*sleep)(long timeout_us);
     void (*disarm_sleep)(void);
+
+    /* An fd that becomes readable when a packet for us arrives while armed
+     * (between arm_sleep and disarm_sleep), so that a rank idle on several
+     * channels can poll() all of them at once instead of calling sleep().
+     * Returns -1 when the channel has none. NULL: none either. */
+    int  (*wait_fd)(void);
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */
@@ -77,5 +83,6 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
 /* The channels. */
 extern const mpid_channel mpid_channel_self;
 extern const mpid_channel mpid_channel_shm;
+extern const mpid_channel mpid_channel_ofi;   /* netmod/ofi: other nodes */
 
 #endif

@@ -1,0 +1,9 @@
+# netmod/: inter-node channels. A convenience library of its own so that the
+# libfabric and libibverbs flags stay here.
+noinst_LTLIBRARIES = libnetmod.la
+libnetmod_la_SOURCES = netmod/ofi/ofi.h netmod/ofi/ofi.c netmod/ofi/ofi_init.c \
+	netmod/ofi/ofi_progress.c netmod/ofi/ofi_wait.c \
+	netmod/verbs/discover.h netmod/verbs/discover.c
+libnetmod_la_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
+libnetmod_la_LIBADD = $(FABRIC_LIBS) $(VERBS_LIBS)
+libmpi_la_LIBADD += libnetmod.la

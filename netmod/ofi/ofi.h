@@ -1,0 +1,100 @@
+/*
+ * ofi.h — state shared by the files of the libfabric channel (netmod/ofi).
+ *
+ * Model: one FI_EP_RDM endpoint per rank, plain FI_MSG (the device matches
+ * by itself). A packet on the wire is [ofi_wire][device header][payload];
+ * receive buffers are pre-posted (one FI_MULTI_RECV slab holds many
+ * packets, or one fixed buffer per packet where multi-recv is not offered)
+ * and packets are handed to mpid_on_packet in place. Small packets go with
+ * fi_inject; bigger ones are copied into a send buffer of a small pool that
+ * the send completion returns.
+ */
+#ifndef NETMOD_OFI_H
+#define NETMOD_OFI_H
+
+#include <rdma/fabric.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_domain.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mpid/channel.h"
+
+/* Largest device payload of one packet (the eager limit and the size of
+ * pipelined rendezvous chunks). 64 KiB: see ofi.c for the measurement. */
+#define OFI_MAX_PAYLOAD (64u * 1024)
+
+typedef struct ofi_wire {
+    uint32_t src;        /* sender's world rank */
+    uint16_t hdrlen;     /* device header bytes that follow */
+    uint16_t pad;
+} ofi_wire;
+
+#define OFI_PKT_MAX (sizeof(ofi_wire) + MPID_HDR_MAX + OFI_MAX_PAYLOAD)
+
+/* A posted receive: a multi-recv slab or one fixed packet buffer. */
+typedef struct ofi_rxbuf {
+    struct fi_context2 ctx;  /* first: completions return &ctx */
+    char *buf;
+    size_t size;
+    void *desc;
+    struct fid_mr *mr;
+} ofi_rxbuf;
+
+/* A send buffer (packets above the inject size). */
+typedef struct ofi_txbuf {
+    struct fi_context2 ctx;  /* first */
+    struct ofi_txbuf *next;
+    int dest;                /* for error messages */
+    void *desc;
+    struct fid_mr *mr;
+    char data[];
+} ofi_txbuf;
+
+#define OFI_TAG_RX 1
+#define OFI_TAG_TX 2
+
+struct ofi_state {
+    struct fi_info *info;
+    struct fid_fabric *fabric;
+    struct fid_domain *domain;
+    struct fid_ep *ep;
+    struct fid_av *av;
+    struct fid_cq *cq;
+    int rank, size, node;
+    int up;
+    fi_addr_t *addr;          /* [size]: FI_ADDR_NOTAVAIL until first send */
+    size_t inject_max;        /* whole packets up to this go with fi_inject */
+    int multi_recv;           /* slabs posted with FI_MULTI_RECV */
+    int mr_local;             /* provider wants local buffers registered */
+    ofi_rxbuf *rx;
+    int nrx;
+    ofi_txbuf *tx_free;
+    int tx_count, tx_max;     /* send buffers made so far / at most */
+    int wait_fd;              /* the CQ's FI_WAIT_FD, or -1 */
+    int in_progress;          /* no nested delivery from a handler */
+};
+
+extern struct ofi_state ofi_st;
+
+/* ofi_init.c */
+int  ofi_open(const mpid_chan_info *info);
+void ofi_close(void);
+int  ofi_resolve(int dest);      /* fills ofi_st.addr[dest] from the KVS */
+int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
+
+/* ofi_progress.c */
+int  ofi_post_rx(ofi_rxbuf *b);
+int  ofi_poll(int budget);
+ofi_txbuf *ofi_tx_get(void);
+void ofi_tx_put(ofi_txbuf *t);
+void ofi_tx_release_all(void);
+
+/* ofi_wait.c */
+int  ofi_arm_sleep(void);
+void ofi_sleep(long timeout_us);
+void ofi_disarm_sleep(void);
+int  ofi_wait_fd(void);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * ofi_progress.c — the completion queue: packets handed to the device in
+ * place, receive buffers reposted, send buffers returned, and errors, which
+ * end the job naming the peer (a peer that vanished must not leave us
+ * waiting for packets that will never come).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netmod/ofi/ofi.h"
+#include "src/util/log.h"
+#include "src/util/pmi.h"
+
+int ofi_post_rx(ofi_rxbuf *b)
+{
+    struct iovec iov = { b->buf, b->size };
+    void *desc = b->desc;
+    struct fi_msg m = {
+        .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+        .addr = FI_ADDR_UNSPEC, .context = &b->ctx,
+    };
+    int rc;
+    /* the queue has room for every buffer we own; EAGAIN only means the
+     * provider wants progress first */
+    for (int tries = 0; tries < 1000; tries++) {
+        rc = (int)fi_recvmsg(ofi_st.ep, &m, ofi_st.multi_recv ? FI_MULTI_RECV : 0);
+        if (rc != -FI_EAGAIN)
+            return rc;
+        struct fi_cq_data_entry e;
+        (void)fi_cq_read(ofi_st.cq, &e, 0);   /* progress without taking entries */
+    }
+    return rc;
+}
+
+ofi_txbuf *ofi_tx_get(void)
+{
+    ofi_txbuf *t = ofi_st.tx_free;
+    if (t) {
+        ofi_st.tx_free = t->next;
+        return t;
+    }
+    if (ofi_st.tx_count >= ofi_st.tx_max)
+        return NULL;
+    t = malloc(sizeof *t + OFI_PKT_MAX);
+    if (!t)
+        return NULL;
+    if (ofi_mr_reg(t->data, OFI_PKT_MAX, FI_SEND, &t->mr, &t->desc)) {
+        free(t);
+        return NULL;
+    }
+    ofi_st.tx_count++;
+    return t;
+}
+
+void ofi_tx_put(ofi_txbuf *t)
+{
+    t->next = ofi_st.tx_free;
+    ofi_st.tx_free = t;
+}
+
+void ofi_tx_release_all(void)
+{
+    /* buffers still in flight at close are lost with the endpoint */
+    ofi_txbuf *t = ofi_st.tx_free;
+    while (t) {
+        ofi_txbuf *n = t->next;
+        if (t->mr)
+            fi_close(&t->mr->fid);
+        free(t);
+        t = n;
+    }
+    ofi_st.tx_free = NULL;
+    ofi_st.tx_count = 0;
+}
+
+static int is_rx(void *ctx)
+{
+    return ofi_st.rx && (char *)ctx >= (char *)ofi_st.rx &&
+           (char *)ctx < (char *)(ofi_st.rx + ofi_st.nrx);
+}
+
+/* A provider error is fatal for the job: the device has no way to resend. */
+static void on_error(void)
+{
+    struct fi_cq_err_entry err;
+    memset(&err, 0, sizeof err);
+    if (fi_cq_readerr(ofi_st.cq, &err, 0) <= 0)
+        return;
+    if (err.err == FI_ECANCELED)
+        return;   /* buffers taken back at close */
+    char perr[256] = "";
+    const char *ps = fi_cq_strerror(ofi_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
+    char msg[600];
+    if (err.op_context && !is_rx(err.op_context)) {
+        ofi_txbuf *t = (ofi_txbuf *)err.op_context;
+        snprintf(msg, sizeof msg,
+                 "clumpi[%d]: ofi: lost the connection to rank %d (send failed: %s%s%s); "
+                 "ending the job\n", ofi_st.rank, t->dest, fi_strerror(err.err),
+                 ps && *ps ? ", " : "", ps && *ps ? ps : "");
+    } else {
+        snprintf(msg, sizeof msg,
+                 "clumpi[%d]: ofi: receive failed (%s%s%s): a peer vanished; ending the job\n",
+                 ofi_st.rank, fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
+    }
+    cu_pmi_abort(1, msg);
+}
+
+static void deliver(const char *p, size_t len)
+{
+    ofi_wire w;
+    if (len < sizeof w)
+        cu_fatal("ofi: runt packet of %zu bytes", len);
+    memcpy(&w, p, sizeof w);
+    if (w.src >= (uint32_t)ofi_st.size || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
+        cu_fatal("ofi: corrupt packet (source %u, header %u, %zu bytes)", w.src, w.hdrlen, len);
+    const char *hdr = p + sizeof w;
+    mpid_on_packet((int)w.src, hdr, w.hdrlen, hdr + w.hdrlen, len - sizeof w - w.hdrlen);
+}
+
+int ofi_poll(int budget)
+{
+    if (ofi_st.in_progress)
+        return 0;
+    ofi_st.in_progress = 1;
+    int delivered = 0;
+    while (delivered < budget) {
+        struct fi_cq_data_entry e[16];
+        size_t want = (size_t)(budget - delivered) < 16 ? (size_t)(budget - delivered) : 16;
+        ssize_t n = fi_cq_read(ofi_st.cq, e, want);
+        if (n == -FI_EAGAIN)
+            break;
+        if (n == -FI_EAVAIL) {
+            on_error();
+            continue;
+        }
+        if (n < 0) {
+            ofi_st.in_progress = 0;
+            cu_fatal("ofi: reading the completion queue failed: %s", fi_strerror((int)-n));
+        }
+        for (ssize_t k = 0; k < n; k++) {
+            void *ctx = e[k].op_context;
+            if (e[k].flags & FI_RECV) {
+                ofi_rxbuf *b = (ofi_rxbuf *)ctx;
+                if (e[k].len) {
+                    /* multi-recv reports where in the slab the packet is */
+                    const char *p = ofi_st.multi_recv ? (const char *)e[k].buf : b->buf;
+                    deliver(p, e[k].len);
+                    delivered++;
+                }
+                /* the handler copied what it keeps: the space is free again */
+                if (!ofi_st.multi_recv || (e[k].flags & FI_MULTI_RECV)) {
+                    int rc = ofi_post_rx(b);
+                    if (rc)
+                        cu_fatal("ofi: reposting a receive buffer failed: %s", fi_strerror(-rc));
+                }
+            } else if (ctx) {
+                ofi_tx_put((ofi_txbuf *)ctx);
+            }
+        }
+        if ((size_t)n < want)
+            break;
+    }
+    ofi_st.in_progress = 0;
+    return delivered;
+}
