@@ -5,9 +5,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "mpid/mpidi.h"
 #include "src/util/log.h"
+#include "src/util/param.h"
 #include "src/util/pmi.h"
 
 int mpid_my_world_rank, mpid_my_world_size;
@@ -15,7 +17,7 @@ static int *node_of, *local_ranks;
 static int nnodes = 1;
 static char job_id[128];
 static mpid_chan_info info;
-static int shm_up;
+static int shm_up, net_up;
 
 int mpid_world_rank(void) { return mpid_my_world_rank; }
 int mpid_world_size(void) { return mpid_my_world_size; }
@@ -84,20 +86,42 @@ int mpid_init(void)
     info.local_ranks = local_ranks;
     info.job_id = job_id;
 
+    /* CLUMPI_NET: how other nodes are reached. Only "direct" (a libfabric
+     * endpoint per rank) exists so far. */
+    const char *net = cu_param_str("NET", "direct");
+    if (strcmp(net, "direct") != 0) {
+        cu_warn("CLUMPI_NET=%s is not a network mode; valid values: direct", net);
+        return MPI_ERR_OTHER;
+    }
+
     mpid_nchans = 0;
+    mpid_net_chan = NULL;
     if (mpid_channel_self.init(&info) != 0)
         return MPI_ERR_OTHER;
-    if (nlocal > 1) {
+    /* shm's init holds PMI barriers, which every rank must join: on several
+     * nodes a rank alone on its node takes part too (and makes no segment) */
+    if (nlocal > 1 || nnodes > 1) {
         int rc = mpid_channel_shm.init(&info);
         if (rc != 0) {
             cu_warn("shared-memory channel failed to start (%d)", rc);
             return MPI_ERR_OTHER;
         }
         shm_up = 1;
-        mpid_chans[mpid_nchans++] = &mpid_channel_shm;
-        mpid_sleep_chan = mpid_channel_shm.arm_sleep ? &mpid_channel_shm : NULL;
+        if (nlocal > 1) {
+            mpid_chans[mpid_nchans++] = &mpid_channel_shm;
+            mpid_sleep_chan = mpid_channel_shm.arm_sleep ? &mpid_channel_shm : NULL;
+        }
     }
-    if (mpid_route_init(node_of, my_node, shm_up) != 0)
+    if (nnodes > 1) {
+        int rc = mpid_channel_ofi.init(&info);
+        if (rc != 0) {
+            cu_warn("network channel (ofi) failed to start: %s", strerror(rc < 0 ? -rc : rc));
+            return MPI_ERR_OTHER;
+        }
+        net_up = 1;
+        mpid_net_init(&mpid_channel_ofi);
+    }
+    if (mpid_route_init(node_of, my_node, shm_up && nlocal > 1) != 0)
         return MPI_ERR_NO_MEM;
     mpid_progress_init(nlocal);
     return MPI_SUCCESS;
@@ -115,6 +139,10 @@ int mpid_finalize(void)
     mpid_progress_until(drained, NULL);
     if (mpid_my_world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
+    if (net_up)
+        mpid_channel_ofi.finalize();
+    net_up = 0;
+    mpid_net_chan = NULL;
     if (shm_up)
         mpid_channel_shm.finalize();
     shm_up = 0;

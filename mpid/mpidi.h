@@ -259,6 +259,14 @@ extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
 extern void *mpid_self_head;                  /* self channel: first queued packet */
 static inline int mpid_self_pending(void) { return mpid_self_head != NULL; }
 void mpid_progress_init(int local_size);
+
+/* netpoll.c: the network channel (NULL on one node), polled adaptively */
+extern const mpid_channel *mpid_net_chan;
+extern int mpid_net_countdown;   /* progress calls until the next network poll */
+extern int mpid_net_urgent;      /* nonzero: poll the network on every call */
+void mpid_net_init(const mpid_channel *ch);
+int  mpid_net_poll(void);
+void mpid_idle_sleep(long timeout_us);   /* block on every channel at once */
 void mpid_send_fail(mpid_req *r, int rc);     /* complete a send with an error */
 
 #endif

@@ -40,6 +40,9 @@ int mpid_progress(void)
     int n = 0;
     for (int i = 0; i < mpid_nchans; i++)
         n += mpid_chans[i]->progress(BUDGET);
+    if (mpid_net_chan && (--mpid_net_countdown <= 0 || mpid_net_urgent ||
+                          __builtin_expect(mpid_work_pending(), 0)))
+        n += mpid_net_poll();
     if (__builtin_expect(mpid_self_pending(), 0))
         n += mpid_channel_self.progress(BUDGET);
     if (__builtin_expect(mpid_work_pending(), 0))
@@ -52,7 +55,29 @@ static inline int is_done(int (*done)(void *), void *arg)
     return done ? done(arg) : ((mpid_request *)arg)->done;
 }
 
+static int progress_until(int (*done)(void *arg), void *arg);
+
+/* Waiting on one request whose peer is on another node: only the network
+ * can complete it, so poll the network on every call meanwhile. */
+static int net_only(int (*done)(void *), void *arg)
+{
+    if (!mpid_net_chan || done)
+        return 0;
+    int peer = mpid_req_of((mpid_request *)arg)->p.peer;
+    return peer >= 0 && peer < mpid_my_world_size && mpid_dests[peer].ch == mpid_net_chan;
+}
+
 int mpid_progress_until(int (*done)(void *arg), void *arg)
+{
+    int urgent = mpid_net_urgent;
+    if (__builtin_expect(mpid_net_chan != NULL, 0))
+        mpid_net_urgent = net_only(done, arg);
+    int rc = progress_until(done, arg);
+    mpid_net_urgent = urgent;
+    return rc;
+}
+
+static int progress_until(int (*done)(void *arg), void *arg)
 {
     for (;;) {
         for (long i = 0; i < spin_polls; i++) {
@@ -69,16 +94,7 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
             sched_yield();
             continue;
         }
-        if (mpid_sleep_chan && mpid_sleep_chan->arm_sleep) {
-            if (!mpid_sleep_chan->arm_sleep())
-                mpid_sleep_chan->sleep(mpid_others ? 1000 : sleep_us);
-            mpid_sleep_chan->disarm_sleep();
-        } else {
-            /* No channel can wake us (singleton): nothing but a polled
-             * request can still change anything. */
-            struct timespec ts = { 0, mpid_others ? 20000 : 1000000 };
-            nanosleep(&ts, NULL);
-        }
+        mpid_idle_sleep(mpid_others ? 1000 : sleep_us);
         mpid_progress();
     }
 }

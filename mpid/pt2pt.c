@@ -154,6 +154,8 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
     }
     r->p.q.src = src;
     r->p.q.tag = tag;
+    /* who will send it, when known: a wait on a remote peer polls the network */
+    r->p.peer = src >= 0 ? comm->world_ranks[src] : -1;
     r->p.state = MPID_ST_POSTED;
     if (__builtin_expect(!dt->builtin, 0))
         mpid_req_hold_dt(r);

@@ -1,6 +1,6 @@
 /*
  * route.c — the routing table: one entry per world rank naming the channel
- * that reaches it (self, shm; the network channels come later) and the
+ * that reaches it (self, shm, the network for other nodes) and the
  * packets waiting for room there.
  */
 #include <stdint.h>
@@ -42,6 +42,8 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
             d->ch = &mpid_channel_self;
         else if (shm_up && node_of[w] == my_node)
             d->ch = &mpid_channel_shm;
+        else if (mpid_net_chan && node_of[w] != my_node)
+            d->ch = mpid_net_chan;
         else
             d->ch = &unreach;
         d->eager_max = d->ch->max_payload;
