@@ -387,3 +387,35 @@ Test(shm, sleep_and_wake, .timeout = 60)
 {
     run_ranks(2, NULL, sleep_body);
 }
+
+/* ---- 8 ranks pass a token round a ring, blocking while they wait: a lost
+ * wake-up costs the 5 s timeout and fails the time check ------------------ */
+#define RING_LAPS 200
+static volatile int ring_got;
+static void ring_on(int src, const void *hdr, size_t hdrlen, const void *p, size_t len) { ring_got++; }
+
+static void ring_body(const mpid_chan_info *info)
+{
+    on_packet = ring_on;
+    int me = info->world_rank, n = info->world_size;
+    double t0 = now();
+    for (int lap = 0; lap < RING_LAPS; lap++) {
+        if (me == 0)
+            send_retry(1, &lap, sizeof lap, NULL, 0, lap & 1 ? MPID_CH_CTRL : 0);
+        while (ring_got == lap) {
+            if (ch->progress(8))
+                continue;
+            if (!ch->arm_sleep())
+                ch->sleep(5000000);
+            ch->disarm_sleep();
+        }
+        if (me != 0)
+            send_retry((me + 1) % n, &lap, sizeof lap, NULL, 0, lap & 1 ? MPID_CH_CTRL : 0);
+    }
+    CHECK(now() - t0 < 4.0, "ring took %.2f s: a wake-up was lost", now() - t0);
+}
+
+Test(shm, oversubscribed_ring_blocks_and_wakes, .timeout = 60)
+{
+    run_ranks(8, NULL, ring_body);
+}
