@@ -24,3 +24,41 @@ test_unit_test_group_SOURCES = test/unit/test_group.c src/group.c src/dims.c src
 test_unit_test_group_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_group_LDADD = $(CRITERION_LIBS)
 endif
+
+# Reductions (reductions owner): op application, the reduce, allreduce,
+# reduce-scatter and scan families.
+libmpi_la_SOURCES += coll/reduce_impl.h coll/reduce_util.c coll/op_apply.c \
+	coll/reduce_binomial.c coll/reduce_binary.c coll/reduce_rabenseifner.c coll/reduce_hier.c \
+	coll/allreduce_recdbl.c coll/allreduce_ring.c coll/allreduce_rabenseifner.c \
+	coll/allreduce_reduce_bcast.c coll/allreduce_hier.c \
+	coll/reduce_scatter.c coll/scan.c
+
+# Reduction tests: test/coll/reduce_algos runs once per algorithm of each
+# reduction (reduce.sh, allreduce.sh, reduce_scatter.sh, scan.sh through
+# run-coll); op_pairs checks every predefined op on every type (np: line).
+RED_TEST_PROGS = test/coll/reduce_algos test/coll/op_pairs
+RED_TESTS = test/coll/reduce.sh test/coll/allreduce.sh test/coll/reduce_scatter.sh \
+	test/coll/scan.sh
+check_PROGRAMS += $(RED_TEST_PROGS)
+TESTS += $(RED_TESTS) test/coll/op_pairs
+EXTRA_DIST += $(RED_TESTS)
+test_coll_reduce_algos_SOURCES = test/coll/reduce_algos.c test/mpi/mtest.h
+test_coll_reduce_algos_LDADD = libmpi.la
+test_coll_reduce_algos_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_op_pairs_SOURCES = test/coll/op_pairs.c test/mpi/mtest.h
+test_coll_op_pairs_LDADD = libmpi.la
+test_coll_op_pairs_LDFLAGS = $(AM_LDFLAGS) -no-install
+check-long: check-long-reduce
+check-long-reduce: $(RED_TEST_PROGS) src/tools/mpirun
+	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(RED_TESTS)" \
+	    check_PROGRAMS="$(RED_TEST_PROGS)"
+.PHONY: check-long-reduce
+
+# The reduction kernels alone, against a naive reference.
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_op
+TESTS += test/unit/test_op
+test_unit_test_op_SOURCES = test/unit/test_op.c src/util/op.c src/util/op.h
+test_unit_test_op_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_op_LDADD = $(CRITERION_LIBS) -lpthread
+endif

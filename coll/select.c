@@ -135,44 +135,77 @@ static const coll_rule alltoallw_rules[] = {
  * Add each algorithm of coll/reduce_*.c, allreduce_*.c, reduce_scatter*.c,
  * scan*.c here as it lands: { "name", F(coll_<op>_<name>), flags }, with
  * COLL_ALGO_ORDERED when it combines operands in rank order, and a rule
- * naming it. The sentinel row keeps the arrays non-empty until then; a
- * table without algorithms selects nothing (coll_select returns NULL). */
+ * naming it.
+ * Reductions (why: reduce_*.c / allreduce_*.c headers; measured with a
+ * scratch allreduce/reduce benchmark on 2 cores):
+ * - short vectors: recursive doubling / binomial, the fewest rounds;
+ * - long ones: Rabenseifner or the ring (about 2n bytes per rank instead of
+ *   n log2 p); the ring where p is not a power of two (Rabenseifner's fold
+ *   costs a whole extra message there);
+ * - non-commutative ops skip the unordered rows and land on the ordered
+ *   ones at the end (recdbl, binomial/binary, reduce_scatterv, scans). */
+#define O COLL_ALGO_ORDERED
 static const coll_algo reduce_algos[] = {
-    { NULL, NULL, 0 },
+    { "binomial", F(coll_reduce_binomial), O },
+    { "binary", F(coll_reduce_binary), O },
+    { "rabenseifner", F(coll_reduce_rabenseifner), 0 },
+    { "hier", F(coll_reduce_hier), 0 },
 };
 static const coll_rule reduce_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+    { ANY, ALL, 2, 0, "hier" },
+    { 32768, ALL, 1, 0, "binomial" },
+    { ANY, ALL, 1, 0, "rabenseifner" },
+    { ANY, ALL, 1, 0, "binary" },
 };
 static const coll_algo allreduce_algos[] = {
-    { NULL, NULL, 0 },
+    { "recdbl", F(coll_allreduce_recdbl), O },
+    { "ring", F(coll_allreduce_ring), 0 },
+    { "rabenseifner", F(coll_allreduce_rabenseifner), 0 },
+    { "reduce_bcast", F(coll_allreduce_reduce_bcast), O },
+    { "hier", F(coll_allreduce_hier), 0 },
 };
 static const coll_rule allreduce_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+    { ANY, ALL, 2, 0, "hier" },
+    { 32768, ALL, 1, 0, "recdbl" },
+    { ANY, ALL, 1, 1, "rabenseifner" },
+    { ANY, ALL, 1, 0, "ring" },
+    { ANY, ALL, 1, 0, "recdbl" },
 };
 static const coll_algo reduce_scatter_algos[] = {
-    { NULL, NULL, 0 },
+    { "ring", F(coll_reduce_scatter_ring), 0 },
+    { "reduce_scatterv", F(coll_reduce_scatter_reduce_scatterv), O },
 };
-static const coll_rule reduce_scatter_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+static const coll_rule reduce_scatter_rules[] = {  /* bytes: the whole input */
+    { 32768, ALL, 1, 0, "reduce_scatterv" },
+    { ANY, ALL, 1, 0, "ring" },
+    { ANY, ALL, 1, 0, "reduce_scatterv" },
 };
 static const coll_algo reduce_scatter_block_algos[] = {
-    { NULL, NULL, 0 },
+    { "ring", F(coll_reduce_scatter_block_ring), 0 },
+    { "reduce_scatter", F(coll_reduce_scatter_block_reduce_scatter), O },
 };
 static const coll_rule reduce_scatter_block_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+    { 32768, ALL, 1, 0, "reduce_scatter" },
+    { ANY, ALL, 1, 0, "ring" },
+    { ANY, ALL, 1, 0, "reduce_scatter" },
 };
 static const coll_algo scan_algos[] = {
-    { NULL, NULL, 0 },
+    { "recdbl", F(coll_scan_recdbl), O },
+    { "linear", F(coll_scan_linear), O },
 };
 static const coll_rule scan_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+    { 65536, ALL, 1, 0, "recdbl" },
+    { ANY, ALL, 1, 0, "linear" },
 };
 static const coll_algo exscan_algos[] = {
-    { NULL, NULL, 0 },
+    { "recdbl", F(coll_exscan_recdbl), O },
+    { "linear", F(coll_exscan_linear), O },
 };
 static const coll_rule exscan_rules[] = {
-    { ANY, ALL, 1, 0, NULL },
+    { 65536, ALL, 1, 0, "recdbl" },
+    { ANY, ALL, 1, 0, "linear" },
 };
+#undef O
 
 /* ---- the table --------------------------------------------------------- */
 typedef struct coll_optab {

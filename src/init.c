@@ -39,6 +39,8 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         fprintf(stderr, "clumpi: %s: datatypes failed to initialize (error %d)\n", fn, rc);
         return rc;
     }
+    if ((rc = mpir_op_init()) != MPI_SUCCESS)
+        return rc;
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;
     mpir_thread_provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
@@ -94,6 +96,7 @@ int PMPI_Finalize(void)
     mpir_group_finalize();
     mpir_info_finalize();
     mpir_dtype_finalize();
+    mpir_op_finalize();
     mpir_attr_finalize();
     mpir_errhandler_finalize();
     mpir_errors_finalize();

@@ -117,6 +117,17 @@ static inline cu_dtype *mpir_dtype_get(MPI_Datatype t)
 int  mpir_dtype_init(void);
 void mpir_dtype_finalize(void);
 
+/* ---- reduction ops (op.c) ------------------------------------------------
+ * The predefined ops at their fixed handles (set up by MPI_Init, dropped by
+ * MPI_Finalize) and user ops. mpir_op_resolve checks op and its pairing with
+ * the datatype (MPI_ERR_OP with a message naming both) and fills the
+ * collectives' view of the op. */
+struct coll_op;
+int  mpir_op_init(void);
+void mpir_op_finalize(void);
+int  mpir_op_resolve(const char *func, MPI_Op op, MPI_Datatype type, const cu_dtype *dt,
+                     struct coll_op *out);
+
 /* Datatype attributes live with the other attributes (attr.c); the datatype
  * code calls these when a type is duplicated or freed. */
 int  mpir_type_attrs_copy(MPI_Datatype oldtype, MPI_Datatype newtype);

@@ -499,6 +499,18 @@ CLUMPI_API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype send
 CLUMPI_API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm));
 CLUMPI_API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm));
 
+/* ---- reductions and reduction ops ------------------------------------ */
+CLUMPI_API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm));
+CLUMPI_API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+CLUMPI_API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+CLUMPI_API(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+CLUMPI_API(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+CLUMPI_API(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm));
+CLUMPI_API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op));
+CLUMPI_API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op));
+CLUMPI_API(int, Op_free, (MPI_Op *op));
+CLUMPI_API(int, Op_commutative, (MPI_Op op, int *commute));
+
 /* ---- handle conversion (handles are already integers) ------------------ */
 #define MPI_Comm_c2f(c)     ((MPI_Fint)(c))
 #define MPI_Comm_f2c(f)     ((MPI_Comm)(f))

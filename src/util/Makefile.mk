@@ -19,3 +19,5 @@ test_unit_test_dtype_api_SOURCES = test/unit/test_dtype_api.c
 test_unit_test_dtype_api_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_dtype_api_LDADD = libmpi.la $(CRITERION_LIBS)
 endif
+# Reduction-op kernels (reductions owner): shared by coll and the NI agent.
+libmpi_la_SOURCES += src/util/op.c src/util/op.h

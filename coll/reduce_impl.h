@@ -1,0 +1,93 @@
+/*
+ * reduce_impl.h — private to the reduction algorithms of coll/: work buffers
+ * in the user's datatype layout, element blocks, and the tagged forms the
+ * hierarchical algorithms run on node views.
+ *
+ * Work buffers keep the user's layout (count elements of dt, extent apart)
+ * rather than packed bytes, because user functions read and write that
+ * layout; messages carry (buffer, count, dt) as the user would.
+ */
+#ifndef COLL_REDUCE_IMPL_H
+#define COLL_REDUCE_IMPL_H
+
+#include "coll/coll_impl.h"
+
+/* Tags of the phases of the hierarchical reductions (node views number
+ * ranks differently from the communicator, so each view gets its own tag),
+ * in the range coll_impl.h reserves for the reductions (-32 .. -47). */
+#define COLL_TAG_RED_NODE  (-40)   /* reduce inside a node view */
+#define COLL_TAG_RED_LEAD  (-41)   /* among the node leaders */
+#define COLL_TAG_RED_BCAST (-42)   /* result back down a node view */
+#define COLL_TAG_RED_ROOT  (-43)   /* leader to a root that does not lead */
+
+/* A work buffer of count elements of dt. `buf` is what algorithms pass as
+ * the buffer argument (it may point before the allocation when the type's
+ * true lower bound is positive, like any MPI buffer). Small buffers live in
+ * the struct: the latency of 8-byte allreduce has no room for malloc. */
+typedef struct coll_tmp {
+    char  *buf;
+    void  *heap;
+    _Alignas(max_align_t) char small[256];
+} coll_tmp;
+
+int  coll_tmp_alloc(coll_tmp *t, size_t count, const cu_dtype *dt);
+void coll_tmp_free(coll_tmp *t);
+
+/* The address of element i of a buffer of dt (blocks of a vector). */
+static inline char *coll_elem(const void *buf, size_t i, const cu_dtype *dt)
+{
+    return (char *)buf + (ptrdiff_t)i * dt->extent;
+}
+
+/* A (buffer, count, dt) -> same in another buffer of the same layout. */
+static inline int coll_copy_same(const void *src, void *dst, size_t count, const cu_dtype *dt)
+{
+    if (src == dst || count == 0)
+        return MPI_SUCCESS;
+    return coll_copy(src, count, dt, dst, count, dt);
+}
+
+/* Blocks of the ring and Rabenseifner algorithms: count elements split into
+ * n nearly equal blocks; block i starts at element coll_block_start(i). */
+static inline size_t coll_block_start(size_t count, int n, int i)
+{
+    size_t q = count / (size_t)n, r = count % (size_t)n;
+    return q * (size_t)i + ((size_t)i < r ? (size_t)i : r);
+}
+
+/* Tagged forms (the public algorithms call them with their own tags). */
+int coll_reduce_binomial_tag(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                             const coll_op *op, int root, const mpid_comm *comm, int tag);
+int coll_allreduce_recdbl_tag(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                              const coll_op *op, const mpid_comm *comm, int tag);
+int coll_allreduce_rabenseifner_tag(const void *sbuf, void *rbuf, size_t count,
+                                    const cu_dtype *dt, const coll_op *op,
+                                    const mpid_comm *comm, int tag);
+
+/* Rabenseifner's first phase (reduce_rabenseifner.c): the p - pof2 extra
+ * ranks fold their data into a neighbour, then recursive halving over pof2
+ * blocks of count. acc holds my contribution (count elements); tmp has room
+ * for count elements. On return *newrank is my index among the pof2
+ * survivors (-1 when folded out) and acc's block *newrank holds that block
+ * fully reduced. Commutative ops only. */
+int coll_rab_reduce_scatter(void *acc, void *tmp, size_t count, const cu_dtype *dt,
+                            const coll_op *op, const mpid_comm *comm, int tag,
+                            int *newrank, int *pof2);
+/* Comm rank of survivor index nr. */
+static inline int coll_rab_rank(int nr, int rem)
+{
+    return nr < rem ? 2 * nr + 1 : nr + rem;
+}
+
+/* Ring reduce-scatter core over blocks given by displacements (elements):
+ * acc holds my full contribution and ends holding, in block `final`, the
+ * reduced block (final = (rank + shift) mod p). tmp holds the largest block. */
+int coll_ring_reduce_scatter(void *acc, void *tmp, const size_t *bstart, const size_t *bcount,
+                             const cu_dtype *dt, const coll_op *op, int shift,
+                             const mpid_comm *comm, int tag);
+
+/* Above this many bytes the leaders' phase of allreduce_hier uses
+ * Rabenseifner, below it recursive doubling. */
+#define COLL_RED_LONG 65536
+
+#endif

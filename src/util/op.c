@@ -1,0 +1,369 @@
+/*
+ * op.c — the predefined reduction kernels. One plain loop per (op, C type)
+ * over restrict pointers, so the compiler vectorizes them; integer types
+ * share kernels by width and signedness. Signed SUM/PROD wrap (computed in
+ * unsigned arithmetic) rather than being undefined on overflow, as every MPI
+ * does in practice.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+/* -O2 in GCC 12 vectorizes only loops without an epilogue; these loops
+ * have unknown trip counts and are the whole point of the file. */
+#pragma GCC optimize("tree-vectorize")
+#endif
+
+#include <complex.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+#include "src/include/mpi.h"
+#include "src/util/op.h"
+
+#define NTYPES CLUMPI_DT_BUILTIN_COUNT
+
+/* ---- kernel generators ---------------------------------------------------- */
+#define KERNEL(name, T, BODY)                                                   \
+    static void name(const void *restrict in_, void *restrict io_, size_t n)    \
+    {                                                                           \
+        const T *restrict a = in_;                                              \
+        T *restrict b = io_;                                                    \
+        for (size_t i = 0; i < n; i++)                                          \
+            BODY;                                                               \
+    }
+
+/* Integers. WT: the unsigned type the arithmetic runs in — at least
+ * unsigned int, so that narrow types do not promote to (overflowing) int. */
+#define INT_KERNELS(S, T, WT)                                                   \
+    KERNEL(max_##S, T, b[i] = a[i] > b[i] ? a[i] : b[i])                        \
+    KERNEL(min_##S, T, b[i] = a[i] < b[i] ? a[i] : b[i])                        \
+    KERNEL(sum_##S, T, b[i] = (T)((WT)a[i] + (WT)b[i]))                         \
+    KERNEL(prod_##S, T, b[i] = (T)((WT)a[i] * (WT)b[i]))                        \
+    KERNEL(land_##S, T, b[i] = (T)(a[i] && b[i]))                               \
+    KERNEL(lor_##S, T, b[i] = (T)(a[i] || b[i]))                                \
+    KERNEL(lxor_##S, T, b[i] = (T)(!a[i] != !b[i]))                             \
+    KERNEL(band_##S, T, b[i] = (T)(a[i] & b[i]))                                \
+    KERNEL(bor_##S, T, b[i] = (T)(a[i] | b[i]))                                 \
+    KERNEL(bxor_##S, T, b[i] = (T)(a[i] ^ b[i]))                                \
+    KERNEL(repl_##S, T, b[i] = a[i])
+
+INT_KERNELS(i8, int8_t, unsigned)
+INT_KERNELS(u8, uint8_t, unsigned)
+INT_KERNELS(i16, int16_t, unsigned)
+INT_KERNELS(u16, uint16_t, unsigned)
+INT_KERNELS(i32, int32_t, uint32_t)
+INT_KERNELS(u32, uint32_t, uint32_t)
+INT_KERNELS(i64, int64_t, uint64_t)
+INT_KERNELS(u64, uint64_t, uint64_t)
+
+#define FLT_KERNELS(S, T)                                                       \
+    KERNEL(max_##S, T, b[i] = a[i] > b[i] ? a[i] : b[i])                        \
+    KERNEL(min_##S, T, b[i] = a[i] < b[i] ? a[i] : b[i])                        \
+    KERNEL(sum_##S, T, b[i] = a[i] + b[i])                                      \
+    KERNEL(prod_##S, T, b[i] = a[i] * b[i])                                     \
+    KERNEL(repl_##S, T, b[i] = a[i])
+
+FLT_KERNELS(f, float)
+FLT_KERNELS(d, double)
+FLT_KERNELS(ld, long double)
+
+#define CPLX_KERNELS(S, T)                                                      \
+    KERNEL(sum_##S, T, b[i] = a[i] + b[i])                                      \
+    KERNEL(prod_##S, T, b[i] = a[i] * b[i])                                     \
+    KERNEL(repl_##S, T, b[i] = a[i])
+
+CPLX_KERNELS(cf, float _Complex)
+CPLX_KERNELS(cd, double _Complex)
+CPLX_KERNELS(cld, long double _Complex)
+
+KERNEL(land_b, bool, b[i] = a[i] && b[i])
+KERNEL(lor_b, bool, b[i] = a[i] || b[i])
+KERNEL(lxor_b, bool, b[i] = a[i] != b[i])
+
+static void noop(const void *restrict in, void *restrict io, size_t n)
+{
+    (void)in; (void)io; (void)n;
+}
+
+/* MINLOC/MAXLOC on (value, int) pairs. Elements are `stride` bytes apart
+ * with the int at `ioff` (C struct layout, or packed: value then int), read
+ * through memcpy since packed elements are unaligned. Ties keep the lower
+ * index (MPI-3.1 §5.9.4). */
+#define PAIR_KERNELS(S, T, STRUCT)                                              \
+    static inline void pairloc_##S(const char *restrict a, char *restrict b,    \
+                                   size_t n, size_t stride, size_t ioff, int max) \
+    {                                                                           \
+        for (size_t k = 0; k < n; k++, a += stride, b += stride) {              \
+            T u, v;                                                             \
+            int i, j;                                                           \
+            memcpy(&u, a, sizeof u);                                            \
+            memcpy(&v, b, sizeof v);                                            \
+            memcpy(&i, a + ioff, sizeof i);                                     \
+            memcpy(&j, b + ioff, sizeof j);                                     \
+            if (max ? u > v : u < v) {                                          \
+                memcpy(b, &u, sizeof u);                                        \
+                memcpy(b + ioff, &i, sizeof i);                                 \
+            } else if (u == v && i < j) {                                       \
+                memcpy(b + ioff, &i, sizeof i);                                 \
+            }                                                                   \
+        }                                                                       \
+    }                                                                           \
+    static void minloc_##S(const void *restrict a, void *restrict b, size_t n)  \
+    { pairloc_##S(a, b, n, sizeof(STRUCT), offsetof(STRUCT, i), 0); }           \
+    static void maxloc_##S(const void *restrict a, void *restrict b, size_t n)  \
+    { pairloc_##S(a, b, n, sizeof(STRUCT), offsetof(STRUCT, i), 1); }           \
+    static void pminloc_##S(const void *restrict a, void *restrict b, size_t n) \
+    { pairloc_##S(a, b, n, sizeof(T) + sizeof(int), sizeof(T), 0); }            \
+    static void pmaxloc_##S(const void *restrict a, void *restrict b, size_t n) \
+    { pairloc_##S(a, b, n, sizeof(T) + sizeof(int), sizeof(T), 1); }            \
+    static void repl_p##S(const void *restrict a, void *restrict b, size_t n)   \
+    { memcpy(b, a, n * sizeof(STRUCT)); }                                       \
+    static void prepl_p##S(const void *restrict a, void *restrict b, size_t n)  \
+    { memcpy(b, a, n * (sizeof(T) + sizeof(int))); }
+
+struct pair_f  { float f; int i; };
+struct pair_d  { double f; int i; };
+struct pair_l  { long f; int i; };
+struct pair_i  { int f; int i; };
+struct pair_s  { short f; int i; };
+struct pair_ld { long double f; int i; };
+PAIR_KERNELS(f, float, struct pair_f)
+PAIR_KERNELS(d, double, struct pair_d)
+PAIR_KERNELS(l, long, struct pair_l)
+PAIR_KERNELS(i, int, struct pair_i)
+PAIR_KERNELS(s, short, struct pair_s)
+PAIR_KERNELS(ld, long double, struct pair_ld)
+
+/* ---- type classes ---------------------------------------------------------- */
+enum cls { C_NONE, C_INT, C_MULTI, C_FLT, C_CPLX, C_BOOL, C_BYTE, C_PAIR };
+
+typedef struct tinfo {
+    const char *name;
+    int         cls;
+    size_t      size, psize;   /* memory and packed element sizes */
+} tinfo;
+
+#define T(I, NAME, CLS, TYPE) [I] = { NAME, CLS, sizeof(TYPE), sizeof(TYPE) }
+#define TP(I, NAME, VT, ST)   [I] = { NAME, C_PAIR, sizeof(ST), sizeof(VT) + sizeof(int) }
+static const tinfo types[NTYPES] = {
+    [0] = { "MPI_DATATYPE_NULL", C_NONE, 0, 0 },
+    T(1, "MPI_CHAR", C_NONE, char),
+    T(2, "MPI_SIGNED_CHAR", C_INT, signed char),
+    T(3, "MPI_UNSIGNED_CHAR", C_INT, unsigned char),
+    T(4, "MPI_BYTE", C_BYTE, unsigned char),
+    T(5, "MPI_SHORT", C_INT, short),
+    T(6, "MPI_UNSIGNED_SHORT", C_INT, unsigned short),
+    T(7, "MPI_INT", C_INT, int),
+    T(8, "MPI_UNSIGNED", C_INT, unsigned),
+    T(9, "MPI_LONG", C_INT, long),
+    T(10, "MPI_UNSIGNED_LONG", C_INT, unsigned long),
+    T(11, "MPI_LONG_LONG_INT", C_INT, long long),
+    T(12, "MPI_UNSIGNED_LONG_LONG", C_INT, unsigned long long),
+    T(13, "MPI_FLOAT", C_FLT, float),
+    T(14, "MPI_DOUBLE", C_FLT, double),
+    T(15, "MPI_LONG_DOUBLE", C_FLT, long double),
+    T(16, "MPI_WCHAR", C_NONE, wchar_t),
+    T(17, "MPI_C_BOOL", C_BOOL, bool),
+    T(18, "MPI_INT8_T", C_INT, int8_t),
+    T(19, "MPI_INT16_T", C_INT, int16_t),
+    T(20, "MPI_INT32_T", C_INT, int32_t),
+    T(21, "MPI_INT64_T", C_INT, int64_t),
+    T(22, "MPI_UINT8_T", C_INT, uint8_t),
+    T(23, "MPI_UINT16_T", C_INT, uint16_t),
+    T(24, "MPI_UINT32_T", C_INT, uint32_t),
+    T(25, "MPI_UINT64_T", C_INT, uint64_t),
+    T(26, "MPI_AINT", C_MULTI, MPI_Aint),
+    T(27, "MPI_COUNT", C_MULTI, MPI_Count),
+    T(28, "MPI_OFFSET", C_MULTI, MPI_Offset),
+    T(29, "MPI_C_FLOAT_COMPLEX", C_CPLX, float _Complex),
+    T(30, "MPI_C_DOUBLE_COMPLEX", C_CPLX, double _Complex),
+    T(31, "MPI_C_LONG_DOUBLE_COMPLEX", C_CPLX, long double _Complex),
+    T(32, "MPI_PACKED", C_NONE, unsigned char),
+    TP(33, "MPI_FLOAT_INT", float, struct pair_f),
+    TP(34, "MPI_DOUBLE_INT", double, struct pair_d),
+    TP(35, "MPI_LONG_INT", long, struct pair_l),
+    TP(36, "MPI_2INT", int, struct pair_i),
+    TP(37, "MPI_SHORT_INT", short, struct pair_s),
+    TP(38, "MPI_LONG_DOUBLE_INT", long double, struct pair_ld),
+};
+
+/* Which ops each class allows in a reduction (bit op). */
+#define B(op) (1u << (op))
+static const unsigned allowed[] = {
+    [C_NONE]  = 0,
+    [C_INT]   = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD) | B(CU_OP_LAND) |
+                B(CU_OP_LOR) | B(CU_OP_LXOR) | B(CU_OP_BAND) | B(CU_OP_BOR) | B(CU_OP_BXOR),
+    /* Multi-language types (Aint, Offset, Count): no logical ops. */
+    [C_MULTI] = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD) | B(CU_OP_BAND) |
+                B(CU_OP_BOR) | B(CU_OP_BXOR),
+    [C_FLT]   = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD),
+    [C_CPLX]  = B(CU_OP_SUM) | B(CU_OP_PROD),
+    [C_BOOL]  = B(CU_OP_LAND) | B(CU_OP_LOR) | B(CU_OP_LXOR),
+    [C_BYTE]  = B(CU_OP_BAND) | B(CU_OP_BOR) | B(CU_OP_BXOR),
+    [C_PAIR]  = B(CU_OP_MINLOC) | B(CU_OP_MAXLOC),
+};
+
+/* kern[packed][op][type], filled once: integer types are mapped to the
+ * kernels of their width and signedness, which only the compiler knows. */
+static cu_op_kernel *kern[2][CU_OP_COUNT][NTYPES];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define INT_ROW(row, S)                                                         \
+    do {                                                                        \
+        row[CU_OP_MAX] = max_##S; row[CU_OP_MIN] = min_##S;                     \
+        row[CU_OP_SUM] = sum_##S; row[CU_OP_PROD] = prod_##S;                   \
+        row[CU_OP_LAND] = land_##S; row[CU_OP_LOR] = lor_##S;                   \
+        row[CU_OP_LXOR] = lxor_##S; row[CU_OP_BAND] = band_##S;                 \
+        row[CU_OP_BOR] = bor_##S; row[CU_OP_BXOR] = bxor_##S;                   \
+        row[CU_OP_REPLACE] = repl_##S;                                          \
+    } while (0)
+
+static void int_row(cu_op_kernel **row, size_t size, int is_signed)
+{
+    switch (size * 2 + !!is_signed) {
+    case 2:  INT_ROW(row, u8); break;
+    case 3:  INT_ROW(row, i8); break;
+    case 4:  INT_ROW(row, u16); break;
+    case 5:  INT_ROW(row, i16); break;
+    case 8:  INT_ROW(row, u32); break;
+    case 9:  INT_ROW(row, i32); break;
+    case 16: INT_ROW(row, u64); break;
+    case 17: INT_ROW(row, i64); break;
+    default: break;
+    }
+}
+
+#define SIGNED(T) ((T)-1 < (T)0)
+
+static void init_tables(void)
+{
+    cu_op_kernel *row[CU_OP_COUNT];
+    static const struct { int idx; size_t size; int sgn; } ints[] = {
+        { 2, sizeof(signed char), 1 }, { 3, sizeof(unsigned char), 0 },
+        { 4, 1, 0 },  /* MPI_BYTE: the bitwise ops of uint8 */
+        { 5, sizeof(short), 1 }, { 6, sizeof(unsigned short), 0 },
+        { 7, sizeof(int), 1 }, { 8, sizeof(unsigned), 0 },
+        { 9, sizeof(long), 1 }, { 10, sizeof(unsigned long), 0 },
+        { 11, sizeof(long long), 1 }, { 12, sizeof(unsigned long long), 0 },
+        { 16, sizeof(wchar_t), SIGNED(wchar_t) },  /* for REPLACE only */
+        { 1, sizeof(char), SIGNED(char) },          /* for REPLACE only */
+        { 18, 1, 1 }, { 19, 2, 1 }, { 20, 4, 1 }, { 21, 8, 1 },
+        { 22, 1, 0 }, { 23, 2, 0 }, { 24, 4, 0 }, { 25, 8, 0 },
+        { 26, sizeof(MPI_Aint), SIGNED(MPI_Aint) },
+        { 27, sizeof(MPI_Count), SIGNED(MPI_Count) },
+        { 28, sizeof(MPI_Offset), SIGNED(MPI_Offset) },
+        { 32, 1, 0 },                               /* MPI_PACKED: REPLACE only */
+        { 17, sizeof(bool), 0 },                    /* C_BOOL: REPLACE (below) */
+    };
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        memset(row, 0, sizeof row);
+        int_row(row, ints[k].size, ints[k].sgn);
+        for (int op = 0; op < CU_OP_COUNT; op++)
+            kern[0][op][ints[k].idx] = row[op];
+    }
+    /* bool has its own logical kernels (a bool holds only 0 or 1). */
+    kern[0][CU_OP_LAND][17] = land_b;
+    kern[0][CU_OP_LOR][17] = lor_b;
+    kern[0][CU_OP_LXOR][17] = lxor_b;
+
+#define SET(op, idx, fn) kern[0][op][idx] = fn
+#define FLT_ROW(idx, S) SET(CU_OP_MAX, idx, max_##S); SET(CU_OP_MIN, idx, min_##S); \
+    SET(CU_OP_SUM, idx, sum_##S); SET(CU_OP_PROD, idx, prod_##S); SET(CU_OP_REPLACE, idx, repl_##S)
+    FLT_ROW(13, f);
+    FLT_ROW(14, d);
+    FLT_ROW(15, ld);
+#define CPLX_ROW(idx, S) SET(CU_OP_SUM, idx, sum_##S); SET(CU_OP_PROD, idx, prod_##S); \
+    SET(CU_OP_REPLACE, idx, repl_##S)
+    CPLX_ROW(29, cf);
+    CPLX_ROW(30, cd);
+    CPLX_ROW(31, cld);
+    /* Packed and memory layouts agree for everything but the pairs. */
+    memcpy(kern[1], kern[0], sizeof kern[0]);
+#define PAIR_ROW(idx, S) SET(CU_OP_MINLOC, idx, minloc_##S); SET(CU_OP_MAXLOC, idx, maxloc_##S); \
+    SET(CU_OP_REPLACE, idx, repl_p##S); kern[1][CU_OP_MINLOC][idx] = pminloc_##S;             \
+    kern[1][CU_OP_MAXLOC][idx] = pmaxloc_##S; kern[1][CU_OP_REPLACE][idx] = prepl_p##S
+    PAIR_ROW(33, f);
+    PAIR_ROW(34, d);
+    PAIR_ROW(35, l);
+    PAIR_ROW(36, i);
+    PAIR_ROW(37, s);
+    PAIR_ROW(38, ld);
+    for (int t = 1; t < NTYPES; t++) {
+        kern[0][CU_OP_NO_OP][t] = noop;
+        kern[1][CU_OP_NO_OP][t] = noop;
+    }
+    /* Keep only what the standard defines (REPLACE/NO_OP: everywhere). */
+    for (int p = 0; p < 2; p++)
+        for (int op = CU_OP_MAX; op <= CU_OP_MAXLOC; op++)
+            for (int t = 0; t < NTYPES; t++)
+                if (!(allowed[types[t].cls] & B(op)))
+                    kern[p][op][t] = NULL;
+}
+
+static inline int in_range(int op, int basic)
+{
+    return op > CU_OP_NULL && op < CU_OP_COUNT && basic > 0 && basic < NTYPES;
+}
+
+int cu_op_valid(int op, int basic)
+{
+    return in_range(op, basic) && (allowed[types[basic].cls] & B(op)) != 0;
+}
+
+int cu_op_valid_accumulate(int op, int basic)
+{
+    return cu_op_valid(op, basic) ||
+           (in_range(op, basic) && (op == CU_OP_REPLACE || op == CU_OP_NO_OP));
+}
+
+cu_op_kernel *cu_op_kernel_get(int op, int basic)
+{
+    if (!in_range(op, basic))
+        return NULL;
+    pthread_once(&once, init_tables);
+    return kern[0][op][basic];
+}
+
+cu_op_kernel *cu_op_kernel_packed(int op, int basic)
+{
+    if (!in_range(op, basic))
+        return NULL;
+    pthread_once(&once, init_tables);
+    return kern[1][op][basic];
+}
+
+size_t cu_op_elem_size(int basic)
+{
+    return basic > 0 && basic < NTYPES ? types[basic].size : 0;
+}
+
+size_t cu_op_packed_size(int basic)
+{
+    return basic > 0 && basic < NTYPES ? types[basic].psize : 0;
+}
+
+int cu_op_reduce(int op, int basic, const void *in, void *inout, size_t n)
+{
+    cu_op_kernel *k = cu_op_kernel_get(op, basic);
+    if (!k)
+        return -1;
+    if (n)
+        k(in, inout, n);
+    return 0;
+}
+
+const char *cu_op_name(int op)
+{
+    static const char *const names[CU_OP_COUNT] = {
+        "MPI_OP_NULL", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
+        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC",
+        "MPI_REPLACE", "MPI_NO_OP",
+    };
+    return op >= 0 && op < CU_OP_COUNT ? names[op] : "user-defined op";
+}
+
+const char *cu_op_type_name(int basic)
+{
+    return basic > 0 && basic < NTYPES ? types[basic].name : "a derived type of mixed elements";
+}
