@@ -13,7 +13,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,6 +104,7 @@ static void run_ranks(int size, const int *nodes, void (*body)(const mpid_chan_i
         cr_assert(pids[r] >= 0);
         if (pids[r])
             continue;
+        prctl(PR_SET_PDEATHSIG, SIGKILL);   /* no orphans if the test is killed */
         my_rank = r;
         for (int i = 0; i < size; i++)
             node_of[i] = nodes ? nodes[i] : 0;
@@ -119,10 +122,19 @@ static void run_ranks(int size, const int *nodes, void (*body)(const mpid_chan_i
         CHECK(ch->finalize() == 0, "finalize failed");
         _exit(0);
     }
-    for (int r = 0; r < size; r++) {
+    for (int left = size; left > 0; left--) {
         int st;
-        cr_assert_eq(waitpid(pids[r], &st, 0), pids[r]);
-        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rank %d failed (status %#x)", r, st);
+        pid_t w = waitpid(-1, &st, 0);
+        cr_assert(w > 0);
+        int r = 0;
+        while (r < size && pids[r] != w)
+            r++;
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+            for (int k = 0; k < size; k++)   /* the others may wait for it forever */
+                if (k != r)
+                    kill(pids[k], SIGKILL);
+            cr_assert_fail("rank %d failed (status %#x)", r, st);
+        }
     }
     for (int r = 1; r < size; r++)
         cr_assert_eq(atomic_load(&pmi->barriers[r]), atomic_load(&pmi->barriers[0]),
@@ -389,7 +401,7 @@ Test(shm, sleep_and_wake, .timeout = 60)
 }
 
 /* ---- 8 ranks pass a token round a ring, blocking while they wait: a lost
- * wake-up costs the 5 s timeout and fails the time check ------------------ */
+ * wake-up sleeps to the 3 s timeout and fails the check ------------------- */
 #define RING_LAPS 200
 static volatile int ring_got;
 static void ring_on(int src, const void *hdr, size_t hdrlen, const void *p, size_t len) { ring_got++; }
@@ -405,14 +417,17 @@ static void ring_body(const mpid_chan_info *info)
         while (ring_got == lap) {
             if (ch->progress(8))
                 continue;
-            if (!ch->arm_sleep())
-                ch->sleep(5000000);
+            if (!ch->arm_sleep()) {
+                double s0 = now();
+                ch->sleep(3000000);
+                CHECK(now() - s0 < 2.5, "lap %d: slept to the timeout: a wake-up was lost", lap);
+            }
             ch->disarm_sleep();
         }
         if (me != 0)
             send_retry((me + 1) % n, &lap, sizeof lap, NULL, 0, lap & 1 ? MPID_CH_CTRL : 0);
     }
-    CHECK(now() - t0 < 4.0, "ring took %.2f s: a wake-up was lost", now() - t0);
+    CHECK(now() - t0 < 10.0, "ring took %.2f s", now() - t0);
 }
 
 Test(shm, oversubscribed_ring_blocks_and_wakes, .timeout = 60)
