@@ -29,6 +29,7 @@ enum {
     MPID_PKT_DATA,         /* pipelined rendezvous data at an offset */
     MPID_PKT_FIN,          /* ctrl: receiver has read everything (rma path) */
     MPID_PKT_ACK,          /* ctrl: a sync eager message matched */
+    MPID_PKT_RMA,          /* one-sided: request or answer (mpid/rma_impl.h) */
 };
 
 typedef struct mpid_pkt_msg {
@@ -248,6 +249,10 @@ void mpid_on_cts(const mpid_pkt_cts *h);
 void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
 void mpid_on_fin(uint64_t sreq);
 int  mpid_pump_one(mpid_req *r);           /* 1 when the send completed */
+
+/* rma.c: one-sided packets (requests to a target, answers to an origin) */
+void mpid_rma_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload,
+                        size_t len);
 
 /* eager.c */
 void mpid_eager_deliver(mpid_req *r, int src, int tag, const void *payload, size_t len);

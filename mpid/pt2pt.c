@@ -358,6 +358,9 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         mpid_req_complete(r);
         break;
     }
+    case MPID_PKT_RMA:
+        mpid_rma_on_packet(src, hdr, hdrlen, payload, len);
+        break;
     default:
         cu_warn("dropping a packet of unknown type %u from rank %d (%zu header bytes)",
                 type, src, hdrlen);

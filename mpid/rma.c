@@ -1,0 +1,239 @@
+/*
+ * rma.c — the device's window table and the origin side of one-sided
+ * operations: choosing each target's path, operation records, the answers
+ * that complete chunks, flush, and lock/unlock through the target's path.
+ */
+#include <stdlib.h>
+#include "mpid/rma_impl.h"
+#include "src/util/log.h"
+#include "src/util/param.h"
+
+static mpid_win **wins;
+static int nwins;
+
+mpid_win *mpid_win_lookup(uint32_t index)
+{
+    return index < (uint32_t)nwins ? wins[index] : NULL;
+}
+
+void mpid_rma_retry_waiters(void)
+{
+    for (int i = 0; i < nwins; i++)
+        if (wins[i] && wins[i]->waiters)
+            mpid_rma_lock_wait_retry(wins[i]);
+}
+
+int mpid_win_register(mpid_win *w, const mpid_comm *comm)
+{
+    int n = comm->size, i;
+    for (i = 0; i < nwins && wins[i]; i++)
+        ;
+    if (i == nwins) {
+        int cap = nwins ? 2 * nwins : 8;
+        mpid_win **nw = realloc(wins, (size_t)cap * sizeof *nw);
+        if (!nw)
+            return MPI_ERR_NO_MEM;
+        memset(nw + nwins, 0, (size_t)(cap - nwins) * sizeof *nw);
+        wins = nw;
+        nwins = cap;
+    }
+    w->comm = comm;
+    w->peers = calloc((size_t)n, sizeof *w->peers);
+    w->pending = calloc((size_t)n, sizeof *w->pending);
+    w->granted = calloc((size_t)n, sizeof *w->granted);
+    if (!w->peers || !w->pending || !w->granted) {
+        free(w->peers);
+        free(w->pending);
+        free(w->granted);
+        return MPI_ERR_NO_MEM;
+    }
+    w->pending_total = 0;
+    w->err = 0;
+    w->waiters = NULL;
+    memset(&w->priv_ts, 0, sizeof w->priv_ts);
+    w->my_ts = &w->priv_ts;   /* the shared segment's line once mapped */
+    w->index = i;
+    wins[i] = w;
+    return MPI_SUCCESS;
+}
+
+void mpid_win_set_paths(mpid_win *w)
+{
+    /* CLUMPI_RMA_AM=1: every target through active messages, even mapped
+     * ones (tests run both paths on one node). */
+    static int force_am = -1;
+    if (force_am < 0)
+        force_am = cu_param_int("RMA_AM", 0) != 0;
+    int me = w->comm->rank;
+    mpid_win_peer *p = &w->peers[me];
+    p->direct = w->dynamic ? NULL : w->base;
+    p->ts = w->my_ts;
+    for (int t = 0; t < w->comm->size; t++) {
+        p = &w->peers[t];
+        if (t == me && (force_am && w->comm->size > 1))
+            p->path = &mpid_rma_path_am;
+        else if (t == me || (p->direct && !force_am))
+            p->path = &mpid_rma_path_direct;
+        else
+            p->path = &mpid_rma_path_am;
+    }
+}
+
+void mpid_win_unregister(mpid_win *w)
+{
+    if (w->index >= 0 && w->index < nwins && wins[w->index] == w)
+        wins[w->index] = NULL;
+    free(w->peers);
+    free(w->pending);
+    free(w->granted);
+    while (w->regions) {
+        mpid_win_region *r = w->regions;
+        w->regions = r->next;
+        free(r);
+    }
+    w->peers = NULL;
+    w->pending = NULL;
+    w->granted = NULL;
+}
+
+/* ---- operation records ------------------------------------------------- */
+mpid_rma_rec *mpid_rma_rec_new(mpid_win *w, const mpid_rma_args *a)
+{
+    mpid_rma_rec *rec = malloc(sizeof *rec);
+    if (!rec)
+        return NULL;
+    rec->w = w;
+    rec->rbuf = a->rbuf;
+    rec->rcount = a->rcount;
+    rec->rdt = a->rdt;
+    rec->req = a->req;
+    rec->pending = 1;   /* held while issuing */
+    rec->err = 0;
+    if (rec->rdt)
+        cu_dtype_retain(rec->rdt);   /* the user may free it meanwhile */
+    return rec;
+}
+
+void mpid_rma_rec_data(mpid_rma_rec *rec, size_t off, const void *data, size_t len)
+{
+    const cu_dtype *dt = rec->rdt;
+    if (!len || !dt)
+        return;
+    if (dt->contig)
+        memcpy((char *)rec->rbuf + dt->true_lb + off, data, len);
+    else
+        cu_dtype_unpack(rec->rbuf, rec->rcount, dt, off, data, len);
+}
+
+void mpid_rma_rec_done(mpid_rma_rec *rec, int n)
+{
+    rec->pending -= n;
+    if (rec->pending > 0)
+        return;
+    if (rec->req) {
+        rec->req->status.MPI_ERROR = rec->err;
+        rec->req->done = 1;
+    }
+    if (rec->rdt)
+        cu_dtype_release(rec->rdt);
+    free(rec);
+}
+
+void mpid_rma_on_answer(const mpid_pkt_rma *h, const void *payload, size_t len)
+{
+    mpid_win *w = mpid_win_lookup(h->win);
+    if (!w || h->src < 0 || h->src >= w->comm->size) {
+        cu_warn("RMA answer for unknown window %u dropped", h->win);
+        return;
+    }
+    if (h->kind == MPID_RMA_GRANT) {
+        w->granted[h->src]++;
+        return;
+    }
+    w->pending[h->src]--;
+    w->pending_total--;
+    int err = (int)h->nseg;
+    if (err && !w->err)
+        w->err = err;
+    mpid_rma_rec *rec = (mpid_rma_rec *)(uintptr_t)h->oreq;
+    if (!rec)
+        return;
+    if (err && !rec->err)
+        rec->err = err;
+    if (!err && len)
+        mpid_rma_rec_data(rec, h->ooff, payload, len < h->len ? len : h->len);
+    mpid_rma_rec_done(rec, 1);
+}
+
+void mpid_rma_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload,
+                        size_t len)
+{
+    mpid_pkt_rma h;
+    if (hdrlen < sizeof h) {
+        cu_warn("short RMA packet from rank %d dropped", src);
+        return;
+    }
+    memcpy(&h, hdr, sizeof h);
+    if (h.kind >= MPID_RMA_GRANT)
+        mpid_rma_on_answer(&h, payload, len);
+    else
+        mpid_rma_on_request(src, &h, payload, len);
+}
+
+/* ---- operations, flush, locks ------------------------------------------ */
+mpid_request *mpid_rma_request_new(void)
+{
+    /* Completed by the answers, never polled: progress drops it from its
+     * list of polled requests at once. */
+    return mpid_request_new_other();
+}
+
+int mpid_rma_issue(mpid_win *w, const mpid_rma_args *a)
+{
+    mpid_rma_rec *rec = NULL;
+    if (a->req || mpid_rma_fetches(a->kind)) {
+        rec = mpid_rma_rec_new(w, a);
+        if (!rec)
+            return MPI_ERR_NO_MEM;
+    }
+    int rc = w->peers[a->target].path->issue(w, a, rec);
+    if (rec) {
+        if (rc && !rec->err)
+            rec->err = rc;
+        mpid_rma_rec_done(rec, 1);   /* the issuing hold */
+    }
+    return rc;
+}
+
+struct flush_arg { mpid_win *w; int target; };
+
+static int flushed(void *arg)
+{
+    struct flush_arg *f = arg;
+    return f->target < 0 ? f->w->pending_total == 0 : f->w->pending[f->target] == 0;
+}
+
+int mpid_win_flush(mpid_win *w, int target)
+{
+    struct flush_arg f = { w, target };
+    if (!flushed(&f))
+        mpid_progress_until(flushed, &f);
+    int err = w->err;
+    w->err = 0;
+    /* Our own direct stores must be visible before whatever follows (a
+     * barrier, an unlock, a completion message). */
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return err;
+}
+
+int mpid_win_lock(mpid_win *w, int target, int type)
+{
+    return w->peers[target].path->lock(w, target, type);
+}
+
+int mpid_win_unlock(mpid_win *w, int target, int type)
+{
+    int err = mpid_win_flush(w, target);
+    int rc = w->peers[target].path->unlock(w, target, type);
+    return err ? err : rc;
+}

@@ -1,0 +1,138 @@
+/*
+ * rma.h — the device's one-sided communication: what the MPI layer's window
+ * files (src/win.c, src/rma.c, src/win_sync.c) call. The MPI layer keeps
+ * the epochs and checks arguments; the device moves data, applies
+ * accumulates, keeps lock words and counts what is still in flight.
+ *
+ * Each (window, target) is served by one *path*, the RMA target service
+ * (mpid_rma_path): how a chunk of an operation, a lock or an unlock reaches
+ * the target's memory.
+ *   - direct: the target's memory is mapped here (the window's per-node
+ *     shared segment, or our own memory): loads, stores and atomics, with
+ *     accumulates serialized by the target's accumulate lock word.
+ *   - am: active messages (MPID_PKT_RMA) applied by the target's progress
+ *     engine, over whatever channel reaches the target (self, shm, ofi).
+ *   - agent (later, issue 5): the target node's NI agent serves the same
+ *     calls without the target rank, as the NI did in seed 004 (Bilas:
+ *     remote deposit, remote fetch, NI locks). It implements mpid_rma_path
+ *     and the packet kinds of rma_impl.h; nothing above the device changes.
+ *
+ * Completion: every chunk is answered (an ack, or the fetched data), and
+ * the window counts unanswered chunks per target; flush waits for zero.
+ */
+#ifndef MPID_RMA_H
+#define MPID_RMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "mpid/mpid.h"
+
+/* Operation kinds (also the packet sub-kinds, rma_impl.h). */
+enum {
+    MPID_RMA_PUT = 1, MPID_RMA_GET, MPID_RMA_ACC, MPID_RMA_GACC, MPID_RMA_FOP,
+    MPID_RMA_CAS,
+};
+
+/* Lock types as MPI numbers them. */
+enum { MPID_LOCK_NONE = 0, MPID_LOCK_SHARED_T = 1, MPID_LOCK_EXCL_T = 2 };
+
+/* Lock and accumulate words of one target; in the window's shared segment
+ * when it has one (so same-node origins take them with atomics), else in
+ * the target's private memory (only the target itself touches them, on
+ * behalf of active messages). One cache line each. */
+typedef struct mpid_rma_tstate {
+    int lock;       /* 0 free, n > 0: n shared holders, -1: exclusive */
+    int acc;        /* accumulate spin lock: 0 free, 1 held */
+    char pad[56];
+} mpid_rma_tstate;
+
+/* What the window knows of each rank of its group. */
+typedef struct mpid_win_peer {
+    uint64_t base;          /* base address in the peer's address space */
+    uint64_t size;          /* bytes */
+    int32_t  disp_unit;
+    int32_t  win_index;     /* the peer's device window index */
+    char    *direct;        /* the peer's window memory mapped here, or NULL */
+    mpid_rma_tstate *ts;    /* the peer's lock words when mapped, else NULL */
+    const struct mpid_rma_path *path;
+} mpid_win_peer;
+
+typedef struct mpid_win_region {   /* dynamic windows: attached memory */
+    struct mpid_win_region *next;
+    uintptr_t base;
+    size_t len;
+} mpid_win_region;
+
+typedef struct mpid_win {
+    int index;                 /* device window table index (packets name it) */
+    const mpid_comm *comm;     /* the window's private communicator */
+    int dynamic;               /* target displacements are addresses */
+    char *base;                /* my window memory */
+    size_t size;
+    mpid_win_peer *peers;      /* [comm->size] */
+    mpid_rma_tstate *my_ts;    /* my lock words (shared segment or private) */
+    mpid_rma_tstate priv_ts;
+    mpid_win_region *regions;  /* dynamic windows */
+    /* the shared segment (Win_allocate, Win_allocate_shared), or NULL */
+    void *seg;
+    size_t seg_len;
+    /* origin side */
+    int64_t *pending;          /* [size] chunks not yet answered, per target */
+    int64_t pending_total;
+    int *granted;              /* [size] lock grants received (am path) */
+    int err;                   /* first error a target reported (MPI class) */
+    /* target side: lock requests waiting (am path) */
+    struct mpid_lock_wait *waiters;
+} mpid_win;
+
+/* ---- window life cycle ----------------------------------------------- */
+/* Registers w (index, per-peer arrays); comm is the window's communicator. */
+int  mpid_win_register(mpid_win *w, const mpid_comm *comm);
+/* After the MPI layer exchanged everyone's base/size/disp_unit/index into
+ * w->peers (and mapped the shared segment if any): choose each target's path. */
+void mpid_win_set_paths(mpid_win *w);
+void mpid_win_unregister(mpid_win *w);
+
+/* The per-node shared segment. Layout: local_size lock lines, then each
+ * local rank's memory in local-rank order, contiguous (MPI's default for
+ * Win_allocate_shared). create: make (O_EXCL) and size it; else open. */
+void *mpid_win_seg_map(const char *name, size_t len, int create);
+void  mpid_win_seg_unlink(const char *name);
+void  mpid_win_seg_unmap(void *seg, size_t len);
+
+/* ---- operations -------------------------------------------------------- */
+typedef struct mpid_rma_args {
+    int kind;                  /* MPID_RMA_* */
+    int target;                /* rank in the window's communicator */
+    const void *obuf;          /* origin data (PUT/ACC/GACC/FOP/CAS) */
+    size_t ocount;
+    const cu_dtype *odt;
+    void *rbuf;                /* GET: destination; GACC/FOP/CAS: result */
+    size_t rcount;
+    const cu_dtype *rdt;
+    const void *cbuf;          /* CAS: compare value (one element of odt) */
+    uint64_t tdisp;            /* target displacement in bytes (dynamic: address) */
+    size_t tcount;
+    const cu_dtype *tdt;
+    int op;                    /* CU_OP_* for ACC/GACC/FOP */
+    int basic;                 /* element type index for ACC/GACC/FOP/CAS */
+    mpid_request *req;         /* completed with the operation, or NULL */
+} mpid_rma_args;
+
+/* Starts an operation; arguments, ranges and epochs are already checked.
+ * Returns MPI_SUCCESS or an MPI error class. */
+int mpid_rma_issue(mpid_win *w, const mpid_rma_args *a);
+
+/* Waits until every chunk sent to target (-1: to every target) is answered.
+ * Returns the first error a target reported since the last call (and
+ * clears it), or MPI_SUCCESS. */
+int mpid_win_flush(mpid_win *w, int target);
+
+/* Passive-target locks (blocking until granted) and unlocks (flush first). */
+int mpid_win_lock(mpid_win *w, int target, int type);
+int mpid_win_unlock(mpid_win *w, int target, int type);
+
+/* A request completed by the device (Rput & co.). */
+mpid_request *mpid_rma_request_new(void);
+
+#endif

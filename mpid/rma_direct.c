@@ -1,0 +1,155 @@
+/*
+ * rma_direct.c — the direct path: the target's window memory is mapped here
+ * (a window's per-node shared segment, or our own memory), so operations are
+ * loads and stores, accumulates run under the target's accumulate lock word,
+ * and passive-target locks are atomics on its lock word; nothing waits for
+ * the target. Also the mapping of the per-node shared segment.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "mpid/rma_impl.h"
+#include "src/util/log.h"
+
+/* ---- the shared segment --------------------------------------------------- */
+void *mpid_win_seg_map(const char *name, size_t len, int create)
+{
+    int fd = shm_open(name, create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
+    if (fd < 0) {
+        cu_warn("window segment %s: shm_open: %s", name, strerror(errno));
+        return NULL;
+    }
+    if (create && ftruncate(fd, (off_t)len) != 0) {
+        cu_warn("window segment %s: ftruncate(%zu): %s", name, len, strerror(errno));
+        close(fd);
+        shm_unlink(name);
+        return NULL;
+    }
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        cu_warn("window segment %s: mmap(%zu): %s", name, len, strerror(errno));
+        if (create)
+            shm_unlink(name);
+        return NULL;
+    }
+    return p;
+}
+
+void mpid_win_seg_unlink(const char *name)
+{
+    shm_unlink(name);
+}
+
+void mpid_win_seg_unmap(void *seg, size_t len)
+{
+    if (seg)
+        munmap(seg, len);
+}
+
+/* ---- the path ------------------------------------------------------------ */
+#define DIRECT_CHUNK (64u * 1024)   /* bounds the accumulate lock's hold time */
+#define DIRECT_SEGS 64
+
+static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+{
+    mpid_win_peer *p = &w->peers[a->target];
+    /* Segments are addresses here: the mapped base plus the displacement
+     * (dynamic windows, only ever our own: the displacement is an address). */
+    char *tb = (char *)((w->dynamic ? 0 : (uintptr_t)p->direct) + (uintptr_t)a->tdisp);
+    size_t total = a->tdt->size * a->tcount;
+    int acc = mpid_rma_is_acc(a->kind), fetch = mpid_rma_fetches(a->kind);
+    int odata = a->kind != MPID_RMA_GET;
+    size_t esz = acc ? mpid_rma_elem(a->basic) : 1;
+    int ocontig = !odata || a->odt->contig;
+    int rcontig = !fetch || a->rdt->contig;
+    size_t cap = (!acc && ocontig && rcontig) ? total : DIRECT_CHUNK - DIRECT_CHUNK % esz;
+    if (a->kind == MPID_RMA_CAS)
+        cap = esz;
+    char *tin = NULL, *tout = NULL;
+    if ((!ocontig && !(tin = malloc(a->kind == MPID_RMA_CAS ? 2 * cap : cap))) ||
+        (!rcontig && !(tout = malloc(cap)))) {
+        free(tin);
+        return MPI_ERR_NO_MEM;
+    }
+    int rc = 0;
+    struct iovec segs[DIRECT_SEGS];
+    for (size_t off = 0; off < total;) {
+        size_t want = total - off < cap ? total - off : cap, len = 0;
+        int n = cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, DIRECT_SEGS, &len);
+        if (n > 0 && len % esz) {
+            want = len - len % esz;
+            n = want ? cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, DIRECT_SEGS,
+                                       &len) : 0;
+        }
+        if (n <= 0 || len == 0) {
+            rc = MPI_ERR_INTERN;
+            break;
+        }
+        if (w->dynamic && !mpid_rma_in_window(w, segs, n)) {
+            rc = MPI_ERR_RMA_RANGE;
+            break;
+        }
+        const char *in = NULL;
+        char _Alignas(16) cas_in[64];
+        if (odata) {
+            if (ocontig) {
+                in = (const char *)a->obuf + a->odt->true_lb + off;
+            } else {
+                cu_dtype_pack(a->obuf, a->ocount, a->odt, off, tin, len);
+                in = tin;
+            }
+            if (a->kind == MPID_RMA_CAS && len <= sizeof cas_in / 2) {
+                /* value then compare value, as the packet carries them */
+                memcpy(cas_in, in, len);
+                if (a->odt->contig)
+                    memcpy(cas_in + len, (const char *)a->cbuf + a->odt->true_lb, len);
+                else
+                    cu_dtype_pack(a->cbuf, 1, a->odt, 0, cas_in + len, len);
+                in = cas_in;
+            }
+        }
+        char *out = NULL;
+        if (fetch)
+            out = rcontig ? (char *)a->rbuf + a->rdt->true_lb + off : tout;
+        if (acc)
+            mpid_rma_acc_lock(p->ts);
+        mpid_rma_apply(a->kind, a->op, a->basic, NULL, segs, n, in, out, len);
+        if (acc)
+            mpid_rma_acc_unlock(p->ts);
+        if (fetch && !rcontig)
+            cu_dtype_unpack(a->rbuf, a->rcount, a->rdt, off, tout, len);
+        off += len;
+    }
+    free(tin);
+    free(tout);
+    (void)rec;   /* complete on return: the caller drops its hold */
+    return rc;
+}
+
+static int direct_lock(mpid_win *w, int target, int type)
+{
+    mpid_rma_tstate *ts = w->peers[target].ts;
+    /* The holder releases with a store, which wakes nobody: poll (serving
+     * others meanwhile) and yield the core. */
+    while (!mpid_rma_try_lock(ts, type))
+        if (mpid_progress() == 0)
+            sched_yield();
+    return MPI_SUCCESS;
+}
+
+static int direct_unlock(mpid_win *w, int target, int type)
+{
+    mpid_rma_release_lock(w->peers[target].ts, type);
+    return MPI_SUCCESS;
+}
+
+const mpid_rma_path mpid_rma_path_direct = {
+    .name = "direct",
+    .issue = direct_issue,
+    .lock = direct_lock,
+    .unlock = direct_unlock,
+};
