@@ -16,8 +16,8 @@
  * the "free" state travels in the published head instead (cell of ticket t is
  * free once head > t-N), so the consumer never writes a cell: cells move one
  * way only, producer to consumer, and the consumer's next send does not stall
- * on the ownership request for a line it just read (measured: 1-byte
- * ping-pong 0.28 -> see shm.c). The head store is release, after the
+ * on the ownership request for a line it just read (measured here: 1-byte
+ * one-way 0.28 -> 0.23 us against a 0.19 us bare cache-line ping-pong). The head store is release, after the
  * handler's reads, so a producer that saw the head may overwrite the cell.
  *
  * Packets up to SHM_INLINE_MAX bytes span up to K = SHM_CELL_MAXN consecutive
