@@ -218,7 +218,7 @@ static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
         dcap = esz;   /* one element, sent with its compare value */
     struct iovec segs[AM_SEGS + 2];
     char *tmp = NULL;
-    int odata = a->kind != MPID_RMA_GET;
+    int odata = a->kind != MPID_RMA_GET && a->odt;   /* MPI_NO_OP fetches send none */
     if (odata && !a->odt->contig && !(tmp = malloc(a->kind == MPID_RMA_CAS ? 2 * esz : dcap)))
         return MPI_ERR_NO_MEM;
     int rc = 0;

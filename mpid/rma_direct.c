@@ -62,7 +62,7 @@ static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
     char *tb = (char *)((w->dynamic ? 0 : (uintptr_t)p->direct) + (uintptr_t)a->tdisp);
     size_t total = a->tdt->size * a->tcount;
     int acc = mpid_rma_is_acc(a->kind), fetch = mpid_rma_fetches(a->kind);
-    int odata = a->kind != MPID_RMA_GET;
+    int odata = a->kind != MPID_RMA_GET && a->odt;   /* MPI_NO_OP fetches send none */
     size_t esz = acc ? mpid_rma_elem(a->basic) : 1;
     int ocontig = !odata || a->odt->contig;
     int rcontig = !fetch || a->rdt->contig;

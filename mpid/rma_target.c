@@ -235,10 +235,15 @@ void mpid_rma_on_request(int src_world, const mpid_pkt_rma *h, const void *paylo
     }
     int err = 0;
     size_t len = h->len;
-    size_t need = (size_t)nseg * sizeof *segs + (h->kind == MPID_RMA_CAS ? 2 * len :
-                  h->kind == MPID_RMA_GET ? 0 : len);
-    if (need > plen)
+    int nodata = h->kind == MPID_RMA_GET ||
+                 (h->op == CU_OP_NO_OP && (h->kind == MPID_RMA_GACC || h->kind == MPID_RMA_FOP));
+    size_t need = (size_t)h->nseg * sizeof *segs + (h->kind == MPID_RMA_CAS ? 2 * len :
+                  nodata ? 0 : len);
+    if (need > plen) {
+        cu_warn("RMA packet from rank %d: kind %d op %d carries %zu bytes, %zu expected",
+                src_world, h->kind, h->op, plen, need);
         err = MPI_ERR_INTERN;
+    }
     else if (!mpid_rma_in_window(w, segs, nseg))
         err = MPI_ERR_RMA_RANGE;
     int fetch = mpid_rma_fetches(h->kind);

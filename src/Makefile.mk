@@ -10,3 +10,5 @@ libmpi_la_SOURCES += src/pt2pt.h src/send.c src/recv.c src/sendrecv.c src/probe.
 	src/request.c src/persistent.c src/bsend.c src/status.c
 # Reduction ops and the reduction entry points (reductions owner).
 libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
+# One-sided communication (rma owner): windows, operations, epochs.
+libmpi_la_SOURCES += src/win.h src/win.c src/rma.c src/win_sync.c

@@ -22,6 +22,8 @@ void mpir_errhandler_init(void);
 void mpir_errhandler_finalize(void);
 void mpir_errhandler_retain(MPI_Errhandler e);
 void mpir_errhandler_release(MPI_Errhandler e);
+/* Calls handler h for an error on a non-communicator object (a window). */
+int  mpir_err_handler_call(int obj, MPI_Errhandler h, int code);
 
 /* ---- group.c ----------------------------------------------------------------- */
 void mpir_group_init(void);      /* MPI_GROUP_EMPTY */

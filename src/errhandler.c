@@ -90,6 +90,15 @@ int mpir_err_comm(MPI_Comm comm, int code)
     return call_handler(comm, c ? c->errhandler : MPI_ERRORS_ARE_FATAL, code);
 }
 
+/* Errors on objects other than communicators (windows): their own handler,
+ * called with the object's handle (handles are ints of one C type). */
+int mpir_err_handler_call(int obj, MPI_Errhandler h, int code)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    return call_handler(obj, h, code);
+}
+
 int mpir_err_world(int code)
 {
     return mpir_err_comm(MPI_COMM_WORLD, code);

@@ -1,0 +1,61 @@
+/*
+ * win.h — the window object of the MPI layer and the hooks between its
+ * one-sided files: win.c (creation, attributes, names, error handlers),
+ * rma.c (the communication calls) and win_sync.c (epochs). The device part
+ * (mpid_win, mpid/rma.h) is embedded; the epoch state lives here.
+ */
+#ifndef MPIR_WIN_H
+#define MPIR_WIN_H
+
+#include "src/mpir.h"
+#include "mpid/rma.h"
+
+typedef struct mpir_win {
+    mpid_win    dev;
+    int         handle;
+    mpir_comm  *comm;         /* private duplicate of the creating communicator */
+    int         flavor;       /* MPI_WIN_FLAVOR_* */
+    int         model;        /* MPI_WIN_SEPARATE or MPI_WIN_UNIFIED */
+    int         disp_unit;    /* attribute values (the standard hands out pointers) */
+    MPI_Aint    size;
+    void       *base;
+    MPI_Errhandler errhandler;
+    char        name[MPI_MAX_OBJECT_NAME];
+    void       *alloc;        /* Win_allocate memory outside a segment */
+    /* epochs (win_sync.c) */
+    int         fence;        /* a fence opened an access/exposure epoch */
+    unsigned char *locks;     /* [size]: lock type held on each target, 0 none */
+    int         nlocks;
+    int         lock_all;
+    int        *start;        /* access group of Win_start (window ranks), or NULL */
+    int         nstart;
+    int        *post;         /* exposure group of Win_post, or NULL */
+    int         npost;
+    mpid_request **post_done; /* [npost] receives of the origins' completion */
+} mpir_win;
+
+static inline mpir_win *mpir_win_get(MPI_Win w)
+{
+    return (mpir_win *)mpir_handle_get(&mpir_wins, w);
+}
+
+/* Reports code through the window's error handler (win.c). */
+int mpir_err_win(mpir_win *w, int code);
+
+/* Entry-point prologue for window calls. */
+#define MPIR_GET_WIN(fn, handle, wptr)                                       \
+    do {                                                                     \
+        (wptr) = mpir_win_get(handle);                                       \
+        if (!(wptr))                                                         \
+            return mpir_err_world(mpir_err(MPI_ERR_WIN, fn,                  \
+                                   "invalid window (win=0x%x)",              \
+                                   (unsigned)(handle)));                     \
+    } while (0)
+
+/* Access to target allowed by the current epochs (win_sync.c). */
+int mpir_win_can_access(const mpir_win *w, int target);
+
+/* Tags of the window's private communicator (PSCW handshakes). */
+enum { MPIR_WIN_TAG_POST = 1, MPIR_WIN_TAG_DONE = 2 };
+
+#endif
