@@ -216,8 +216,12 @@ static int flushed(void *arg)
 int mpid_win_flush(mpid_win *w, int target)
 {
     struct flush_arg f = { w, target };
+    /* Progress even with nothing pending: a rank spinning on its own
+     * memory through the direct path must still serve the others. */
     if (!flushed(&f))
         mpid_progress_until(flushed, &f);
+    else
+        mpid_progress();
     int err = w->err;
     w->err = 0;
     /* Our own direct stores must be visible before whatever follows (a
