@@ -3,13 +3,19 @@
  * blocks on every channel at once.
  *
  * Adaptive polling (after seed 001): shm is polled on every progress call;
- * the network every `interval` calls, interval set by how many of the last
- * 32 network polls found a packet. Costs measured here (2 cores, net
- * provider, manual progress): an empty fi_cq_read costs NET_POLL_NS, an empty
- * shm poll SHM_POLL_NS — see the numbers below. The paper's 8..32 bound
- * came from a 10x cost ratio; ours is far larger, so the idle interval is
- * stretched until the network's share of an empty progress call is a few
- * percent, and drops to every call while packets keep coming.
+ * the network every `interval` calls, set by how many of the last 32 network
+ * polls found a packet: every ival_max calls with no hits, down to every
+ * ival_min calls with 8 or more. The paper's 1-in-8..1-in-32 came from a
+ * 10x cost ratio (152 cycles vs a few); here (2 cores, MPI_Test on an
+ * unmatched receive, /tmp/t/pollcost.c in the commit message) an empty
+ * progress pass costs ~15 ns and an empty fi_cq_read 360-490 ns (net and
+ * tcp;ofi_rxm alike: it enters the provider's socket progress, epoll_wait
+ * included), 25-30x. A network poll also delays a shm packet that lands
+ * while it runs, so to keep shm latency with the network loaded within ~5%
+ * the network may take ~10% of an idle polling loop: 400 / (256 x 15) ~ 0.1,
+ * hence ival_max = 256 (~4 us of empty polling between network looks). When
+ * packets keep coming the network is polled on every call (ival_min = 1).
+ * CLUMPI_NET_POLL_MIN / CLUMPI_NET_POLL_MAX override both.
  * A waiter on a network-only event, and any pending device work, poll the
  * network on every call (mpid_net_urgent).
  *
@@ -25,17 +31,12 @@
 #include "mpid/mpidi.h"
 #include "src/util/param.h"
 
-/* Measured on this machine (see the commit message for the program): an
- * empty fi_cq_read on net ~ NET_POLL_NS, an empty shm poll ~ SHM_POLL_NS. */
-#define NET_POLL_NS 150
-#define SHM_POLL_NS 4
-
 const mpid_channel *mpid_net_chan;
 int mpid_net_countdown;
 int mpid_net_urgent;
 
 static uint32_t hist;          /* bit k: the poll k polls ago found packets */
-static int ival_min = 1, ival_max = 64;
+static int ival_min = 1, ival_max = 256;
 static long nap_us = 200;
 
 void mpid_net_init(const mpid_channel *ch)
@@ -43,7 +44,7 @@ void mpid_net_init(const mpid_channel *ch)
     mpid_net_chan = ch;
     hist = 0;
     ival_min = (int)cu_param_int("NET_POLL_MIN", 1);
-    ival_max = (int)cu_param_int("NET_POLL_MAX", 64);
+    ival_max = (int)cu_param_int("NET_POLL_MAX", 256);
     if (ival_min < 1)
         ival_min = 1;
     if (ival_max < ival_min)
@@ -87,6 +88,7 @@ void mpid_idle_sleep(long timeout_us)
         if (!ch[0]->arm_sleep())
             ch[0]->sleep(timeout_us);
         ch[0]->disarm_sleep();
+        mpid_net_countdown = 0;
         return;
     }
     int armed = 0, busy = 0;
@@ -122,4 +124,6 @@ void mpid_idle_sleep(long timeout_us)
     }
     for (int i = 0; i < armed; i++)
         ch[i]->disarm_sleep();
+    /* what woke us may be on the network: look there on the next pass */
+    mpid_net_countdown = 0;
 }

@@ -88,13 +88,21 @@ static int progress_until(int (*done)(void *arg), void *arg)
         }
         if (is_done(done, arg))
             return 0;
-        /* Packets we still have to push out depend on a peer draining its
-         * queue, which wakes nobody: keep polling, but yield the core. */
-        if (mpid_dirty || mpid_pump || mpid_self_pending()) {
-            sched_yield();
-            continue;
+        /* Blocked. A wakeup that does not finish the wait (a timeout, a
+         * packet for something else) goes back to sleep after one pass
+         * instead of spinning again: waits that need many wakeups (polled
+         * requests, bounded naps) would otherwise spin most of the time. */
+        for (;;) {
+            /* Packets we still have to push out depend on a peer draining
+             * its queue, which wakes nobody: keep polling, but yield. */
+            if (mpid_dirty || mpid_pump || mpid_self_pending()) {
+                sched_yield();
+                break;
+            }
+            mpid_idle_sleep(mpid_others ? 1000 : sleep_us);
+            mpid_progress();
+            if (is_done(done, arg))
+                return 0;
         }
-        mpid_idle_sleep(mpid_others ? 1000 : sleep_us);
-        mpid_progress();
     }
 }

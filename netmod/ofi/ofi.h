@@ -74,6 +74,9 @@ struct ofi_state {
     int tx_count, tx_max;     /* send buffers made so far / at most */
     int wait_fd;              /* the CQ's FI_WAIT_FD, or -1 */
     int in_progress;          /* no nested delivery from a handler */
+    int got_cqe;              /* a completion was read since the last arm */
+    int spurious;             /* sleeps in a row that ended at once, empty */
+    long long armed_ns;       /* when the current sleep was armed */
 };
 
 extern struct ofi_state ofi_st;

@@ -138,6 +138,7 @@ int ofi_poll(int budget)
             ofi_st.in_progress = 0;
             cu_fatal("ofi: reading the completion queue failed: %s", fi_strerror((int)-n));
         }
+        ofi_st.got_cqe = 1;
         for (ssize_t k = 0; k < n; k++) {
             void *ctx = e[k].op_context;
             if (e[k].flags & FI_RECV) {
