@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# net.sh — the network channel against raw libfabric and Open MPI, side by
+# side in one run on this machine (loopback), medians of interleaved runs:
+#   fi       raw fi_pingpong -e rdm -p PROVIDER, server and client on 127.0.0.1
+#   clumpi   bench/pt2pt between two emulated nodes (mpirun -n 2 --nodes 2),
+#            CLUMPI_OFI_PROVIDER=PROVIDER
+#   openmpi  bench/pt2pt under Open MPI's TCP transport (--mca btl tcp,self)
+#   shm      clumpi shared-memory latency in a job with the network channel
+#            loaded (-n 3 --nodes 2: ranks 0,1 share node 0) and without it
+#            (-n 2, one node)
+# Targets (issue 3): 1-byte latency <= 1.05x fi_pingpong and <= Open MPI;
+# 1 MiB bandwidth >= 0.95x fi_pingpong; shm latency with the netmod within 5%.
+# fi_pingpong's MB/s is a ping-pong figure (size / half round trip), so the
+# 1 MiB comparison uses clumpi's ping-pong at 1 MiB the same way; the
+# streaming bandwidth (pt2pt bw, a window of 64) is printed too.
+#
+# usage: bench/net.sh [-r REPS] [-p PROVIDER] [BUILD_DIR]
+#   BUILD_DIR  a clumpi build tree (src/tools/mpirun, bench/pt2pt); default .
+#   -r REPS    interleaved runs of each (default 3)
+#   -p PROV    libfabric provider (default net)
+set -uo pipefail
+reps=3 prov=net
+while getopts "r:p:h" o; do
+    case $o in
+        r) reps=$OPTARG ;; p) prov=$OPTARG ;;
+        *) sed -n '2,22p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+b=$(cd "${1:-.}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+mpirun=$b/src/tools/mpirun pt2pt=$b/bench/pt2pt
+[ -x "$mpirun" ] && [ -x "$pt2pt" ] || { echo "net.sh: no $mpirun or $pt2pt (make bench/pt2pt)" >&2; exit 2; }
+command -v fi_pingpong >/dev/null || { echo "net.sh: fi_pingpong not found (apt-get install libfabric-bin)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=()
+[ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+ompi=
+if command -v mpicc.openmpi >/dev/null && command -v mpirun.openmpi >/dev/null &&
+    mpicc.openmpi -O2 -o "$work/pt2pt-ompi" "$here/pt2pt.c" 2>/dev/null; then
+    ompi=$work/pt2pt-ompi
+fi
+port=$((47600 + $$ % 300))
+
+# fi_pingpong SIZE ITERS -> "usec MB/s"
+fi_run() {
+    port=$((port + 1))
+    timeout 60 fi_pingpong -p "$prov" -e rdm -B "$port" -I "$2" -S "$1" >"$work/fis" 2>&1 &
+    local spid=$!
+    sleep 0.3
+    timeout 60 fi_pingpong -p "$prov" -e rdm -P "$port" -I "$2" -S "$1" 127.0.0.1 >"$work/fic" 2>&1
+    wait $spid
+    # fabtests prints sizes as 1, 1k, 1m
+    local lab=$1
+    [ "$1" -ge 1048576 ] && lab=$(($1 / 1048576))m
+    awk -v s="$lab" '$1 == s && NF >= 8 { print $7, $6 }' "$work/fic" | tail -n 1
+}
+# value at SIZE of the test TEST in pt2pt output FILE
+pick() { awk -v t="$2" -v s="$3" '/^# (lat|bw|bibw) /{cur=$2} cur==t && $1==s {print $2}' "$1" | tail -n 1; }
+
+vals() { echo "$1 $2" >>"$work/vals"; }
+for ((r = 1; r <= reps; r++)); do
+    echo "# run $r of $reps" >&2
+    read -r l _ <<<"$(fi_run 1 20000)"; vals fi_lat "$l"
+    read -r l bwp <<<"$(fi_run 1048576 400)"; vals fi_bw "$bwp"
+    CLUMPI_OFI_PROVIDER=$prov "$mpirun" -n 2 --nodes 2 "$pt2pt" lat -m 1 >"$work/c1" 2>&1
+    vals c_lat "$(pick "$work/c1" lat 1)"
+    CLUMPI_OFI_PROVIDER=$prov "$mpirun" -n 2 --nodes 2 "$pt2pt" all -m 1048576 -i 0.5 >"$work/c2" 2>&1
+    l=$(pick "$work/c2" lat 1048576)
+    vals c_bwp "$(awk -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", 1048576 / l }')"
+    vals c_bw "$(pick "$work/c2" bw 1048576)"
+    if [ -n "$ompi" ]; then
+        mpirun.openmpi "${root[@]}" --mca pml ob1 --mca btl tcp,self -n 2 "$ompi" lat -m 1 >"$work/o1" 2>&1
+        vals o_lat "$(pick "$work/o1" lat 1)"
+    fi
+    "$mpirun" -n 3 --nodes 2 "$pt2pt" lat -m 1 >"$work/s1" 2>&1
+    vals shm_net "$(pick "$work/s1" lat 1)"
+    "$mpirun" -n 2 "$pt2pt" lat -m 1 >"$work/s2" 2>&1
+    vals shm_only "$(pick "$work/s2" lat 1)"
+done
+
+awk -v prov="$prov" -v cores="$(nproc)" -v reps="$reps" '
+function med(k,   n, i, j, v, t) {
+    n = cnt[k]; if (!n) return -1
+    for (i = 1; i <= n; i++) v[i] = x[k, i]
+    for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
+    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+$2 != "" { x[$1, ++cnt[$1]] = $2 }
+END {
+    printf "# bench/net.sh: provider %s, %d runs each, medians; %d cores\n", prov, reps, cores
+    fl = med("fi_lat"); cl = med("c_lat"); ol = med("o_lat")
+    fb = med("fi_bw"); cb = med("c_bwp"); cs = med("c_bw")
+    sn = med("shm_net"); so = med("shm_only")
+    printf "1-byte latency (us): fi_pingpong %.2f  clumpi %.2f  Open MPI tcp %s\n", fl, cl, ol < 0 ? "-" : sprintf("%.2f", ol)
+    printf "  clumpi / fi_pingpong = %.3f (target <= 1.05)\n", cl / fl
+    if (ol > 0) printf "  clumpi / Open MPI     = %.3f (target <= 1.00)\n", cl / ol
+    printf "1 MiB ping-pong bandwidth (MB/s): fi_pingpong %.0f  clumpi %.0f  (clumpi streaming bw %.0f)\n", fb, cb, cs
+    printf "  clumpi / fi_pingpong = %.3f (target >= 0.95)\n", cb / fb
+    printf "shm 1-byte latency (us): with netmod %.3f  shm only %.3f  ratio %.3f (target <= 1.05)\n", sn, so, sn / so
+}' "$work/vals"
