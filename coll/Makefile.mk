@@ -15,6 +15,42 @@ libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h col
 # Reductions: coll/op_apply.c, reduce_*.c, allreduce_*.c, reduce_scatter*.c,
 # scan*.c (maintained with src/coll_reduce_entry.c) — list them here.
 
+# Collective tests: one program per family, run by test/coll/run-coll once
+# per algorithm (forced through CLUMPI_COLL_<OP>) and rank count; each
+# test/coll/<name>.sh names the variants. `make check-long` runs them on
+# 1..9 and 16 ranks with bigger counts and every root.
+COLL_TEST_PROGS = test/coll/bcast test/coll/gather test/coll/scatter test/coll/allgather \
+	test/coll/alltoall test/coll/errors
+COLL_TESTS = test/coll/barrier.sh test/coll/bcast.sh test/coll/gather.sh \
+	test/coll/scatter.sh test/coll/allgather.sh test/coll/alltoall.sh test/coll/errors.sh
+check_PROGRAMS += $(COLL_TEST_PROGS)
+TESTS += $(COLL_TESTS)
+EXTRA_DIST += test/coll/run-coll $(COLL_TESTS)
+test_coll_bcast_SOURCES = test/coll/bcast.c test/coll/ctest.h
+test_coll_bcast_LDADD = libmpi.la
+test_coll_bcast_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_gather_SOURCES = test/coll/gather.c test/coll/ctest.h
+test_coll_gather_LDADD = libmpi.la
+test_coll_gather_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_scatter_SOURCES = test/coll/scatter.c test/coll/ctest.h
+test_coll_scatter_LDADD = libmpi.la
+test_coll_scatter_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_allgather_SOURCES = test/coll/allgather.c test/coll/ctest.h
+test_coll_allgather_LDADD = libmpi.la
+test_coll_allgather_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_alltoall_SOURCES = test/coll/alltoall.c test/coll/ctest.h
+test_coll_alltoall_LDADD = libmpi.la
+test_coll_alltoall_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_errors_SOURCES = test/coll/errors.c test/coll/ctest.h
+test_coll_errors_LDADD = libmpi.la
+test_coll_errors_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+check-long: check-long-coll
+check-long-coll: $(COLL_TEST_PROGS) src/tools/mpirun
+	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(COLL_TESTS)" \
+	    check_PROGRAMS="$(COLL_TEST_PROGS)"
+.PHONY: check-long check-long-coll
+
 # Group set operations and Dims_create, linked without the device.
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_group

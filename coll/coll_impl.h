@@ -108,6 +108,12 @@ typedef struct coll_hier {
     mpid_comm  lead;
 } coll_hier;
 int  coll_hier_init(coll_hier *h, const mpid_comm *comm);
+/* Node of a world rank, and the number of nodes, as the collectives see
+ * them: the device's map, or with CLUMPI_COLL_NODE_PPN=k every k
+ * consecutive world ranks form a node (exercises the hierarchical forms on
+ * one machine, where they run over shared memory). */
+int  coll_node_of(int world_rank);
+int  coll_node_count(void);
 void coll_hier_free(coll_hier *h);
 static inline int coll_hier_leader(const coll_hier *h, int node)
 {

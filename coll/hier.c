@@ -14,10 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll/coll_impl.h"
+#include "src/util/param.h"
+
+static long fake_ppn = -1;
+
+static int ppn(void)
+{
+    if (fake_ppn < 0)
+        fake_ppn = cu_param_int("COLL_NODE_PPN", 0);
+    return (int)fake_ppn;
+}
+
+int coll_node_of(int world_rank)
+{
+    return ppn() > 0 ? world_rank / ppn() : mpid_node_of(world_rank);
+}
+
+int coll_node_count(void)
+{
+    return ppn() > 0 ? (mpid_world_size() + ppn() - 1) / ppn() : mpid_node_count();
+}
 
 int coll_hier_init(coll_hier *h, const mpid_comm *comm)
 {
-    int p = comm->size, total = mpid_node_count();
+    int p = comm->size, total = coll_node_count();
     memset(h, 0, sizeof *h);
     if (total < 1)
         total = 1;
@@ -37,7 +57,7 @@ int coll_hier_init(coll_hier *h, const mpid_comm *comm)
         dense[i] = -1;
     int n = 0;
     for (int i = 0; i < p; i++) {
-        int d = mpid_node_of(comm->world_ranks[i]);
+        int d = coll_node_of(comm->world_ranks[i]);
         if (d < 0 || d >= total)
             d = 0;
         if (dense[d] < 0)

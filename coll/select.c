@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "coll/coll_impl.h"
 #include "coll/select.h"
 #include "src/util/param.h"
 
@@ -290,7 +291,7 @@ static void read_env(void)
 
 int coll_comm_nodes(const mpid_comm *comm)
 {
-    int total = mpid_node_count();
+    int total = coll_node_count();
     if (total <= 1 || comm->size <= 1)
         return 1;
     unsigned char small[256], *seen = small;
@@ -300,7 +301,7 @@ int coll_comm_nodes(const mpid_comm *comm)
         memset(small, 0, sizeof small);
     int n = 0;
     for (int i = 0; i < comm->size; i++) {
-        int node = mpid_node_of(comm->world_ranks[i]);
+        int node = coll_node_of(comm->world_ranks[i]);
         if (node >= 0 && node < total && !seen[node]) {
             seen[node] = 1;
             n++;
