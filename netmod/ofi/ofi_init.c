@@ -23,159 +23,13 @@
 #include <string.h>
 #include <rdma/fi_rma.h>
 #include "netmod/ofi/ofi.h"
+#include "netmod/ofi/ofi_select.h"
 #include "netmod/verbs/discover.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
 
 struct ofi_state ofi_st = { .wait_fd = -1 };
-
-#define OFI_VERSION FI_VERSION(1, 10)
-
-/* Fastest first, measured here over loopback (1-byte ping-pong through
- * this channel, see bench/net.sh): net 5.3 us, tcp;ofi_rxm 8.6 us,
- * sockets and udp;ofi_rxd slower still. verbs leads where hardware
- * exists. The last entry (NULL) takes any reliable provider but shm. */
-static const char *const OFI_DEFAULT_PROVIDERS[] = {
-    "verbs;ofi_rxm", "net", "tcp;ofi_rxm", "sockets", "udp;ofi_rxd", NULL
-};
-
-static struct fi_info *make_hints(const char *prov, const char *iface, uint64_t caps,
-                                  int manual)
-{
-    struct fi_info *h = fi_allocinfo();
-    if (!h)
-        return NULL;
-    h->ep_attr->type = FI_EP_RDM;
-    h->caps = caps;
-    /* we give every operation a fi_context2, so both modes are fine */
-    h->mode = FI_CONTEXT | FI_CONTEXT2;
-    h->domain_attr->threading = FI_THREAD_DOMAIN;
-    if (manual)   /* no provider thread: progress is ours (ofi_poll) */
-        h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
-    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-    /* per-sender order of packets is the device's contract */
-    h->tx_attr->msg_order = FI_ORDER_SAS;
-    h->rx_attr->msg_order = FI_ORDER_SAS;
-    if (prov)
-        h->fabric_attr->prov_name = strdup(prov);
-    if (iface)
-        h->domain_attr->name = strdup(iface);
-    return h;
-}
-
-static int is_loopback(const struct fi_info *i)
-{
-    if (i->domain_attr && i->domain_attr->name && !strcmp(i->domain_attr->name, "lo"))
-        return 1;
-    if (i->src_addr && i->src_addrlen >= sizeof(struct sockaddr_in)) {
-        const struct sockaddr *sa = i->src_addr;
-        if (sa->sa_family == AF_INET)
-            return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
-        if (sa->sa_family == AF_INET6 && i->src_addrlen >= sizeof(struct sockaddr_in6))
-            return !memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, &in6addr_loopback,
-                           sizeof in6addr_loopback);
-    }
-    return 0;
-}
-
-/* The first usable entry of one query: not the node-local shm provider
- * (unless asked for by name), not loopback unless the user named it or it
- * is all there is. */
-static struct fi_info *query(const char *prov, const char *iface)
-{
-    /* Multi-recv and manual progress where offered, then without. */
-    static const struct { uint64_t caps; int manual; } tries[] = {
-        { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
-        { FI_MSG, 1 }, { FI_MSG, 0 },
-    };
-    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-        struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual);
-        struct fi_info *list = NULL;
-        if (!h)
-            return NULL;
-        int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &list);
-        fi_freeinfo(h);
-        if (rc || !list)
-            continue;
-        struct fi_info *pick = NULL, *lo = NULL;
-        for (struct fi_info *i = list; i; i = i->next) {
-            const char *pn = i->fabric_attr->prov_name;
-            if (!prov && pn && !strcmp(pn, "shm"))
-                continue;
-            if (!iface && is_loopback(i)) {
-                if (!lo)
-                    lo = i;
-                continue;
-            }
-            pick = i;
-            break;
-        }
-        if (!pick)
-            pick = lo;
-        if (pick) {
-            struct fi_info *d = fi_dupinfo(pick);
-            fi_freeinfo(list);
-            return d;
-        }
-        fi_freeinfo(list);
-    }
-    return NULL;
-}
-
-/* "net, tcp;ofi_rxm, ..." : what fi_info would list (no hints). */
-static void list_providers(char *out, size_t cap)
-{
-    struct fi_info *list = NULL;
-    size_t used = 0;
-    out[0] = '\0';
-    if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, NULL, &list) || !list) {
-        snprintf(out, cap, "none");
-        return;
-    }
-    for (struct fi_info *i = list; i; i = i->next) {
-        const char *pn = i->fabric_attr->prov_name;
-        if (!pn)
-            continue;
-        char pat[128];
-        snprintf(pat, sizeof pat, ", %s,", pn);
-        char tmp[1100];
-        snprintf(tmp, sizeof tmp, ", %s,", out);
-        if (strstr(tmp, pat))
-            continue;
-        int w = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", pn);
-        if (w < 0 || (size_t)w >= cap - used)
-            break;
-        used += (size_t)w;
-    }
-    fi_freeinfo(list);
-}
-
-static struct fi_info *choose(void)
-{
-    const char *prov = cu_param_str("OFI_PROVIDER", NULL);
-    const char *iface = cu_param_str("OFI_IFACE", NULL);
-    if (prov && !*prov)
-        prov = NULL;
-    if (iface && !*iface)
-        iface = NULL;
-    struct fi_info *i = NULL;
-    if (prov) {
-        i = query(prov, iface);
-    } else {
-        for (size_t k = 0; !i && k < sizeof OFI_DEFAULT_PROVIDERS / sizeof OFI_DEFAULT_PROVIDERS[0]; k++)
-            i = query(OFI_DEFAULT_PROVIDERS[k], iface);
-    }
-    if (!i) {
-        char avail[1024];
-        list_providers(avail, sizeof avail);
-        cu_warn("ofi: %s%s%s%s%s offers reliable messaging (FI_EP_RDM, FI_MSG) here; "
-                "providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to one of them",
-                prov ? "provider \"" : "no libfabric provider", prov ? prov : "",
-                prov ? "\"" : "", iface ? " on interface " : "", iface ? iface : "", avail);
-    }
-    return i;
-}
 
 int ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc)
 {
@@ -190,21 +44,6 @@ int ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void 
     return 0;
 }
 
-static void hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char d[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = d[in[i] >> 4];
-        out[2 * i + 1] = d[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static int hex_val(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 int ofi_resolve(int dest)
 {
     char key[32], val[CU_PMI_VALLEN_MAX];
@@ -214,14 +53,9 @@ int ofi_resolve(int dest)
         cu_warn("ofi: no network address published by rank %d", dest);
         return -EHOSTUNREACH;
     }
-    size_t n = strlen(val) / 2;
-    for (size_t i = 0; i < n; i++) {
-        int h = hex_val(val[2 * i]), l = hex_val(val[2 * i + 1]);
-        if (h < 0 || l < 0) {
-            cu_warn("ofi: malformed network address of rank %d", dest);
-            return -EPROTO;
-        }
-        addr[i] = (unsigned char)(h << 4 | l);
+    if (ofi_hex_decode(val, addr, sizeof addr) < 0) {
+        cu_warn("ofi: malformed network address of rank %d", dest);
+        return -EPROTO;
     }
     fi_addr_t fa = FI_ADDR_NOTAVAIL;
     int rc = fi_av_insert(ofi_st.av, addr, 1, &fa, 0, NULL);
@@ -334,7 +168,7 @@ int ofi_open(const mpid_chan_info *info)
     ofi_st.rank = info->world_rank;
     ofi_st.size = info->world_size;
     ofi_st.node = info->node;
-    ofi_st.info = choose();
+    ofi_st.info = ofi_choose();
     int rc = ofi_st.info ? open_endpoint() : -ENODEV;
     char key[32], val[CU_PMI_VALLEN_MAX];
     val[0] = '\0';
@@ -344,7 +178,7 @@ int ofi_open(const mpid_chan_info *info)
         if ((rc = fi_getname(&ofi_st.ep->fid, a, &alen)))
             rc = fail("fi_getname", rc);
         else
-            hex_encode(a, alen, val);
+            ofi_hex_encode(a, alen, val);
     }
     ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)info->world_size);
     if (!ofi_st.addr && rc == 0)

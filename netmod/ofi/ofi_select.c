@@ -1,0 +1,191 @@
+/*
+ * ofi_select.c — provider choice and hex address encoding (see ofi_select.h),
+ * moved out of ofi_init.c so that the NI agent shares them.
+ *
+ * Provider: CLUMPI_OFI_PROVIDER, else the first of OFI_DEFAULT_PROVIDERS
+ * that offers reliable datagram messaging here; interface: CLUMPI_OFI_IFACE,
+ * else the first domain that is not loopback (see ofi_init.c).
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netmod/ofi/ofi_select.h"
+#include "src/util/log.h"
+#include "src/util/param.h"
+
+
+/* Fastest first, measured here over loopback (1-byte ping-pong through
+ * this channel, see bench/net.sh): net 5.3 us, tcp;ofi_rxm 8.6 us,
+ * sockets and udp;ofi_rxd slower still. verbs leads where hardware
+ * exists. The last entry (NULL) takes any reliable provider but shm. */
+static const char *const OFI_DEFAULT_PROVIDERS[] = {
+    "verbs;ofi_rxm", "net", "tcp;ofi_rxm", "sockets", "udp;ofi_rxd", NULL
+};
+
+static struct fi_info *make_hints(const char *prov, const char *iface, uint64_t caps,
+                                  int manual)
+{
+    struct fi_info *h = fi_allocinfo();
+    if (!h)
+        return NULL;
+    h->ep_attr->type = FI_EP_RDM;
+    h->caps = caps;
+    /* we give every operation a fi_context2, so both modes are fine */
+    h->mode = FI_CONTEXT | FI_CONTEXT2;
+    h->domain_attr->threading = FI_THREAD_DOMAIN;
+    if (manual)   /* no provider thread: progress is ours (ofi_poll) */
+        h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
+    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
+    /* per-sender order of packets is the device's contract */
+    h->tx_attr->msg_order = FI_ORDER_SAS;
+    h->rx_attr->msg_order = FI_ORDER_SAS;
+    if (prov)
+        h->fabric_attr->prov_name = strdup(prov);
+    if (iface)
+        h->domain_attr->name = strdup(iface);
+    return h;
+}
+
+static int is_loopback(const struct fi_info *i)
+{
+    if (i->domain_attr && i->domain_attr->name && !strcmp(i->domain_attr->name, "lo"))
+        return 1;
+    if (i->src_addr && i->src_addrlen >= sizeof(struct sockaddr_in)) {
+        const struct sockaddr *sa = i->src_addr;
+        if (sa->sa_family == AF_INET)
+            return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+        if (sa->sa_family == AF_INET6 && i->src_addrlen >= sizeof(struct sockaddr_in6))
+            return !memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, &in6addr_loopback,
+                           sizeof in6addr_loopback);
+    }
+    return 0;
+}
+
+/* The first usable entry of one query: not the node-local shm provider
+ * (unless asked for by name), not loopback unless the user named it or it
+ * is all there is. */
+static struct fi_info *query(const char *prov, const char *iface)
+{
+    /* Multi-recv and manual progress where offered, then without. */
+    static const struct { uint64_t caps; int manual; } tries[] = {
+        { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
+        { FI_MSG, 1 }, { FI_MSG, 0 },
+    };
+    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual);
+        struct fi_info *list = NULL;
+        if (!h)
+            return NULL;
+        int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &list);
+        fi_freeinfo(h);
+        if (rc || !list)
+            continue;
+        struct fi_info *pick = NULL, *lo = NULL;
+        for (struct fi_info *i = list; i; i = i->next) {
+            const char *pn = i->fabric_attr->prov_name;
+            if (!prov && pn && !strcmp(pn, "shm"))
+                continue;
+            if (!iface && is_loopback(i)) {
+                if (!lo)
+                    lo = i;
+                continue;
+            }
+            pick = i;
+            break;
+        }
+        if (!pick)
+            pick = lo;
+        if (pick) {
+            struct fi_info *d = fi_dupinfo(pick);
+            fi_freeinfo(list);
+            return d;
+        }
+        fi_freeinfo(list);
+    }
+    return NULL;
+}
+
+/* "net, tcp;ofi_rxm, ..." : what fi_info would list (no hints). */
+static void list_providers(char *out, size_t cap)
+{
+    struct fi_info *list = NULL;
+    size_t used = 0;
+    out[0] = '\0';
+    if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, NULL, &list) || !list) {
+        snprintf(out, cap, "none");
+        return;
+    }
+    for (struct fi_info *i = list; i; i = i->next) {
+        const char *pn = i->fabric_attr->prov_name;
+        if (!pn)
+            continue;
+        char pat[128];
+        snprintf(pat, sizeof pat, ", %s,", pn);
+        char tmp[1100];
+        snprintf(tmp, sizeof tmp, ", %s,", out);
+        if (strstr(tmp, pat))
+            continue;
+        int w = snprintf(out + used, cap - used, "%s%s", used ? ", " : "", pn);
+        if (w < 0 || (size_t)w >= cap - used)
+            break;
+        used += (size_t)w;
+    }
+    fi_freeinfo(list);
+}
+
+struct fi_info *ofi_choose(void)
+{
+    const char *prov = cu_param_str("OFI_PROVIDER", NULL);
+    const char *iface = cu_param_str("OFI_IFACE", NULL);
+    if (prov && !*prov)
+        prov = NULL;
+    if (iface && !*iface)
+        iface = NULL;
+    struct fi_info *i = NULL;
+    if (prov) {
+        i = query(prov, iface);
+    } else {
+        for (size_t k = 0; !i && k < sizeof OFI_DEFAULT_PROVIDERS / sizeof OFI_DEFAULT_PROVIDERS[0]; k++)
+            i = query(OFI_DEFAULT_PROVIDERS[k], iface);
+    }
+    if (!i) {
+        char avail[1024];
+        list_providers(avail, sizeof avail);
+        cu_warn("ofi: %s%s%s%s%s offers reliable messaging (FI_EP_RDM, FI_MSG) here; "
+                "providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to one of them",
+                prov ? "provider \"" : "no libfabric provider", prov ? prov : "",
+                prov ? "\"" : "", iface ? " on interface " : "", iface ? iface : "", avail);
+    }
+    return i;
+}
+
+void ofi_hex_encode(const unsigned char *in, size_t n, char *out)
+{
+    static const char d[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = d[in[i] >> 4];
+        out[2 * i + 1] = d[in[i] & 15];
+    }
+    out[2 * n] = '\0';
+}
+
+static int hex_val(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+int ofi_hex_decode(const char *in, unsigned char *out, size_t cap)
+{
+    size_t n = strlen(in);
+    if (n % 2 || n / 2 > cap)
+        return -1;
+    for (size_t i = 0; i < n / 2; i++) {
+        int h = hex_val(in[2 * i]), l = hex_val(in[2 * i + 1]);
+        if (h < 0 || l < 0)
+            return -1;
+        out[i] = (unsigned char)(h << 4 | l);
+    }
+    return (int)(n / 2);
+}
