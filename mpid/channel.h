@@ -84,5 +84,6 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
 extern const mpid_channel mpid_channel_self;
 extern const mpid_channel mpid_channel_shm;
 extern const mpid_channel mpid_channel_ofi;   /* netmod/ofi: other nodes */
+extern const mpid_channel mpid_channel_agent; /* netmod/agent: other nodes via the NI agent */
 
 #endif

@@ -86,11 +86,14 @@ int mpid_init(void)
     info.local_ranks = local_ranks;
     info.job_id = job_id;
 
-    /* CLUMPI_NET: how other nodes are reached. Only "direct" (a libfabric
-     * endpoint per rank) exists so far. */
+    /* CLUMPI_NET: how other nodes are reached: "direct" (a libfabric
+     * endpoint per rank) or "agent" (the node's NI agent, netmod/agent). */
     const char *net = cu_param_str("NET", "direct");
-    if (strcmp(net, "direct") != 0) {
-        cu_warn("CLUMPI_NET=%s is not a network mode; valid values: direct", net);
+    const mpid_channel *netch = &mpid_channel_ofi;
+    if (!strcmp(net, "agent"))
+        netch = &mpid_channel_agent;
+    else if (strcmp(net, "direct") != 0) {
+        cu_warn("CLUMPI_NET=%s is not a network mode; valid values: direct, agent", net);
         return MPI_ERR_OTHER;
     }
 
@@ -113,13 +116,14 @@ int mpid_init(void)
         }
     }
     if (nnodes > 1) {
-        int rc = mpid_channel_ofi.init(&info);
+        int rc = netch->init(&info);
         if (rc != 0) {
-            cu_warn("network channel (ofi) failed to start: %s", strerror(rc < 0 ? -rc : rc));
+            cu_warn("network channel (%s) failed to start: %s", netch->name,
+                    strerror(rc < 0 ? -rc : rc));
             return MPI_ERR_OTHER;
         }
         net_up = 1;
-        mpid_net_init(&mpid_channel_ofi);
+        mpid_net_init(netch);
     }
     if (mpid_route_init(node_of, my_node, shm_up && nlocal > 1) != 0)
         return MPI_ERR_NO_MEM;
@@ -140,7 +144,7 @@ int mpid_finalize(void)
     if (mpid_my_world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
     if (net_up)
-        mpid_channel_ofi.finalize();
+        mpid_net_chan->finalize();
     net_up = 0;
     mpid_net_chan = NULL;
     if (shm_up)

@@ -1,0 +1,30 @@
+# netmod/agent: offload mode (CLUMPI_NET=agent). The rank side lives in
+# libnetmod; the agent is a program of its own, one per node, started by
+# the node's first rank (see agent_launch.c).
+libnetmod_la_SOURCES += netmod/agent/agent_chan.c netmod/agent/agent_launch.c \
+	netmod/agent/agent_launch.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h
+libnetmod_la_CPPFLAGS = $(AM_CPPFLAGS) -DAGT_AGENT_PATH=\"$(bindir)/clumpi-agent\"
+
+bin_PROGRAMS += netmod/agent/clumpi-agent
+netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent.h \
+	netmod/agent/agent_net.c netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
+	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
+	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
+	netmod/ofi/ofi_select.c netmod/ofi/ofi_select.h src/util/log.c src/util/param.c
+netmod_agent_clumpi_agent_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
+netmod_agent_clumpi_agent_LDADD = $(FABRIC_LIBS)
+
+# Tests run the agent from the build tree.
+AM_TESTS_ENVIRONMENT += CLUMPI_AGENT_PATH=$(abs_top_builddir)/netmod/agent/clumpi-agent; \
+	export CLUMPI_AGENT_PATH;
+TESTS += netmod/agent/test_agent.sh
+EXTRA_DIST += netmod/agent/test_agent.sh
+
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_agent_flow
+TESTS += test/unit/test_agent_flow
+test_unit_test_agent_flow_SOURCES = test/unit/test_agent_flow.c netmod/agent/agent_flow.c \
+	netmod/agent/agent_slots.c
+test_unit_test_agent_flow_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_agent_flow_LDADD = $(CRITERION_LIBS)
+endif

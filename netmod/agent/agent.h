@@ -1,0 +1,70 @@
+/*
+ * agent.h — the state of the NI agent process (clumpi-agent), shared by
+ * agent_main.c (event loop, host side) and agent_net.c (fabric side).
+ */
+#ifndef AGT_AGENT_H
+#define AGT_AGENT_H
+
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#include <stdint.h>
+#include "netmod/agent/agent_flow.h"
+#include "netmod/agent/agent_ring.h"
+#include "netmod/agent/agent_slots.h"
+#include "netmod/agent/agent_stats.h"
+
+enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2 };
+
+/* One packet the agent owns: a rank's PIO slot or a pool slot. */
+typedef struct agt_tx {
+    struct fi_context2 ctx;   /* first: completions return &ctx */
+    agt_pend link;            /* blocked-queue link (agent_flow) */
+    uint8_t  type;
+    uint16_t li;              /* AGT_TX_RANK: local rank */
+    uint32_t k;               /* slot index */
+    int      node;            /* destination node */
+    char    *pkt;
+    size_t   len;
+} agt_tx;
+
+struct agt {
+    agt_seg_hdr *h;
+    int node, nnodes, nlocal;
+    uint32_t mtu;
+    int *conn;                /* per local rank: its socket, or -1 */
+    int lsock, epfd;
+    int quiesce;
+    long delay_ns;
+    /* host side */
+    uint64_t *cmd_head, *cq_hc, *rx_next, *rx_freed_c;
+    uint8_t  *txdone;         /* [nlocal * ntx] */
+    uint64_t *tx_freed;
+    agt_tx   *rank_tx;        /* [nlocal * ntx] */
+    uint32_t **dq;            /* per local rank: pool slots awaiting delivery */
+    uint32_t *dq_h, *dq_t;
+    /* network side */
+    agt_slots pool;
+    agt_tx   *pool_tx;        /* [pool.n]: context of each pool slot */
+    uint32_t nrx_post;        /* slots kept posted for receiving */
+    agt_flow flow;
+    uint8_t  *ack_owed;       /* explicit ack that could not go yet */
+};
+
+extern struct agt A;
+
+/* agent_net.c */
+int  agt_net_open(void);
+void agt_net_close(void);
+int  agt_net_poll(int budget);
+void agt_net_send(agt_tx *t);          /* through flow control */
+void agt_net_ack(int node);
+int  agt_net_wait_fd(void);
+int  agt_net_trywait(void);            /* 0: safe to block */
+void agt_net_repost(uint32_t k);
+
+/* agent_main.c */
+int  agt_deliver(uint32_t k);          /* a received DATA packet in pool slot k */
+void agt_tx_done(agt_tx *t);
+void agt_delay(void);
+
+#endif

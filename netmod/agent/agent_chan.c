@@ -1,0 +1,421 @@
+/*
+ * agent_chan.c — the rank side of offload mode (mpid_channel_agent): ranks
+ * never open the fabric; packets to other nodes go to the node's NI agent
+ * through the command queue, packets from them come back through the
+ * rank's completion queue (agent_ring.h).
+ *
+ * Two send paths, as seed 002 §5.2: PIO (payloads up to
+ * CLUMPI_AGENT_PIO_MAX bytes, default 1024: the rank copies the packet into
+ * one of its tx slots and is done) and DMA (the rank posts its buffer's
+ * addresses; the agent pulls them with process_vm_readv). The device's
+ * contract is that a send's buffer is free when send() returns, so the DMA
+ * path waits for the agent's completion word before returning (taking
+ * arrived packets aside meanwhile, so no agent ever waits on a rank that
+ * waits on it). CLUMPI_AGENT_PIO_BW (MB/s) throttles PIO copies, to
+ * emulate a slow I/O bus.
+ *
+ * Agent death: a rank blocked notices its socket close; a rank spinning
+ * checks the socket every few thousand empty polls. Either ends the job.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+#include "mpid/channel.h"
+#include "netmod/agent/agent_launch.h"
+#include "netmod/agent/agent_ring.h"
+#include "src/util/log.h"
+#include "src/util/param.h"
+#include "src/util/pmi.h"
+
+typedef struct stash { struct stash *next; uint32_t src, hdrlen, len; char data[]; } stash;
+
+static struct {
+    agt_seg_hdr *h;
+    size_t size;
+    int li, rank, node, sock, up, closing, in_progress;
+    pid_t agent;                     /* first rank only */
+    shm_queue *cmdq, *cq;
+    agt_rank_blk *b;
+    uint64_t cmd_hc, cq_head, tx_next, tx_freed, dma_posted, rx_freed;
+    size_t pio_max;
+    double pio_ns_per_byte;
+    unsigned idle;
+    stash *sh, *st;
+} R = { .sock = -1 };
+
+static void agent_died(void)
+{
+    if (R.closing)
+        return;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "clumpi[%d]: the NI agent of node %d is gone (CLUMPI_NET=agent); ending the job\n",
+             R.rank, R.node);
+    cu_pmi_abort(1, msg);
+}
+
+/* Nonzero if the agent closed our socket; swallows wake-up bytes. */
+static int sock_drain(void)
+{
+    char b[64];
+    for (;;) {
+        ssize_t n = recv(R.sock, b, sizeof b, MSG_DONTWAIT);
+        if (n == 0)
+            return 1;
+        if (n < 0)
+            return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
+    }
+}
+
+static void doorbell(void)
+{
+    char c = 1;
+    (void)!send(R.sock, &c, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+static int connect_agent(void)
+{
+    R.sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    size_t n = strlen(R.h->sock);
+    memcpy(sa.sun_path + 1, R.h->sock, n);
+    if (R.sock < 0 || connect(R.sock, (struct sockaddr *)&sa,
+                              (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
+        return -errno;
+    int32_t li = R.li;
+    return write(R.sock, &li, sizeof li) == (ssize_t)sizeof li ? 0 : -EIO;
+}
+
+static int agt_init(const mpid_chan_info *info)
+{
+    int err = 0, nnodes = 0;
+    char key[64], val[CU_PMI_VALLEN_MAX] = "", name[AGT_NAME_MAX] = "";
+    memset(&R, 0, sizeof R);
+    R.sock = -1;
+    R.li = info->local_rank, R.rank = info->world_rank, R.node = info->node;
+    for (int r = 0; r < info->world_size; r++)
+        if (info->node_of[r] + 1 > nnodes)
+            nnodes = info->node_of[r] + 1;
+    R.pio_max = (size_t)cu_param_int("AGENT_PIO_MAX", 1024);
+    long bw = cu_param_int("AGENT_PIO_BW", 0);   /* MB/s; 0: unthrottled */
+    R.pio_ns_per_byte = bw > 0 ? 1000.0 / (double)bw : 0;
+    long mtu = cu_param_int("AGENT_MTU", AGT_MTU_DEF);
+    if (info->local_rank == 0) {
+        if (mtu < (long)AGT_MTU_DEF || mtu > 65536) {
+            cu_warn("CLUMPI_AGENT_MTU=%ld: must be %u..65536 (packets of this build need %u)",
+                    mtu, AGT_MTU_DEF, AGT_MTU_DEF);
+            err = -EINVAL;
+        }
+        agt_layout l = { .nlocal = (uint32_t)info->local_size, .nnodes = (uint32_t)nnodes,
+                         .mtu = (uint32_t)mtu, .ncmd = 256, .ncq = 512, .ntx = 64, .nrx = 64,
+                         .nworld = (uint32_t)info->world_size };
+        if (!err)
+            R.h = agt_seg_create(info->job_id, info->node, &l, name, sizeof name, &err);
+        if (R.h) {
+            R.h->node = (uint32_t)info->node;
+            for (int r = 0; r < info->world_size; r++)
+                agt_nodes(R.h)[r] = (uint32_t)info->node_of[r];
+            snprintf(R.h->sock, sizeof R.h->sock, "%s-s", name + 1);
+            R.agent = agt_spawn(name);
+            err = R.agent < 0 ? -ECHILD : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent, 30000);
+            if (err)
+                cu_warn("agent: the NI agent of node %d did not start (%s)", info->node,
+                        strerror(-err));
+        }
+        snprintf(key, sizeof key, "agt-%d", info->node);
+        if (cu_pmi_put(key, err ? "-" : name) || (snprintf(key, sizeof key, "agtaddr-%d", info->node),
+                                                 cu_pmi_put(key, err ? "-" : R.h->my_addr)))
+            err = err ? err : -EIO;
+    }
+    if (cu_pmi_barrier() && !err)
+        err = -EIO;
+    if (!err && info->local_rank == 0) {
+        for (int n = 0; n < nnodes && !err; n++) {
+            snprintf(key, sizeof key, "agtaddr-%d", n);
+            if (n != info->node && (cu_pmi_get(key, val, sizeof val) || val[0] == '-' ||
+                                    strlen(val) >= AGT_ADDR_HEX))
+                err = -EHOSTUNREACH;
+            else if (n != info->node)
+                strcpy(agt_addr(R.h, n), val);
+        }
+        if (!err)
+            atomic_store_explicit(&R.h->state, AGT_ST_ADDRS, memory_order_release);
+    } else if (!err) {
+        snprintf(key, sizeof key, "agt-%d", info->node);
+        if (cu_pmi_get(key, name, sizeof name) || name[0] != '/')
+            err = -EHOSTUNREACH;
+        else
+            R.h = agt_seg_attach(name, &R.size, &err);
+    }
+    if (R.h && !err) {
+        R.size = R.h->size;
+        R.b = agt_rank(R.h, R.li);
+        R.b->pid = (int32_t)getpid();
+        R.b->world_rank = (uint32_t)info->world_rank;
+        R.cmdq = agt_cmdq(R.h, R.li);
+        R.cq = agt_cq(R.h, R.li);
+        prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);   /* the agent pulls DMA sends */
+        err = connect_agent();
+    }
+    if (cu_pmi_barrier() && !err)
+        err = -EIO;
+    if (info->local_rank == 0 && name[0])
+        shm_unlink(name);   /* everyone has it mapped (or failed): nothing left on disk */
+    if (err)
+        return err;
+    R.up = 1;
+    return 0;
+}
+
+static int agt_finalize(void)
+{
+    if (!R.up)
+        return 0;
+    /* the device's barrier is behind us: no packet still matters. Agents
+     * stop treating a vanished peer as an error before any of them ends. */
+    R.closing = 1;
+    if (R.li == 0) {
+        atomic_store_explicit(&R.h->state, AGT_ST_QUIESCE, memory_order_release);
+        doorbell();
+    }
+    cu_pmi_barrier();
+    if (R.li == 0) {
+        atomic_store_explicit(&R.h->state, AGT_ST_QUIT, memory_order_release);
+        doorbell();
+        agt_stop(&R.h->state, R.agent);
+    }
+    close(R.sock);
+    munmap(R.h, R.size);
+    while (R.sh) {
+        stash *s = R.sh;
+        R.sh = s->next;
+        free(s);
+    }
+    memset(&R, 0, sizeof R);
+    R.sock = -1;
+    return 0;
+}
+
+static void throttle(size_t bytes)
+{
+    if (R.pio_ns_per_byte <= 0)
+        return;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long want = (long)(R.pio_ns_per_byte * (double)bytes);
+    do {
+        shm_cpu_relax();
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < want);
+}
+
+static int take_aside(void);
+
+static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
+                    size_t len)
+{
+    agt_cmd c = { .op = AGT_CMD_DMA, .hdrlen = (uint8_t)hdrlen, .niov = (uint8_t)iovcnt,
+                  .dst = (uint32_t)dest, .len = (uint32_t)len };
+    uint64_t pairs[2 * AGT_DMA_IOV];
+    for (int i = 0; i < iovcnt; i++) {
+        pairs[2 * i] = (uint64_t)(uintptr_t)iov[i].iov_base;
+        pairs[2 * i + 1] = iov[i].iov_len;
+    }
+    struct iovec body[2] = { { (void *)hdr, hdrlen }, { pairs, 16 * (size_t)iovcnt } };
+    int wake = 0;
+    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, body, 2, &wake);
+    if (rc)
+        return rc;
+    if (wake)
+        doorbell();
+    uint64_t seq = ++R.dma_posted;
+    for (unsigned spins = 0;; spins++) {
+        if (atomic_load_explicit(&R.b->dma_done, memory_order_acquire) >= seq)
+            break;
+        if (take_aside() == 0 && (spins & 63) == 63) {
+            sched_yield();
+            if ((spins & 0xffff) == 0xffff && sock_drain())
+                agent_died();
+        }
+    }
+    int err = atomic_exchange_explicit(&R.b->dma_err, 0, memory_order_relaxed);
+    if (err) {
+        cu_warn("agent: the NI agent could not read rank %d's send buffer: %s", R.rank,
+                strerror(-err));
+        return -EIO;
+    }
+    return 0;
+}
+
+/* HOT PATH: every packet to another node. */
+static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
+                    unsigned flags)
+{
+    (void)flags;
+    size_t len = 0;
+    for (int i = 0; i < iovcnt; i++)
+        len += iov[i].iov_len;
+    if (__builtin_expect(hdrlen > AGT_HDR_MAX || len > AGT_MAX_PAYLOAD, 0))
+        return -EMSGSIZE;
+    if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
+        return send_dma(dest, hdr, hdrlen, iov, iovcnt, len);
+    if (R.tx_next - R.tx_freed >= R.h->ntx) {
+        R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
+        if (R.tx_next - R.tx_freed >= R.h->ntx)
+            return -EAGAIN;
+    }
+    uint32_t k = (uint32_t)(R.tx_next % R.h->ntx);
+    char *p = agt_txslot(R.h, R.li, k);
+    agt_wire w = { .kind = AGT_K_DATA, .hdrlen = (uint8_t)hdrlen, .len = (uint16_t)len,
+                   .src = (uint32_t)R.rank, .dst = (uint32_t)dest };
+    memcpy(p, &w, sizeof w);
+    p += sizeof w;
+    memcpy(p, hdr, hdrlen);
+    p += hdrlen;
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(p, iov[i].iov_base, iov[i].iov_len);
+        p += iov[i].iov_len;
+    }
+    throttle(sizeof w + hdrlen + len);
+    agt_cmd c = { .op = AGT_CMD_PIO, .slot = k };
+    int wake = 0;
+    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
+    if (rc)
+        return rc;
+    R.tx_next++;
+    if (wake)
+        doorbell();
+    return 0;
+}
+
+/* One cq entry at head: its parts, valid until consume(). */
+static shm_cell *peek(agt_rx *r, const char **hdr, const char **pay, unsigned char *buf)
+{
+    shm_cell *c = shm_q_peek(R.cq, R.cq_head);
+    if (!c)
+        return NULL;
+    memcpy(r, c->data, sizeof *r);
+    const char *body = (const char *)c->data + sizeof *r;
+    if (c->ilen > SHM_CELL_DATA - sizeof *r) {
+        shm_q_gather(R.cq, R.cq_head, c, buf);
+        body = (const char *)buf;
+    }
+    *hdr = body;
+    *pay = r->slot == AGT_RX_INLINE ? body + r->hdrlen : agt_rxslot(R.h, R.li, r->slot);
+    return c;
+}
+
+static void consume(shm_cell *c, const agt_rx *r)
+{
+    shm_q_free(R.cq, c, &R.cq_head);
+    if (r->slot != AGT_RX_INLINE)
+        atomic_store_explicit(&R.b->rx_freed, ++R.rx_freed, memory_order_release);
+}
+
+/* While a DMA send waits: copy arrived packets aside so the agent can
+ * always deliver (it may need our queue to free the slot it sends from). */
+static int take_aside(void)
+{
+    agt_rx r;
+    const char *hdr, *pay;
+    unsigned char buf[SHM_INLINE_MAX];
+    shm_cell *c = peek(&r, &hdr, &pay, buf);
+    if (!c)
+        return 0;
+    stash *s = malloc(sizeof *s + r.hdrlen + r.len);
+    if (!s)
+        cu_fatal("agent: out of memory");
+    s->next = NULL, s->src = r.src, s->hdrlen = r.hdrlen, s->len = r.len;
+    memcpy(s->data, hdr, r.hdrlen);
+    memcpy(s->data + r.hdrlen, pay, r.len);
+    consume(c, &r);
+    if (R.st)
+        R.st->next = s;
+    else
+        R.sh = s;
+    R.st = s;
+    return 1;
+}
+
+static int agt_progress(int budget)
+{
+    if (R.in_progress)
+        return 0;
+    R.in_progress = 1;
+    int n = 0;
+    while (R.sh && n < budget) {   /* packets taken aside come first: order */
+        stash *s = R.sh;
+        R.sh = s->next;
+        if (!R.sh)
+            R.st = NULL;
+        mpid_on_packet((int)s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        free(s);
+        n++;
+    }
+    unsigned char buf[SHM_INLINE_MAX];
+    while (n < budget) {
+        agt_rx r;
+        const char *hdr, *pay;
+        shm_cell *c = peek(&r, &hdr, &pay, buf);
+        if (!c)
+            break;
+        mpid_on_packet((int)r.src, hdr, r.hdrlen, pay, r.len);
+        consume(c, &r);
+        n++;
+    }
+    R.in_progress = 0;
+    if (n)
+        R.idle = 0;
+    else if (++R.idle >= 1u << 14) {   /* spinning: is the agent still there? */
+        R.idle = 0;
+        if (sock_drain())
+            agent_died();
+    }
+    return n;
+}
+
+static int agt_arm_sleep(void)
+{
+    if (R.sh)
+        return 1;
+    return shm_q_arm(R.cq, R.cq_head);
+}
+
+static void agt_sleep(long timeout_us)
+{
+    struct pollfd p = { .fd = R.sock, .events = POLLIN };
+    (void)poll(&p, 1, timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000));
+}
+
+static void agt_disarm_sleep(void)
+{
+    shm_q_disarm(R.cq);
+    if (sock_drain())
+        agent_died();
+}
+
+static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
+
+const mpid_channel mpid_channel_agent = {
+    .name = "agent",
+    .max_payload = AGT_MAX_PAYLOAD,
+    .init = agt_init,
+    .finalize = agt_finalize,
+    .send = agt_send,
+    .progress = agt_progress,
+    .rma_read = NULL,   /* rendezvous: CTS + DATA through the agent */
+    .arm_sleep = agt_arm_sleep,
+    .sleep = agt_sleep,
+    .disarm_sleep = agt_disarm_sleep,
+    .wait_fd = agt_wait_fd,
+};

@@ -1,0 +1,422 @@
+/*
+ * agent_main.c — clumpi-agent: the per-node NI agent of offload mode
+ * (CLUMPI_NET=agent), after seed 002's NI control program. Started by the
+ * node's first rank (fork + exec, argv[1] = segment name) and ended by it;
+ * dies with it (PR_SET_PDEATHSIG). Its event loop:
+ *   - fabric completions: received packets go to the destination rank's
+ *     completion queue (or wait, holding their slot, while it is full),
+ *     credits come back, finished sends free their slots;
+ *   - command queues: PIO descriptors (packet already in the rank's tx
+ *     slot) and DMA descriptors (payload pulled with process_vm_readv into
+ *     a pool slot) go out through credit flow control;
+ *   - idle: spin CLUMPI_AGENT_SPIN_US, then block in epoll on the CQ wait
+ *     fd and the ranks' sockets after setting the sleep bit of every
+ *     command queue, so a rank rings the doorbell only when we sleep.
+ * Knobs: CLUMPI_AGENT_WINDOW (W), CLUMPI_AGENT_POOL (slots),
+ * CLUMPI_AGENT_DELAY_NS (per packet, a slow NI), CLUMPI_AGENT_STATS=1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "netmod/agent/agent.h"
+
+struct agt A;
+
+static long env_int(const char *name, long def)
+{
+    char full[64];
+    snprintf(full, sizeof full, "CLUMPI_%s", name);
+    const char *v = getenv(full);
+    return v && *v ? strtol(v, NULL, 0) : def;
+}
+
+void agt_delay(void)
+{
+    if (A.delay_ns <= 0)
+        return;
+    uint64_t end = agt_now_ns() + (uint64_t)A.delay_ns;
+    while (agt_now_ns() < end)
+        shm_cpu_relax();
+}
+
+static void wake_rank(int li)
+{
+    if (A.conn[li] >= 0) {
+        char c = 1;
+        (void)!write(A.conn[li], &c, 1);
+    }
+}
+
+/* ---- delivery to the host (seed 002: "DMA to host") ------------------- */
+
+static int find_local(uint32_t world)
+{
+    for (int li = 0; li < A.nlocal; li++)
+        if (agt_rank(A.h, li)->world_rank == world)
+            return li;
+    return -1;
+}
+
+static int push(int li, const char *pkt)
+{
+    const agt_wire *w = (const agt_wire *)pkt;
+    const char *hdr = pkt + sizeof *w, *pay = hdr + w->hdrlen;
+    shm_queue *q = agt_cq(A.h, li);
+    agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .slot = AGT_RX_INLINE };
+    struct iovec iov[2] = { { (void *)hdr, w->hdrlen }, { (void *)pay, w->len } };
+    int wake = 0, rc;
+    if (sizeof r + w->hdrlen + w->len <= SHM_INLINE_MAX) {
+        rc = shm_q_send_inline(q, &A.cq_hc[li], 0, &r, sizeof r, iov, 2, &wake);
+    } else {
+        agt_rank_blk *b = agt_rank(A.h, li);
+        if (A.rx_next[li] - A.rx_freed_c[li] >= A.h->nrx) {
+            A.rx_freed_c[li] = atomic_load_explicit(&b->rx_freed, memory_order_acquire);
+            if (A.rx_next[li] - A.rx_freed_c[li] >= A.h->nrx)
+                return -EAGAIN;
+        }
+        if (!shm_q_room(q, &A.cq_hc[li]))
+            return -EAGAIN;
+        r.slot = (uint32_t)(A.rx_next[li] % A.h->nrx);
+        memcpy(agt_rxslot(A.h, li, r.slot), pay, w->len);
+        rc = shm_q_send_inline(q, &A.cq_hc[li], 0, &r, sizeof r, iov, 1, &wake);
+        if (rc == 0)
+            A.rx_next[li]++;
+    }
+    if (rc == 0 && wake)
+        wake_rank(li);
+    return rc;
+}
+
+static void released(uint32_t k)
+{
+    int src = ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node;
+    agt_net_repost(k);
+    if (agt_flow_released(&A.flow, src))
+        agt_net_ack(src);
+}
+
+int agt_deliver(uint32_t k)
+{
+    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+    int li = find_local(w->dst);
+    if (li < 0) {
+        fprintf(stderr, "clumpi-agent[node %d]: packet for rank %u, not on this node\n", A.node,
+                w->dst);
+        exit(1);
+    }
+    /* FIFO per rank: nothing overtakes a packet waiting for room */
+    if (A.dq_h[li] == A.dq_t[li] && push(li, (char *)w) == 0) {
+        released(k);
+        return 0;
+    }
+    A.dq[li][A.dq_t[li]++ % A.pool.n] = k;
+    agt_st.ring_full++;
+    return -EAGAIN;
+}
+
+static int flush_deliveries(int li)
+{
+    int n = 0;
+    while (A.dq_h[li] != A.dq_t[li]) {
+        uint32_t k = A.dq[li][A.dq_h[li] % A.pool.n];
+        if (push(li, agt_slot_mem(&A.pool, k)) != 0)
+            break;
+        A.dq_h[li]++;
+        released(k);
+        n++;
+    }
+    return n;
+}
+
+/* ---- commands from the host ------------------------------------------- */
+
+void agt_tx_done(agt_tx *t)
+{
+    if (t->type == AGT_TX_POOL) {
+        agt_slot_put(&A.pool, t->k);
+        return;
+    }
+    /* rank tx slots are freed out of order; publish the freed prefix */
+    int li = t->li;
+    uint32_t ntx = A.h->ntx;
+    A.txdone[(size_t)li * ntx + t->k] = 1;
+    uint64_t f = A.tx_freed[li];
+    while (A.txdone[(size_t)li * ntx + f % ntx]) {
+        A.txdone[(size_t)li * ntx + f % ntx] = 0;
+        f++;
+    }
+    if (f != A.tx_freed[li]) {
+        A.tx_freed[li] = f;
+        atomic_store_explicit(&agt_rank(A.h, li)->tx_freed, f, memory_order_release);
+    }
+}
+
+static int node_of_dst(uint32_t dst, int *node);
+
+static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
+{
+    agt_rank_blk *b = agt_rank(A.h, li);
+    int k = agt_slot_get(&A.pool);
+    if (k < 0)
+        return -EAGAIN;
+    char *p = agt_slot_mem(&A.pool, (uint32_t)k);
+    agt_wire *w = (agt_wire *)p;
+    memset(w, 0, sizeof *w);
+    w->kind = AGT_K_DATA, w->hdrlen = c->hdrlen, w->len = (uint16_t)c->len;
+    w->src = b->world_rank, w->dst = c->dst;
+    memcpy(p + sizeof *w, body, c->hdrlen);
+    struct iovec remote[AGT_DMA_IOV];
+    for (int i = 0; i < c->niov; i++) {
+        uint64_t ad, ln;
+        memcpy(&ad, body + c->hdrlen + 16 * i, 8);
+        memcpy(&ln, body + c->hdrlen + 16 * i + 8, 8);
+        remote[i] = (struct iovec){ (void *)(uintptr_t)ad, (size_t)ln };
+    }
+    struct iovec local = { p + sizeof *w + c->hdrlen, c->len };
+    ssize_t got = c->len ? process_vm_readv(b->pid, &local, 1, remote, c->niov, 0) : 0;
+    int err = got == (ssize_t)c->len ? 0 : got < 0 ? -errno : -EIO;
+    agt_st.dma++;
+    agt_st.dma_bytes += c->len;
+    /* the rank's buffer is free again: complete before sending */
+    if (err)
+        atomic_store_explicit(&b->dma_err, err, memory_order_relaxed);
+    atomic_fetch_add_explicit(&b->dma_done, 1, memory_order_release);
+    if (err) {
+        agt_slot_put(&A.pool, (uint32_t)k);
+        return 0;
+    }
+    agt_tx *t = &A.pool_tx[k];
+    t->type = AGT_TX_POOL, t->k = (uint32_t)k, t->pkt = p;
+    t->len = sizeof *w + c->hdrlen + c->len;
+    if (node_of_dst(c->dst, &t->node))
+        return 0;
+    agt_net_send(t);
+    return 0;
+}
+
+/* The destination's node, from the table the first rank wrote. */
+static int node_of_dst(uint32_t dst, int *node)
+{
+    if (dst >= A.h->nworld) {
+        fprintf(stderr, "clumpi-agent[node %d]: destination rank %u out of range\n", A.node, dst);
+        exit(1);
+    }
+    *node = (int)agt_nodes(A.h)[dst];
+    return 0;
+}
+
+static int drain_cmds(int li, int budget)
+{
+    shm_queue *q = agt_cmdq(A.h, li);
+    int n = 0;
+    unsigned char buf[SHM_INLINE_MAX];
+    while (n < budget) {
+        shm_cell *c = shm_q_peek(q, A.cmd_head[li]);
+        if (!c)
+            break;
+        const unsigned char *body = c->data + sizeof(agt_cmd);
+        if (c->ilen > SHM_CELL_DATA - sizeof(agt_cmd)) {
+            shm_q_gather(q, A.cmd_head[li], c, buf);
+            body = buf;
+        }
+        agt_cmd cmd;
+        memcpy(&cmd, c->data, sizeof cmd);
+        if (cmd.op == AGT_CMD_PIO) {
+            agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
+            t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = cmd.slot;
+            t->pkt = agt_txslot(A.h, li, cmd.slot);
+            agt_wire *w = (agt_wire *)t->pkt;
+            t->len = sizeof *w + w->hdrlen + w->len;
+            node_of_dst(w->dst, &t->node);
+            agt_st.pio++;
+            agt_net_send(t);
+        } else if (cmd.op == AGT_CMD_DMA) {
+            if (do_dma(li, &cmd, body) == -EAGAIN)
+                break;   /* no free slot: the descriptor waits in the queue */
+        }
+        shm_q_free(q, c, &A.cmd_head[li]);
+        n++;
+    }
+    return n;
+}
+
+/* ---- sockets: connections and doorbells -------------------------------- */
+
+static void on_listen(void)
+{
+    for (;;) {
+        int fd = accept4(A.lsock, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        int32_t li = -1;
+        if (read(fd, &li, sizeof li) != (ssize_t)sizeof li || li < 0 || li >= A.nlocal) {
+            close(fd);
+            continue;
+        }
+        A.conn[li] = fd;
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)li + 1 };
+        epoll_ctl(A.epfd, EPOLL_CTL_ADD, fd, &ev);
+    }
+}
+
+static void on_conn(int li)
+{
+    char b[64];
+    ssize_t n = recv(A.conn[li], b, sizeof b, MSG_DONTWAIT);
+    if (n == 0) {   /* the rank closed (finalize, or it died: mpirun ends the job) */
+        epoll_ctl(A.epfd, EPOLL_CTL_DEL, A.conn[li], NULL);
+        close(A.conn[li]);
+        A.conn[li] = -1;
+    }
+}
+
+static int setup_socket(void)
+{
+    A.lsock = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    size_t n = strlen(A.h->sock);
+    memcpy(sa.sun_path + 1, A.h->sock, n);   /* abstract: nothing on disk */
+    if (A.lsock < 0 || bind(A.lsock, (struct sockaddr *)&sa, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) ||
+        listen(A.lsock, 64))
+        return -errno;
+    A.epfd = epoll_create1(EPOLL_CLOEXEC);
+    struct epoll_event ev = { .events = EPOLLIN, .data.u32 = 0 };
+    epoll_ctl(A.epfd, EPOLL_CTL_ADD, A.lsock, &ev);
+    return 0;
+}
+
+static int idle_block(long timeout_ms)
+{
+    int busy = 0;
+    for (int li = 0; li < A.nlocal; li++)
+        busy |= shm_q_arm(agt_cmdq(A.h, li), A.cmd_head[li]);
+    /* without a CQ wait fd the fabric is looked at again after a short nap */
+    if (agt_net_wait_fd() < 0 && timeout_ms > 1)
+        timeout_ms = 1;
+    if (!busy && agt_net_trywait() == 0) {
+        struct epoll_event ev[16];
+        agt_stats_sleep();
+        int n = epoll_wait(A.epfd, ev, 16, (int)timeout_ms);
+        agt_stats_wake();
+        for (int i = 0; i < n; i++) {
+            uint32_t id = ev[i].data.u32;
+            if (id == 0)
+                on_listen();
+            else if (id <= (uint32_t)A.nlocal)
+                on_conn((int)id - 1);
+        }
+    }
+    for (int li = 0; li < A.nlocal; li++)
+        shm_q_disarm(agt_cmdq(A.h, li));
+    return busy;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: clumpi-agent SEGMENT\n"
+                        "  The NI agent of clumpi's offload mode; started by MPI ranks.\n");
+        return 2;
+    }
+    pid_t parent = getppid();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);   /* ends with the rank that started it */
+    if (getppid() != parent)
+        return 1;
+    signal(SIGPIPE, SIG_IGN);
+    size_t size;
+    int err = 0;
+    A.h = agt_seg_attach(argv[1], &size, &err);
+    if (!A.h) {
+        fprintf(stderr, "clumpi-agent: cannot map %s: %s\n", argv[1], strerror(-err));
+        return 1;
+    }
+    agt_seg_hdr *h = A.h;
+    A.node = (int)h->node, A.nnodes = (int)h->nnodes, A.nlocal = (int)h->nlocal, A.mtu = h->mtu;
+    A.delay_ns = env_int("AGENT_DELAY_NS", 0);
+    long W = env_int("AGENT_WINDOW", 16);
+    long spin_us = env_int("AGENT_SPIN_US", 50);
+    if (W < 2)
+        W = 2;
+    A.nrx_post = (uint32_t)(W * (A.nnodes > 1 ? A.nnodes - 1 : 1) + 2 * A.nnodes + 4);
+    long npool = env_int("AGENT_POOL", (long)A.nrx_post + 64);
+    if (npool < (long)A.nrx_post + 4)
+        npool = (long)A.nrx_post + 4;
+    int nl = A.nlocal;
+    uint32_t ntx = h->ntx;
+    A.conn = malloc(sizeof *A.conn * (size_t)nl);
+    A.cmd_head = calloc((size_t)nl, sizeof(uint64_t));
+    A.cq_hc = calloc((size_t)nl, sizeof(uint64_t));
+    A.rx_next = calloc((size_t)nl, sizeof(uint64_t));
+    A.rx_freed_c = calloc((size_t)nl, sizeof(uint64_t));
+    A.tx_freed = calloc((size_t)nl, sizeof(uint64_t));
+    A.txdone = calloc((size_t)nl * ntx, 1);
+    A.rank_tx = calloc((size_t)nl * ntx, sizeof *A.rank_tx);
+    A.dq = calloc((size_t)nl, sizeof *A.dq);
+    A.dq_h = calloc((size_t)nl, sizeof(uint32_t));
+    A.dq_t = calloc((size_t)nl, sizeof(uint32_t));
+    A.ack_owed = calloc((size_t)A.nnodes, 1);
+    if (agt_slots_init(&A.pool, (uint32_t)npool, A.mtu) || agt_flow_init(&A.flow, A.nnodes, (int)W) ||
+        !A.conn || !A.cmd_head || !A.cq_hc || !A.rx_next || !A.rx_freed_c || !A.tx_freed ||
+        !A.txdone || !A.rank_tx || !A.dq || !A.dq_h || !A.dq_t || !A.ack_owed) {
+        fprintf(stderr, "clumpi-agent: out of memory\n");
+        atomic_store(&h->state, AGT_ST_FAILED);
+        return 1;
+    }
+    A.pool_tx = calloc(A.pool.n, sizeof *A.pool_tx);
+    for (int li = 0; li < nl; li++) {
+        A.conn[li] = -1;
+        A.dq[li] = malloc(A.pool.n * sizeof(uint32_t));
+    }
+    if ((err = setup_socket()) || (err = agt_net_open())) {
+        fprintf(stderr, "clumpi-agent[node %d]: cannot start: %s\n", A.node, strerror(-err));
+        atomic_store(&h->state, AGT_ST_FAILED);
+        return 1;
+    }
+    if (agt_net_wait_fd() >= 0) {   /* block on the fabric too, not only the host */
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
+        epoll_ctl(A.epfd, EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
+    }
+    atomic_store(&h->agent_pid, getpid());
+    atomic_store_explicit(&h->state, AGT_ST_READY, memory_order_release);
+    agt_stats_start();
+    uint64_t idle_since = 0;
+    for (;;) {
+        uint32_t st = atomic_load_explicit(&h->state, memory_order_acquire);
+        if (st >= AGT_ST_QUIT)
+            break;
+        if (st == AGT_ST_QUIESCE)
+            A.quiesce = 1;
+        int work = agt_net_poll(32);
+        for (int li = 0; li < nl; li++)
+            work += flush_deliveries(li) + drain_cmds(li, 16);
+        if (work) {
+            idle_since = 0;
+            continue;
+        }
+        uint64_t now = agt_now_ns();
+        if (!idle_since)
+            idle_since = now;
+        if (now - idle_since < (uint64_t)spin_us * 1000) {
+            sched_yield();   /* two cores shared with the ranks */
+            continue;
+        }
+        idle_block(1000);
+        idle_since = 0;
+        if (getppid() != parent)
+            return 1;   /* the first rank is gone without telling us */
+    }
+    if (env_int("AGENT_STATS", 0))
+        agt_stats_print(A.node);
+    agt_net_close();
+    return 0;
+}

@@ -1,0 +1,290 @@
+/*
+ * agent_net.c — the agent's libfabric endpoint: the node's only one in
+ * offload mode. The provider is chosen exactly as in direct mode
+ * (netmod/ofi/ofi_select.c, same CLUMPI_OFI_* knobs). Receive buffers are
+ * pool slots, W per sending node plus a few for acks (seed 002 §4.1);
+ * every data packet leaves through agent_flow's credits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdma/fi_cm.h>
+#include <rdma/fi_endpoint.h>
+#include <rdma/fi_errno.h>
+#include "netmod/agent/agent.h"
+#include "netmod/ofi/ofi_select.h"
+
+static struct fi_info *info;
+static struct fid_fabric *fabric;
+static struct fid_domain *domain;
+static struct fid_ep *ep;
+static struct fid_av *av;
+static struct fid_cq *cq;
+static struct fid_mr *seg_mr, *pool_mr;
+static void *seg_desc, *pool_desc;
+static fi_addr_t *addr;
+static size_t inject_max;
+static int wait_fd = -1;
+
+static int fail(const char *what, int rc)
+{
+    fprintf(stderr, "clumpi-agent[node %d]: %s failed: %s\n", A.node, what,
+            fi_strerror(rc < 0 ? -rc : rc));
+    return rc < 0 ? rc : -rc;
+}
+
+static void progress_once(void)
+{
+    struct fi_cq_data_entry e;
+    (void)fi_cq_read(cq, &e, 0);   /* drives the provider, takes nothing */
+}
+
+void agt_net_repost(uint32_t k)
+{
+    agt_tx *t = &A.pool_tx[k];
+    t->type = AGT_TX_POOL;
+    t->k = k;
+    for (;;) {
+        ssize_t rc = fi_recv(ep, agt_slot_mem(&A.pool, k), A.mtu, pool_desc, FI_ADDR_UNSPEC, &t->ctx);
+        if (rc == 0)
+            return;
+        if (rc != -FI_EAGAIN) {
+            fail("posting a receive slot", (int)rc);
+            exit(1);
+        }
+        progress_once();
+    }
+}
+
+int agt_net_open(void)
+{
+    int rc;
+    if (!(info = ofi_choose()))
+        return -ENODEV;
+    if ((rc = fi_fabric(info->fabric_attr, &fabric, NULL)))
+        return fail("fi_fabric", rc);
+    if ((rc = fi_domain(fabric, info, &domain, NULL)))
+        return fail("fi_domain", rc);
+    struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_FD };
+    cqa.size = info->tx_attr->size + info->rx_attr->size;
+    if (fi_cq_open(domain, &cqa, &cq, NULL)) {
+        cqa.wait_obj = FI_WAIT_NONE;   /* then the agent naps instead of blocking */
+        if ((rc = fi_cq_open(domain, &cqa, &cq, NULL)))
+            return fail("fi_cq_open", rc);
+    }
+    if (cqa.wait_obj == FI_WAIT_FD && fi_control(&cq->fid, FI_GETWAIT, &wait_fd))
+        wait_fd = -1;
+    struct fi_av_attr ava = { .type = info->domain_attr->av_type != FI_AV_UNSPEC ?
+                                      info->domain_attr->av_type : FI_AV_TABLE };
+    if ((rc = fi_av_open(domain, &ava, &av, NULL)))
+        return fail("fi_av_open", rc);
+    if ((rc = fi_endpoint(domain, info, &ep, NULL)))
+        return fail("fi_endpoint", rc);
+    if ((rc = fi_ep_bind(ep, &av->fid, 0)) || (rc = fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV)))
+        return fail("fi_ep_bind", rc);
+    if ((rc = fi_enable(ep)))
+        return fail("fi_enable", rc);
+    inject_max = info->tx_attr->inject_size;
+    if (info->domain_attr->mr_mode & FI_MR_LOCAL) {
+        if ((rc = fi_mr_reg(domain, A.h, A.h->size, FI_SEND, 0, 0, 0, &seg_mr, NULL)) ||
+            (rc = fi_mr_reg(domain, A.pool.mem, (size_t)A.pool.n * A.pool.size, FI_SEND | FI_RECV,
+                            0, 0, 0, &pool_mr, NULL)))
+            return fail("fi_mr_reg", rc);
+        seg_desc = fi_mr_desc(seg_mr);
+        pool_desc = fi_mr_desc(pool_mr);
+    }
+    addr = malloc((size_t)A.nnodes * sizeof *addr);
+    if (!addr)
+        return -ENOMEM;
+    for (int n = 0; n < A.nnodes; n++)
+        addr[n] = FI_ADDR_NOTAVAIL;
+    for (uint32_t i = 0; i < A.nrx_post; i++) {
+        int k = agt_slot_get(&A.pool);
+        if (k < 0)
+            return -ENOMEM;
+        agt_net_repost((uint32_t)k);
+    }
+    unsigned char a[AGT_ADDR_HEX / 2 - 1];
+    size_t alen = sizeof a;
+    if ((rc = fi_getname(&ep->fid, a, &alen)))
+        return fail("fi_getname", rc);
+    ofi_hex_encode(a, alen, A.h->my_addr);
+    return 0;
+}
+
+void agt_net_close(void)
+{
+    if (ep)
+        fi_close(&ep->fid);
+    if (seg_mr)
+        fi_close(&seg_mr->fid);
+    if (pool_mr)
+        fi_close(&pool_mr->fid);
+    if (av)
+        fi_close(&av->fid);
+    if (cq)
+        fi_close(&cq->fid);
+    if (domain)
+        fi_close(&domain->fid);
+    if (fabric)
+        fi_close(&fabric->fid);
+    if (info)
+        fi_freeinfo(info);
+    free(addr);
+}
+
+/* The peer agent's address, from the table the node's first rank filled
+ * in from PMI before any rank could send. */
+static fi_addr_t resolve(int node)
+{
+    if (addr[node] != FI_ADDR_NOTAVAIL)
+        return addr[node];
+    unsigned char a[AGT_ADDR_HEX / 2];
+    int n = ofi_hex_decode(agt_addr(A.h, node), a, sizeof a);
+    if (n <= 0 || fi_av_insert(av, a, 1, &addr[node], 0, NULL) != 1) {
+        fprintf(stderr, "clumpi-agent[node %d]: no usable address for the agent of node %d\n",
+                A.node, node);
+        exit(1);
+    }
+    return addr[node];
+}
+
+static void xmit(agt_tx *t)
+{
+    agt_wire *w = (agt_wire *)t->pkt;
+    w->credits = (uint16_t)agt_flow_take_owed(&A.flow, t->node);
+    w->src_node = (uint16_t)A.node;
+    fi_addr_t a = resolve(t->node);
+    agt_delay();
+    agt_st.sent[w->kind]++;
+    for (;;) {
+        ssize_t rc;
+        if (t->len <= inject_max) {
+            rc = fi_inject(ep, t->pkt, t->len, a);
+            if (rc == 0) {
+                agt_tx_done(t);   /* inject copied it: the slot is free at once */
+                return;
+            }
+        } else {
+            rc = fi_send(ep, t->pkt, t->len, t->type == AGT_TX_RANK ? seg_desc : pool_desc, a,
+                         &t->ctx);
+            if (rc == 0)
+                return;
+        }
+        if (rc != -FI_EAGAIN) {
+            fail("sending to a peer agent", (int)rc);
+            exit(1);
+        }
+        progress_once();
+    }
+}
+
+void agt_net_send(agt_tx *t)
+{
+    if (agt_flow_admit(&A.flow, t->node, &t->link))
+        xmit(t);
+    else
+        agt_st.stalls++;
+}
+
+void agt_net_ack(int node)
+{
+    if (A.quiesce)
+        return;
+    agt_wire w = { .kind = AGT_K_ACK, .src_node = (uint16_t)A.node };
+    w.credits = (uint16_t)agt_flow_take_owed(&A.flow, node);
+    if (!w.credits)
+        return;
+    ssize_t rc = fi_inject(ep, &w, sizeof w, resolve(node));
+    if (rc == -FI_EAGAIN) {
+        A.flow.owed[node] += w.credits;   /* retried from the loop */
+        A.ack_owed[node] = 1;
+        return;
+    }
+    if (rc) {
+        fail("sending an ack", (int)rc);
+        exit(1);
+    }
+    A.ack_owed[node] = 0;
+    agt_st.sent[AGT_K_ACK]++;
+}
+
+static void on_credits(int node, int n)
+{
+    if (!n)
+        return;
+    agt_flow_credit(&A.flow, node, n);
+    agt_pend *p;
+    while ((p = agt_flow_next(&A.flow, node)))
+        xmit((agt_tx *)((char *)p - offsetof(agt_tx, link)));
+}
+
+static void on_error(void)
+{
+    struct fi_cq_err_entry err;
+    memset(&err, 0, sizeof err);
+    if (fi_cq_readerr(cq, &err, 0) <= 0 || err.err == FI_ECANCELED || A.quiesce)
+        return;
+    fprintf(stderr, "clumpi-agent[node %d]: network error (%s): a peer agent vanished; "
+            "ending the job\n", A.node, fi_strerror(err.err));
+    exit(1);
+}
+
+int agt_net_poll(int budget)
+{
+    int n = 0;
+    struct fi_cq_data_entry e[16];
+    while (n < budget) {
+        ssize_t got = fi_cq_read(cq, e, 16);
+        if (got == -FI_EAGAIN)
+            break;
+        if (got == -FI_EAVAIL) {
+            on_error();
+            continue;
+        }
+        if (got < 0) {
+            fail("fi_cq_read", (int)got);
+            exit(1);
+        }
+        for (ssize_t i = 0; i < got; i++) {
+            agt_tx *t = (agt_tx *)e[i].op_context;
+            if (!(e[i].flags & FI_RECV)) {
+                agt_tx_done(t);
+                continue;
+            }
+            agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, t->k);
+            if (e[i].len < sizeof *w || w->src_node >= A.nnodes || w->kind == 0 ||
+                w->kind >= AGT_K_NKINDS) {
+                fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node,
+                        (size_t)e[i].len);
+                exit(1);
+            }
+            agt_st.recv[w->kind]++;
+            agt_delay();
+            int src = w->src_node, kind = w->kind, cred = w->credits;
+            if (kind == AGT_K_DATA)
+                agt_deliver(t->k);   /* reposts the slot once delivered */
+            else
+                agt_net_repost(t->k);
+            on_credits(src, cred);
+            n++;
+        }
+        if (got < 16)
+            break;
+    }
+    for (int d = 0; d < A.nnodes; d++)
+        if (A.ack_owed[d])
+            agt_net_ack(d);
+    return n;
+}
+
+int agt_net_wait_fd(void) { return wait_fd; }
+
+int agt_net_trywait(void)
+{
+    if (wait_fd < 0)
+        return 0;
+    struct fid *f = &cq->fid;
+    return fi_trywait(fabric, &f, 1) == FI_SUCCESS ? 0 : 1;
+}

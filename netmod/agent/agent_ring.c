@@ -1,0 +1,120 @@
+/*
+ * agent_ring.c — the rank<->agent segment: layout, creation by the node's
+ * first rank, attachment by the other ranks and the agent. Named
+ * /clumpi-<job_id>-agent-<node>-<random> (mode 0600, O_EXCL) so mpirun's
+ * leftover sweep of "/clumpi-<job_id>-" finds it; the creator unlinks it
+ * once every local rank and the agent have mapped it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "netmod/agent/agent_ring.h"
+
+#define PAGE 4096u
+static size_t up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l)
+{
+    h->nlocal = l->nlocal, h->nnodes = l->nnodes, h->mtu = l->mtu;
+    h->ncmd = l->ncmd, h->ncq = l->ncq, h->ntx = l->ntx, h->nrx = l->nrx, h->nworld = l->nworld;
+    h->addr_off = up(sizeof *h, SHM_CACHELINE);
+    h->nodes_off = up(h->addr_off + (size_t)l->nnodes * AGT_ADDR_HEX, SHM_CACHELINE);
+    h->rank_off = up(h->nodes_off + (size_t)l->nworld * sizeof(uint32_t), PAGE);
+    size_t off = up(sizeof(agt_rank_blk), PAGE);
+    h->cmd_off = off;
+    off = up(off + shm_q_bytes(l->ncmd), PAGE);
+    h->cq_off = off;
+    off = up(off + shm_q_bytes(l->ncq), PAGE);
+    h->tx_off = off;
+    off = up(off + (size_t)l->ntx * l->mtu, PAGE);
+    h->rx_off = off;
+    off = up(off + (size_t)l->nrx * l->mtu, PAGE);
+    h->rank_stride = off;
+    h->size = h->rank_off + (size_t)l->nlocal * off;
+    return h->size;
+}
+
+void *agt_seg_create(const char *job_id, int node, const agt_layout *l,
+                     char *name, size_t namecap, int *err)
+{
+    unsigned char rnd[8];
+    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+        *err = -EIO;
+        return NULL;
+    }
+    int n = snprintf(name, namecap, "/clumpi-%s-agent-%d-", job_id, node);
+    for (size_t i = 0; i < sizeof rnd && n > 0 && (size_t)n + 3 < namecap; i++)
+        n += snprintf(name + n, namecap - (size_t)n, "%02x", rnd[i]);
+    if (n <= 0 || (size_t)n + 1 >= namecap) {
+        *err = -ENAMETOOLONG;
+        return NULL;
+    }
+    agt_seg_hdr tmp;
+    memset(&tmp, 0, sizeof tmp);
+    size_t size = agt_seg_layout(&tmp, l);
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        *err = -errno;
+        return NULL;
+    }
+    if (ftruncate(fd, (off_t)size) != 0) {
+        *err = -errno;
+        close(fd);
+        shm_unlink(name);
+        return NULL;
+    }
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        *err = -errno;
+        shm_unlink(name);
+        return NULL;
+    }
+    agt_seg_hdr *h = base;
+    memcpy(h, &tmp, sizeof tmp);
+    for (uint32_t li = 0; li < l->nlocal; li++) {
+        if (shm_q_init(agt_cmdq(h, (int)li), l->ncmd, 1) || shm_q_init(agt_cq(h, (int)li), l->ncq, 1)) {
+            *err = -EINVAL;
+            munmap(base, size);
+            shm_unlink(name);
+            return NULL;
+        }
+    }
+    h->magic = AGT_MAGIC;
+    return base;
+}
+
+void *agt_seg_attach(const char *name, size_t *size, int *err)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0) {
+        *err = -errno;
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(agt_seg_hdr)) {
+        *err = -EPROTO;
+        close(fd);
+        return NULL;
+    }
+    void *base = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    if (base == MAP_FAILED) {
+        *err = -errno;
+        return NULL;
+    }
+    agt_seg_hdr *h = base;
+    if (h->magic != AGT_MAGIC || h->size != (uint64_t)st.st_size) {
+        munmap(base, (size_t)st.st_size);
+        *err = -EPROTO;
+        return NULL;
+    }
+    *size = (size_t)st.st_size;
+    return base;
+}

@@ -1,0 +1,143 @@
+/*
+ * agent_ring.h — the node's rank<->agent segment, shared by the rank side
+ * (agent_chan.c) and the agent (agent_main.c). After seed 002 §4.1: the
+ * host posts send descriptors to the NI and the NI reports completions and
+ * received packets back through host memory.
+ *
+ * Per local rank:
+ *   cmd  queue (shmmod/queue.h, one producer: the rank, consumer: the agent)
+ *        of agt_cmd descriptors: PIO (the packet is already in tx slot k) or
+ *        DMA (device header + the rank's buffer addresses; the agent pulls
+ *        the payload with process_vm_readv).
+ *   tx   slots: the rank's PIO send buffers ("NI SRAM" the host writes):
+ *        taken in order by the rank, freed by the agent when sent (out of
+ *        order across destinations; the agent publishes the freed prefix).
+ *   cq   queue (one producer: the agent, consumer: the rank): received
+ *        packets, small ones inline, bigger ones in an rx slot.
+ *   rx   slots: filled by the agent in order, freed by the rank in order.
+ * Sleeping: queue.h's consumer sleep bit on both queues; the wake-up itself
+ * is one byte on the rank's unix socket to the agent (either way).
+ */
+#ifndef AGT_RING_H
+#define AGT_RING_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "shmmod/queue.h"
+
+#define AGT_MAGIC      0x636c756d70694147ull   /* "clumpiAG" */
+#define AGT_MTU_DEF    2048u                   /* seed 002: 2 KB is the best trade-off */
+#define AGT_HDR_MAX    48u                     /* = MPID_HDR_MAX */
+#define AGT_ADDR_HEX   256u                    /* hex endpoint name, NUL included */
+#define AGT_NAME_MAX   128u
+
+/* Packet kinds on the wire. Phase 2 adds MCAST (forwarded along a
+ * (communicator, root) tree from a refcounted slot), RED and FADD. */
+enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_NKINDS = 4 };
+
+/* Agent-to-agent header, first in every packet; then the device header,
+ * then the payload. */
+typedef struct agt_wire {
+    uint8_t  kind;
+    uint8_t  hdrlen;
+    uint16_t credits;     /* slots the sender of this packet released for us */
+    uint16_t src_node;
+    uint16_t len;         /* payload bytes */
+    uint32_t src;         /* world rank (MCAST: tree id) */
+    uint32_t dst;         /* world rank */
+} agt_wire;
+
+#define AGT_PKT_OVERHEAD (sizeof(agt_wire) + AGT_HDR_MAX)
+/* Largest device payload: the default MTU's packet. A larger MTU only wastes
+ * slot space; a smaller one is refused at start (the device's packet size
+ * is fixed when the library is built). */
+#define AGT_MAX_PAYLOAD (AGT_MTU_DEF - AGT_PKT_OVERHEAD)
+
+/* Command descriptors (the "send descriptors" of seed 002). */
+enum { AGT_CMD_PIO = 1, AGT_CMD_DMA = 2 };
+#define AGT_DMA_IOV 8
+typedef struct agt_cmd {
+    uint8_t  op;
+    uint8_t  hdrlen;      /* DMA: device header bytes after the command */
+    uint8_t  niov;        /* DMA: iovec pairs after the header */
+    uint8_t  pad;
+    uint32_t slot;        /* PIO: tx slot; DMA: unused */
+    uint32_t dst;         /* DMA: world rank */
+    uint32_t len;         /* DMA: payload bytes */
+} agt_cmd;
+
+/* Header of a cq entry (then the device header, then inline payload). */
+#define AGT_RX_INLINE 0xffffu
+typedef struct agt_rx {
+    uint32_t src;
+    uint16_t len;
+    uint8_t  hdrlen;
+    uint8_t  pad;
+    uint32_t slot;        /* rx slot, or AGT_RX_INLINE */
+} agt_rx;
+#define AGT_CQ_INLINE_MAX (SHM_INLINE_MAX - sizeof(agt_rx) - AGT_HDR_MAX)
+
+enum { AGT_ST_INIT = 0, AGT_ST_READY = 1, AGT_ST_ADDRS = 2, AGT_ST_QUIESCE = 3,
+       AGT_ST_QUIT = 4, AGT_ST_FAILED = 5 };
+
+typedef struct agt_rank_blk {
+    _Alignas(SHM_CACHELINE) int32_t pid;            /* for process_vm_readv */
+    uint32_t world_rank;
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t tx_freed;   /* agent -> rank */
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t rx_freed;   /* rank -> agent */
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t dma_done;   /* agent -> rank */
+    _Atomic int32_t dma_err;                             /* -errno of a failed pull */
+} agt_rank_blk;
+
+typedef struct agt_seg_hdr {
+    uint64_t magic, size;
+    uint32_t nlocal, nnodes, node, mtu;
+    uint32_t ncmd, ncq, ntx, nrx, nworld;
+    uint64_t nodes_off, rank_off, rank_stride, cmd_off, cq_off, tx_off, rx_off, addr_off;
+    _Atomic uint32_t state;
+    _Atomic int32_t agent_pid;
+    char my_addr[AGT_ADDR_HEX];   /* the agent's endpoint, hex */
+    char sock[AGT_NAME_MAX];      /* abstract unix socket name */
+} agt_seg_hdr;
+
+typedef struct agt_layout {
+    uint32_t nlocal, nnodes, mtu, ncmd, ncq, ntx, nrx, nworld;
+} agt_layout;
+
+/* agent_ring.c */
+size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l);  /* fills offsets, returns size */
+void  *agt_seg_create(const char *job_id, int node, const agt_layout *l,
+                      char *name, size_t namecap, int *err);
+void  *agt_seg_attach(const char *name, size_t *size, int *err);
+
+static inline agt_rank_blk *agt_rank(agt_seg_hdr *h, int li)
+{
+    return (agt_rank_blk *)((char *)h + h->rank_off + (size_t)li * h->rank_stride);
+}
+static inline shm_queue *agt_cmdq(agt_seg_hdr *h, int li)
+{
+    return (shm_queue *)((char *)agt_rank(h, li) + h->cmd_off);
+}
+static inline shm_queue *agt_cq(agt_seg_hdr *h, int li)
+{
+    return (shm_queue *)((char *)agt_rank(h, li) + h->cq_off);
+}
+static inline char *agt_txslot(agt_seg_hdr *h, int li, uint32_t k)
+{
+    return (char *)agt_rank(h, li) + h->tx_off + (size_t)k * h->mtu;
+}
+static inline char *agt_rxslot(agt_seg_hdr *h, int li, uint32_t k)
+{
+    return (char *)agt_rank(h, li) + h->rx_off + (size_t)k * h->mtu;
+}
+static inline uint32_t *agt_nodes(agt_seg_hdr *h)   /* world rank -> node */
+{
+    return (uint32_t *)((char *)h + h->nodes_off);
+}
+static inline char *agt_addr(agt_seg_hdr *h, int node)
+{
+    return (char *)h + h->addr_off + (size_t)node * AGT_ADDR_HEX;
+}
+
+#endif

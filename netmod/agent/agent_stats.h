@@ -1,0 +1,27 @@
+/*
+ * agent_stats.h — the agent's counters (seed 002's comparison needs them):
+ * packets by kind each way, credit stalls, and the fraction of time the
+ * agent was busy (not blocked waiting). CLUMPI_AGENT_STATS=1 prints them
+ * when the agent ends.
+ */
+#ifndef AGT_STATS_H
+#define AGT_STATS_H
+
+#include <stdint.h>
+#include "netmod/agent/agent_ring.h"
+
+typedef struct agt_stats {
+    uint64_t sent[AGT_K_NKINDS], recv[AGT_K_NKINDS];
+    uint64_t pio, dma, dma_bytes, stalls, ring_full;
+    uint64_t t_start, t_idle, t_sleep0;   /* ns */
+} agt_stats;
+
+extern agt_stats agt_st;
+
+uint64_t agt_now_ns(void);
+void agt_stats_start(void);
+void agt_stats_sleep(void);   /* before blocking */
+void agt_stats_wake(void);    /* after */
+void agt_stats_print(int node);
+
+#endif
