@@ -1,5 +1,6 @@
 /* test_agent_flow.c — the NI agent's credit flow control and slot pool
  * (netmod/agent/agent_flow.c, agent_slots.c), driven without a network. */
+#include <errno.h>
 #include <criterion/criterion.h>
 #include "netmod/agent/agent_flow.h"
 #include "netmod/agent/agent_slots.h"
