@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "mpid/mpidi.h"
+#include "src/util/sigfault.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
@@ -47,6 +48,7 @@ static void make_job_id(void)
 int mpid_init(void)
 {
     int rank = 0, size = 1, appnum = 0;
+    cu_sigfault_reset_foreign();
     if (cu_pmi_init(&rank, &size, &appnum) != 0) {
         cu_warn("PMI initialization failed");
         return MPI_ERR_OTHER;
@@ -124,6 +126,7 @@ int mpid_init(void)
         }
         net_up = 1;
         mpid_net_init(netch);
+        cu_sigfault_reset_foreign();   /* providers may install more */
     }
     if (mpid_route_init(node_of, my_node, shm_up && nlocal > 1) != 0)
         return MPI_ERR_NO_MEM;

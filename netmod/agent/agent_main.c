@@ -29,6 +29,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "netmod/agent/agent.h"
+#include "src/util/sigfault.h"
 
 struct agt A;
 
@@ -333,6 +334,7 @@ int main(int argc, char **argv)
     if (getppid() != parent)
         return 1;
     signal(SIGPIPE, SIG_IGN);
+    cu_sigfault_reset_foreign();   /* a crash must show as the signal */
     size_t size;
     int err = 0;
     A.h = agt_seg_attach(argv[1], &size, &err);

@@ -21,3 +21,5 @@ test_unit_test_dtype_api_LDADD = libmpi.la $(CRITERION_LIBS)
 endif
 # Reduction-op kernels (reductions owner): shared by coll and the NI agent.
 libmpi_la_SOURCES += src/util/op.c src/util/op.h
+# Fault handlers of libfabric's dependencies (lead)
+libmpi_la_SOURCES += src/util/sigfault.c src/util/sigfault.h
