@@ -249,6 +249,15 @@ void mpid_on_cts(const mpid_pkt_cts *h);
 void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
 void mpid_on_fin(uint64_t sreq);
 int  mpid_pump_one(mpid_req *r);           /* 1 when the send completed */
+/* Receiver-side rendezvous counters (tests check that fine-grained types do
+ * not turn into per-element syscalls; no timing involved). */
+typedef struct mpid_rndv_stats_t {
+    unsigned long reads;     /* rma_read calls */
+    unsigned long rsegs;     /* remote segments passed to them */
+    unsigned long lsegs;     /* local segments passed to them */
+    unsigned long packed;    /* RTS that asked for the pipelined path */
+} mpid_rndv_stats_t;
+extern mpid_rndv_stats_t mpid_rndv_stats;
 
 /* rma.c: one-sided packets (requests to a target, answers to an origin) */
 void mpid_rma_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload,

@@ -24,6 +24,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/completion \
 	test/mpi/cancel \
 	test/mpi/dtype \
+	test/mpi/rndv_dtype \
 	test/mpi/procnull \
 	test/mpi/comms \
 	test/mpi/errors \
@@ -75,6 +76,10 @@ test_mpi_sendrecv_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_completion_SOURCES = test/mpi/completion.c test/mpi/mtest.h
 test_mpi_completion_LDADD = $(MPI_TEST_LIBS)
 test_mpi_completion_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_rndv_dtype_SOURCES = test/mpi/rndv_dtype.c test/mpi/mtest.h
+test_mpi_rndv_dtype_LDADD = $(MPI_TEST_LIBS)
+test_mpi_rndv_dtype_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/mtest.h
 test_mpi_cancel_LDADD = $(MPI_TEST_LIBS)

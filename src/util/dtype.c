@@ -1015,6 +1015,15 @@ size_t cu_dtype_unpack(void *buf, size_t count, const cu_dtype *dt,
     return len - w.left;
 }
 
+size_t cu_dtype_blocks(const cu_dtype *dt, size_t count)
+{
+    if (!count || !dt->size)
+        return 0;
+    if (dt->contig)
+        return 1;
+    return sat_mul(count, dt->priv->root->nblk);
+}
+
 int cu_dtype_to_iov(const void *buf, size_t count, const cu_dtype *dt,
                     size_t offset, size_t maxlen,
                     struct iovec *iov, int maxiov, size_t *len)

@@ -67,6 +67,12 @@ int cu_dtype_to_iov(const void *buf, size_t count, const cu_dtype *dt,
                     size_t offset, size_t maxlen,
                     struct iovec *iov, int maxiov, size_t *len);
 
+/* Contiguous memory segments of (count, dt), an upper bound (segments that
+ * happen to touch across elements are counted apart), saturating; O(1).
+ * Lets protocols pick single-copy or packing from the average segment size
+ * without walking the type. */
+size_t cu_dtype_blocks(const cu_dtype *dt, size_t count);
+
 /* Number of basic elements in `bytes` packed bytes (MPI_Get_elements), or
  * -1 when bytes does not end on an element boundary. */
 long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes);
