@@ -106,3 +106,30 @@ test_unit_test_op_SOURCES = test/unit/test_op.c src/util/op.c src/util/op.h
 test_unit_test_op_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_op_LDADD = $(CRITERION_LIBS) -lpthread
 endif
+
+# Nonblocking and neighborhood collectives: the schedule engine, the
+# algorithms as schedules, their entry points and the checks they share
+# with the blocking entry points (src/coll_check.c).
+libmpi_la_SOURCES += coll/sched.h coll/sched.c coll/nbc_bcast.c coll/nbc_gather.c \
+	coll/nbc_allgather.c coll/nbc_reduce.c coll/neighbor.c \
+	src/coll_check.h src/coll_check.c src/coll_nbc.h src/coll_nb_entry.c \
+	src/coll_neighbor_entry.c
+
+# Nonblocking and neighborhood collective tests (test/coll/nbc.sh,
+# neighbor.sh: 1, 2, 3, 5, 8 ranks in make check, 1..9 with COLL_LONG=1).
+NBC_TEST_PROGS = test/coll/nbc test/coll/neighbor
+NBC_TESTS = test/coll/nbc.sh test/coll/neighbor.sh
+check_PROGRAMS += $(NBC_TEST_PROGS)
+TESTS += $(NBC_TESTS)
+EXTRA_DIST += $(NBC_TESTS)
+test_coll_nbc_SOURCES = test/coll/nbc.c test/coll/ctest.h
+test_coll_nbc_LDADD = libmpi.la
+test_coll_nbc_LDFLAGS = $(AM_LDFLAGS) -no-install
+test_coll_neighbor_SOURCES = test/coll/neighbor.c test/coll/ctest.h
+test_coll_neighbor_LDADD = libmpi.la
+test_coll_neighbor_LDFLAGS = $(AM_LDFLAGS) -no-install
+check-long: check-long-nbc
+check-long-nbc: $(NBC_TEST_PROGS) src/tools/mpirun
+	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(NBC_TESTS)" \
+	    check_PROGRAMS="$(NBC_TEST_PROGS)"
+.PHONY: check-long-nbc

@@ -1,0 +1,397 @@
+/*
+ * coll_check.c — argument checks of the collectives (see coll_check.h):
+ * everything detectable locally — communicator-relative root, counts,
+ * types, buffers, MPI_IN_PLACE misuse and send/receive buffer aliasing,
+ * size mismatches of this rank's own blocks, (op, type) pairs.
+ */
+#include <limits.h>
+#include "src/coll_check.h"
+
+int mpir_coll_chk(const char *fn, const char *cname, int count, const char *tname,
+                  MPI_Datatype t, const char *bname, const void *buf, cu_dtype **dt)
+{
+    int rc = mpir_check_count(fn, cname, count);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_dtype(fn, tname, t, dt);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_buf(fn, bname, buf, count, *dt);
+    return rc;
+}
+#define chk mpir_coll_chk
+
+static int chk_root(const char *fn, const mpir_comm *c, int root)
+{
+    if (root < 0 || root >= c->dev.size)
+        return mpir_err(MPI_ERR_ROOT, fn, "invalid root %d (comm size %d)", root, c->dev.size);
+    return MPI_SUCCESS;
+}
+
+/* sendbuf and recvbuf must not be the same memory where MPI_IN_PLACE is
+ * the way to say so */
+static int chk_alias(const char *fn, const void *s, size_t sbytes, const void *r, size_t rbytes)
+{
+    if (s && s == r && sbytes && rbytes)
+        return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf and recvbuf are the same buffer "
+                        "(use MPI_IN_PLACE)");
+    return MPI_SUCCESS;
+}
+
+/* this rank's own block: what it sends must be what it receives */
+static int chk_match(const char *fn, size_t sbytes, size_t rbytes, const char *what)
+{
+    if (sbytes != rbytes)
+        return mpir_err(sbytes > rbytes ? MPI_ERR_TRUNCATE : MPI_ERR_COUNT, fn,
+                        "send size %zu bytes differs from receive size %zu bytes%s", sbytes,
+                        rbytes, what);
+    return MPI_SUCCESS;
+}
+
+int mpir_coll_chk_counts(const char *fn, const char *cname, const int *counts,
+                         const char *dname, const int *displs, int n)
+{
+    if (n > 0 && !counts)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is NULL", cname);
+    if (n > 0 && !displs)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is NULL", dname);
+    for (int i = 0; i < n; i++)
+        if (counts[i] < 0)
+            return mpir_err(MPI_ERR_COUNT, fn, "invalid %s[%d] = %d (must be >= 0)", cname, i,
+                            counts[i]);
+    return MPI_SUCCESS;
+}
+#define chk_counts mpir_coll_chk_counts
+
+static inline size_t nbytes(const cu_dtype *dt, int count)
+{
+    return cu_dtype_bytes(dt, (size_t)count);
+}
+
+int mpir_check_bcast(const char *fn, const mpir_comm *c, void *buffer, int count,
+                     MPI_Datatype datatype, int root, cu_dtype **dt)
+{
+    int rc = chk_root(fn, c, root);
+    if (rc == MPI_SUCCESS)
+        rc = chk(fn, "count", count, "datatype", datatype, "buffer", buffer, dt);
+    if (rc == MPI_SUCCESS && buffer == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "buffer is MPI_IN_PLACE");
+    return rc;
+}
+
+int mpir_check_gather(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, cu_dtype **sdt, cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root;
+    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && !isroot)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE on a rank other than the root");
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+    if (rc == MPI_SUCCESS && isroot) {
+        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
+        if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+            rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+        if (rc == MPI_SUCCESS && *sdt)
+            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), " at the root");
+        if (rc == MPI_SUCCESS && *sdt)
+            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf,
+                           nbytes(*rdt, recvcount));
+    }
+    return rc;
+}
+
+int mpir_check_gatherv(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, int root, cu_dtype **sdt,
+                       cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
+    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && !isroot)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE on a rank other than the root");
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+    if (rc == MPI_SUCCESS && isroot) {
+        rc = chk_counts(fn, "recvcounts", recvcounts, "displs", displs, c->dev.size);
+        if (rc == MPI_SUCCESS)
+            rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
+        if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+            rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+        if (rc == MPI_SUCCESS && *sdt)
+            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcounts[me]),
+                           " at the root");
+        if (rc == MPI_SUCCESS && *sdt &&
+            sendbuf == (const char *)recvbuf + (ptrdiff_t)displs[me] * (*rdt)->extent)
+            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), sendbuf,
+                           nbytes(*rdt, recvcounts[me]));
+    }
+    return rc;
+}
+
+int mpir_check_scatter(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, cu_dtype **sdt, cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root;
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && !isroot)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE on a rank other than the root");
+    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
+        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
+    if (rc == MPI_SUCCESS && isroot) {
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+        if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
+            rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE");
+        if (rc == MPI_SUCCESS && *rdt)
+            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), " at the root");
+        if (rc == MPI_SUCCESS && *rdt)
+            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf,
+                           nbytes(*rdt, recvcount));
+    }
+    return rc;
+}
+
+int mpir_check_scatterv(const char *fn, const mpir_comm *c, const void *sendbuf,
+                        const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                        cu_dtype **sdt, cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && !isroot)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE on a rank other than the root");
+    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
+        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
+    if (rc == MPI_SUCCESS && isroot) {
+        rc = chk_counts(fn, "sendcounts", sendcounts, "displs", displs, c->dev.size);
+        if (rc == MPI_SUCCESS)
+            rc = mpir_check_dtype(fn, "sendtype", sendtype, sdt);
+        if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
+            rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE");
+        if (rc == MPI_SUCCESS && *rdt)
+            rc = chk_match(fn, nbytes(*sdt, sendcounts[me]), nbytes(*rdt, recvcount),
+                           " at the root");
+        if (rc == MPI_SUCCESS && *rdt &&
+            recvbuf == (const char *)sendbuf + (ptrdiff_t)displs[me] * (*sdt)->extent)
+            rc = chk_alias(fn, recvbuf, nbytes(*sdt, sendcounts[me]), recvbuf,
+                           nbytes(*rdt, recvcount));
+    }
+    return rc;
+}
+
+int mpir_check_allgather(const char *fn, const mpir_comm *c, const void *sendbuf,
+                         int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
+{
+    (void)c;
+    *sdt = *rdt = NULL;
+    int rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+    if (rc == MPI_SUCCESS)
+        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), "");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf, nbytes(*rdt, recvcount));
+    return rc;
+}
+
+int mpir_check_allgatherv(const char *fn, const mpir_comm *c, const void *sendbuf,
+                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                          cu_dtype **sdt, cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int me = c->dev.rank, rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+    if (rc == MPI_SUCCESS)
+        rc = chk_counts(fn, "recvcounts", recvcounts, "displs", displs, c->dev.size);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcounts[me]), "");
+    if (rc == MPI_SUCCESS && *sdt &&
+        sendbuf == (const char *)recvbuf + (ptrdiff_t)displs[me] * (*rdt)->extent)
+        rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), sendbuf,
+                       nbytes(*rdt, recvcounts[me]));
+    return rc;
+}
+
+int mpir_check_alltoall(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
+                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
+{
+    (void)c;
+    *sdt = *rdt = NULL;
+    int rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE)
+        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
+    if (rc == MPI_SUCCESS)
+        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), " per block");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf, nbytes(*rdt, recvcount));
+    return rc;
+}
+
+int mpir_check_alltoallv(const char *fn, const mpir_comm *c, const void *sendbuf,
+                         const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void *recvbuf, const int recvcounts[], const int rdispls[],
+                         MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
+{
+    *sdt = *rdt = NULL;
+    int p = c->dev.size, me = c->dev.rank, rc = MPI_SUCCESS;
+    if (sendbuf != MPI_IN_PLACE) {
+        rc = chk_counts(fn, "sendcounts", sendcounts, "sdispls", sdispls, p);
+        if (rc == MPI_SUCCESS)
+            rc = mpir_check_dtype(fn, "sendtype", sendtype, sdt);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = chk_counts(fn, "recvcounts", recvcounts, "rdispls", rdispls, p);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && *sdt)
+        rc = chk_match(fn, nbytes(*sdt, sendcounts[me]), nbytes(*rdt, recvcounts[me]),
+                       " for this rank's own block");
+    if (rc == MPI_SUCCESS && *sdt) {
+        size_t sb = 0, rb = 0;
+        for (int i = 0; i < p; i++) {
+            sb += nbytes(*sdt, sendcounts[i]);
+            rb += nbytes(*rdt, recvcounts[i]);
+        }
+        rc = chk_alias(fn, sendbuf, sb, recvbuf, rb);
+    }
+    return rc;
+}
+
+int mpir_check_alltoallw(const char *fn, const mpir_comm *c, const void *sendbuf,
+                         const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                         const int rdispls[], const MPI_Datatype recvtypes[], cu_dtype **sdts,
+                         cu_dtype **rdts)
+{
+    int p = c->dev.size, me = c->dev.rank, rc = MPI_SUCCESS, inplace = sendbuf == MPI_IN_PLACE;
+    if (!inplace) {
+        rc = chk_counts(fn, "sendcounts", sendcounts, "sdispls", sdispls, p);
+        if (rc == MPI_SUCCESS && !sendtypes)
+            rc = mpir_err(MPI_ERR_ARG, fn, "sendtypes is NULL");
+        for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
+            rc = mpir_check_dtype(fn, "sendtypes[i]", sendtypes[i], &sdts[i]);
+    }
+    if (rc == MPI_SUCCESS)
+        rc = chk_counts(fn, "recvcounts", recvcounts, "rdispls", rdispls, p);
+    if (rc == MPI_SUCCESS && !recvtypes)
+        rc = mpir_err(MPI_ERR_ARG, fn, "recvtypes is NULL");
+    for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
+        rc = mpir_check_dtype(fn, "recvtypes[i]", recvtypes[i], &rdts[i]);
+    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && !inplace)
+        rc = chk_match(fn, nbytes(sdts[me], sendcounts[me]), nbytes(rdts[me], recvcounts[me]),
+                       " for this rank's own block");
+    if (rc == MPI_SUCCESS && !inplace) {
+        size_t sb = 0, rb = 0;
+        for (int i = 0; i < p; i++) {
+            sb += nbytes(sdts[i], sendcounts[i]);
+            rb += nbytes(rdts[i], recvcounts[i]);
+        }
+        rc = chk_alias(fn, sendbuf, sb, recvbuf, rb);
+    }
+    return rc;
+}
+
+/* ---- reductions ------------------------------------------------------------
+ * Shared by every reduction: count, datatype, op (with the type), and the
+ * two buffers. sendbuf may be MPI_IN_PLACE where in_place_ok; recvbuf
+ * never. A sendbuf equal to recvbuf is the classic misuse of what
+ * MPI_IN_PLACE is for: it would be read and written at once, so it is an
+ * error rather than silently wrong results. */
+static int check_common(const char *fn, const void *sendbuf, const void *recvbuf, int count,
+                        size_t rcount, MPI_Datatype datatype, MPI_Op op, int in_place_ok,
+                        int check_recv, cu_dtype **dt, coll_op *cop)
+{
+    int rc = mpir_check_count(fn, "count", count);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_dtype(fn, "datatype", datatype, dt);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_op_resolve(fn, op, datatype, *dt, cop);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (sendbuf == MPI_IN_PLACE && !in_place_ok)
+        return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE (allowed only at the root)");
+    if (sendbuf != MPI_IN_PLACE && (rc = mpir_check_buf(fn, "sendbuf", sendbuf, count, *dt)))
+        return rc;
+    if (check_recv) {
+        if (recvbuf == MPI_IN_PLACE)
+            return mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE (pass MPI_IN_PLACE "
+                            "as sendbuf for an in-place operation)");
+        if ((rc = mpir_check_buf(fn, "recvbuf", recvbuf, rcount > 0, *dt)))
+            return rc;
+        if (sendbuf == recvbuf && count > 0 && rcount > 0 && (*dt)->size > 0)
+            return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf and recvbuf are the same buffer "
+                            "(use MPI_IN_PLACE as sendbuf for an in-place operation)");
+    }
+    return MPI_SUCCESS;
+}
+
+int mpir_check_reduce(const char *fn, const mpir_comm *c, const void *sendbuf, void *recvbuf,
+                      int count, MPI_Datatype datatype, MPI_Op op, int root, cu_dtype **dt,
+                      coll_op *cop)
+{
+    if (root < 0 || root >= c->dev.size)
+        return mpir_err(MPI_ERR_ROOT, fn, "invalid root %d (comm size %d)", root, c->dev.size);
+    int me_root = c->dev.rank == root;
+    return check_common(fn, sendbuf, recvbuf, count, (size_t)count, datatype, op, me_root,
+                        me_root, dt, cop);
+}
+
+int mpir_check_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
+                         MPI_Datatype datatype, MPI_Op op, cu_dtype **dt, coll_op *cop)
+{
+    return check_common(fn, sendbuf, recvbuf, count, (size_t)count, datatype, op, 1, 1, dt, cop);
+}
+
+int mpir_check_reduce_scatter(const char *fn, const mpir_comm *c, const void *sendbuf,
+                              void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                              MPI_Op op, cu_dtype **dt, coll_op *cop, size_t *total)
+{
+    if (!recvcounts)
+        return mpir_err(MPI_ERR_ARG, fn, "recvcounts is NULL");
+    long long sum = 0;
+    for (int i = 0; i < c->dev.size; i++) {
+        if (recvcounts[i] < 0)
+            return mpir_err(MPI_ERR_COUNT, fn, "invalid recvcounts[%d] = %d (must be >= 0)", i,
+                            recvcounts[i]);
+        sum += recvcounts[i];
+    }
+    if (sum > INT_MAX)
+        return mpir_err(MPI_ERR_COUNT, fn, "the sum of recvcounts (%lld) exceeds INT_MAX", sum);
+    *total = (size_t)sum;
+    return check_common(fn, sendbuf, recvbuf, (int)sum, (size_t)recvcounts[c->dev.rank],
+                        datatype, op, 1, 1, dt, cop);
+}
+
+int mpir_check_reduce_scatter_block(const char *fn, const mpir_comm *c, const void *sendbuf,
+                                    void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                    MPI_Op op, cu_dtype **dt, coll_op *cop, size_t *total)
+{
+    if (recvcount < 0)
+        return mpir_err(MPI_ERR_COUNT, fn, "invalid recvcount %d (must be >= 0)", recvcount);
+    long long sum = (long long)recvcount * c->dev.size;
+    if (sum > INT_MAX)
+        return mpir_err(MPI_ERR_COUNT, fn, "recvcount * comm size (%lld) exceeds INT_MAX", sum);
+    *total = (size_t)sum;
+    return check_common(fn, sendbuf, recvbuf, (int)sum, (size_t)recvcount, datatype, op, 1, 1,
+                        dt, cop);
+}

@@ -1,0 +1,442 @@
+/*
+ * coll_nb_entry.c — the nonblocking collectives: MPI_Ibarrier, Ibcast,
+ * Igather(v), Iscatter(v), Iallgather(v), Ialltoall(v,w), Ireduce,
+ * Iallreduce, Ireduce_scatter(_block), Iscan, Iexscan. Each runs the
+ * checks of its blocking sibling (coll_check.c), builds a schedule
+ * (coll/nbc_*.c) that holds on to the datatypes, and returns it as a
+ * request progressed by the ordinary progress engine.
+ *
+ * Operations on one communicator are numbered (an attribute holds the
+ * counter: MPI_Comm_dup does not copy it, Comm_free drops it), and the
+ * number picks the operation's tags, so any number may be outstanding.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include "src/coll_nbc.h"
+#include "src/pt2pt.h"
+
+static int seq_keyval = MPI_KEYVAL_INVALID;
+
+coll_sched *mpir_nbc_new(mpir_comm *c)
+{
+    MPI_Comm comm = c->handle;
+    if (seq_keyval == MPI_KEYVAL_INVALID &&
+        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &seq_keyval,
+                                NULL) != MPI_SUCCESS)
+        return NULL;
+    void *v = NULL;
+    int flag = 0;
+    PMPI_Comm_get_attr(comm, seq_keyval, &v, &flag);
+    uintptr_t seq = flag ? (uintptr_t)v : 0;
+    if (PMPI_Comm_set_attr(comm, seq_keyval, (void *)(seq + 1)) != MPI_SUCCESS)
+        return NULL;
+    return coll_sched_new(&c->dev, coll_nbc_tag((unsigned)seq));
+}
+
+static int build_failed(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
+{
+    coll_sched_free(s);
+    return mpir_err_comm(comm, mpir_err(rc ? rc : MPI_ERR_NO_MEM, fn,
+                                        "could not set up the operation (error class %d)",
+                                        (rc ? rc : MPI_ERR_NO_MEM) & 0xff));
+}
+
+int mpir_nbc_start(const char *fn, MPI_Comm comm, coll_sched *s, int rc, MPI_Request *request)
+{
+    if (!s || rc != MPI_SUCCESS)
+        return build_failed(fn, comm, s, rc);
+    mpid_request *r;
+    if ((rc = coll_sched_start(s, &r)) != MPI_SUCCESS)
+        return build_failed(fn, comm, NULL, rc);
+    return mpir_req_handle(fn, r, comm, request);
+}
+
+int mpir_nbc_run(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
+{
+    if (!s || rc != MPI_SUCCESS)
+        return build_failed(fn, comm, s, rc);
+    mpid_request *r;
+    if ((rc = coll_sched_start(s, &r)) != MPI_SUCCESS)
+        return build_failed(fn, comm, NULL, rc);
+    mpid_wait(r);
+    rc = r->status.MPI_ERROR;
+    mpid_request_free(r);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "communication failed (error class %d)",
+                                            rc & 0xff));
+    return MPI_SUCCESS;
+}
+
+#define CHECKED(rc) do { if ((rc) != MPI_SUCCESS) return mpir_err_comm(comm, (rc)); } while (0)
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ibarrier";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    coll_sched *s = mpir_nbc_new(c);
+    return mpir_nbc_start(fn, comm, s, s ? coll_nbc_barrier(s) : 0, request);
+}
+MPIR_WEAK(Ibarrier)
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ibcast";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    CHECKED(mpir_check_bcast(fn, c, buffer, count, datatype, root, &dt));
+    coll_sched *s = mpir_nbc_new(c);
+    int rc = 0;
+    if (s) {
+        coll_sched_keep(s, dt);
+        rc = coll_nbc_bcast(s, buffer, (size_t)count, dt, root);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+MPIR_WEAK(Ibcast)
+
+/* Gather and Gatherv (rcounts NULL: the plain form). */
+static int igather(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
+                   int sendcount, cu_dtype *sdt, void *recvbuf, const int *rcounts,
+                   const int *displs, int recvcount, cu_dtype *rdt, int root,
+                   MPI_Request *request)
+{
+    /* counts and displacements are read while building: the schedule keeps
+     * none of the user's arrays */
+    coll_sched *s = mpir_nbc_new(c);
+    int rc = 0;
+    if (s) {
+        coll_sched_keep(s, sdt);
+        coll_sched_keep(s, rdt);
+        rc = coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, rcounts, displs,
+                             (size_t)recvcount, rdt, root);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igather";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_gather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                              root, &sdt, &rdt));
+    return igather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount, rdt,
+                   root, request);
+}
+MPIR_WEAK(Igather)
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Igatherv";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_gatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                               displs, recvtype, root, &sdt, &rdt));
+    return igather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0, rdt,
+                   root, request);
+}
+MPIR_WEAK(Igatherv)
+
+static int iscatter(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
+                    const int *scounts, const int *displs, int sendcount, cu_dtype *sdt,
+                    void *recvbuf, int recvcount, cu_dtype *rdt, int root,
+                    MPI_Request *request)
+{
+    coll_sched *s = mpir_nbc_new(c);
+    int rc = 0;
+    if (s) {
+        coll_sched_keep(s, sdt);
+        coll_sched_keep(s, rdt);
+        rc = coll_nbc_scatter(s, sendbuf, scounts, displs, (size_t)sendcount, sdt, recvbuf,
+                              (size_t)recvcount, rdt, root);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatter";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_scatter(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, root, &sdt, &rdt));
+    return iscatter(fn, comm, c, sendbuf, NULL, NULL, sendcount, sdt, recvbuf, recvcount, rdt,
+                    root, request);
+}
+MPIR_WEAK(Iscatter)
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iscatterv";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_scatterv(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf,
+                                recvcount, recvtype, root, &sdt, &rdt));
+    return iscatter(fn, comm, c, sendbuf, sendcounts, displs, 0, sdt, recvbuf, recvcount, rdt,
+                    root, request);
+}
+MPIR_WEAK(Iscatterv)
+
+static int iallgather(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
+                      int sendcount, cu_dtype *sdt, void *recvbuf, const int *rcounts,
+                      const int *displs, int recvcount, cu_dtype *rdt, MPI_Request *request)
+{
+    coll_sched *s = mpir_nbc_new(c);
+    int rc = 0;
+    if (s) {
+        coll_sched_keep(s, sdt);
+        coll_sched_keep(s, rdt);
+        rc = coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, rcounts, displs,
+                                (size_t)recvcount, rdt);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgather";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_allgather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                 recvtype, &sdt, &rdt));
+    return iallgather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount, rdt,
+                      request);
+}
+MPIR_WEAK(Iallgather)
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallgatherv";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_allgatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                  displs, recvtype, &sdt, &rdt));
+    return iallgather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0, rdt,
+                      request);
+}
+MPIR_WEAK(Iallgatherv)
+
+/* The three alltoalls as the w form: per-peer counts, byte displacements,
+ * types. scounts NULL: the plain form (scount, stride scount); stypes
+ * NULL: sdt for all. */
+static int ialltoall(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
+                     int scount, const int *scounts, const int *sdispls, cu_dtype *sdt,
+                     cu_dtype *const *sdts, void *recvbuf, int rcount, const int *rcounts,
+                     const int *rdispls, cu_dtype *rdt, cu_dtype *const *rdts, int wform,
+                     MPI_Request *request)
+{
+    int p = c->dev.size, rc = 0;
+    coll_sched *s = mpir_nbc_new(c);
+    size_t *cnt = s ? coll_sched_bytes(s, 2 * (size_t)p * sizeof *cnt) : NULL;
+    ptrdiff_t *dsp = s ? coll_sched_bytes(s, 2 * (size_t)p * sizeof *dsp) : NULL;
+    const cu_dtype **ty = s ? coll_sched_bytes(s, 2 * (size_t)p * sizeof *ty) : NULL;
+    if (s && cnt && dsp && ty) {
+        int inplace = sendbuf == MPI_IN_PLACE;
+        for (int i = 0; i < p; i++) {
+            const cu_dtype *st = inplace ? NULL : sdts ? sdts[i] : sdt;
+            const cu_dtype *rt = rdts ? rdts[i] : rdt;
+            coll_sched_keep(s, st);
+            coll_sched_keep(s, rt);
+            ty[i] = st;
+            ty[p + i] = rt;
+            cnt[i] = inplace ? 0 : scounts ? (size_t)scounts[i] : (size_t)scount;
+            cnt[p + i] = rcounts ? (size_t)rcounts[i] : (size_t)rcount;
+            ptrdiff_t sd = inplace ? 0 : sdispls ? sdispls[i] : (ptrdiff_t)i * scount;
+            ptrdiff_t rd = rdispls ? rdispls[i] : (ptrdiff_t)i * rcount;
+            dsp[i] = wform || inplace ? sd : sd * st->extent;
+            dsp[p + i] = wform ? rd : rd * rt->extent;
+        }
+        rc = coll_nbc_alltoallw(s, sendbuf, cnt, dsp, ty, recvbuf, cnt + p, dsp + p, ty + p);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoall";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_alltoall(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                recvtype, &sdt, &rdt));
+    return ialltoall(fn, comm, c, sendbuf, sendcount, NULL, NULL, sdt, NULL, recvbuf, recvcount,
+                     NULL, NULL, rdt, NULL, 0, request);
+}
+MPIR_WEAK(Ialltoall)
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoallv";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *sdt, *rdt;
+    CHECKED(mpir_check_alltoallv(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                 recvcounts, rdispls, recvtype, &sdt, &rdt));
+    return ialltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, sdt, NULL, recvbuf, 0,
+                     recvcounts, rdispls, rdt, NULL, 0, request);
+}
+MPIR_WEAK(Ialltoallv)
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ialltoallw";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    int p = c->dev.size;
+    cu_dtype **dts = calloc((size_t)p * 2, sizeof *dts);
+    if (!dts)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    int rc = mpir_check_alltoallw(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                  recvcounts, rdispls, recvtypes, dts, dts + p);
+    if (rc == MPI_SUCCESS)
+        rc = ialltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, NULL, dts, recvbuf, 0,
+                       recvcounts, rdispls, NULL, dts + p, 1, request);
+    else
+        rc = mpir_err_comm(comm, rc);
+    free(dts);
+    return rc;
+}
+MPIR_WEAK(Ialltoallw)
+
+/* ---- reductions ------------------------------------------------------------ */
+
+/* A schedule with the op set and the type kept. */
+static coll_sched *red_sched(mpir_comm *c, const coll_op *cop, const cu_dtype *dt)
+{
+    coll_sched *s = mpir_nbc_new(c);
+    if (s) {
+        coll_sched_set_op(s, cop);
+        coll_sched_keep(s, dt);
+    }
+    return s;
+}
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                 MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    coll_op cop;
+    CHECKED(mpir_check_reduce(fn, c, sendbuf, recvbuf, count, datatype, op, root, &dt, &cop));
+    coll_sched *s = red_sched(c, &cop, dt);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, root) : 0,
+                          request);
+}
+MPIR_WEAK(Ireduce)
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Iallreduce";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    coll_op cop;
+    CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    coll_sched *s = red_sched(c, &cop, dt);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_allreduce(s, sendbuf, recvbuf, (size_t)count, dt) : 0,
+                          request);
+}
+MPIR_WEAK(Iallreduce)
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    coll_op cop;
+    size_t total;
+    CHECKED(mpir_check_reduce_scatter(fn, c, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
+                                      &cop, &total));
+    coll_sched *s = red_sched(c, &cop, dt);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt) : 0,
+                          request);
+}
+MPIR_WEAK(Ireduce_scatter)
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+    static const char fn[] = "MPI_Ireduce_scatter_block";
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    coll_op cop;
+    size_t total;
+    CHECKED(mpir_check_reduce_scatter_block(fn, c, sendbuf, recvbuf, recvcount, datatype, op,
+                                            &dt, &cop, &total));
+    coll_sched *s = red_sched(c, &cop, dt);
+    int rc = 0;
+    int *counts = s ? coll_sched_bytes(s, (size_t)c->dev.size * sizeof(int)) : NULL;
+    if (counts) {
+        for (int i = 0; i < c->dev.size; i++)
+            counts[i] = recvcount;
+        rc = coll_nbc_reduce_scatter(s, sendbuf, recvbuf, counts, dt);
+    }
+    return mpir_nbc_start(fn, comm, s, rc, request);
+}
+MPIR_WEAK(Ireduce_scatter_block)
+
+static int iscan(const char *fn, int exclusive, const void *sendbuf, void *recvbuf, int count,
+                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    mpir_comm *c;
+    MPIR_NBC_ENTER(fn, comm, c, request);
+    cu_dtype *dt;
+    coll_op cop;
+    CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    coll_sched *s = red_sched(c, &cop, dt);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_scan(s, sendbuf, recvbuf, (size_t)count, dt, exclusive)
+                            : 0,
+                          request);
+}
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    return iscan("MPI_Iscan", 0, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+MPIR_WEAK(Iscan)
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                 MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    return iscan("MPI_Iexscan", 1, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+MPIR_WEAK(Iexscan)
