@@ -60,6 +60,11 @@ typedef struct mpid_channel {
      * the channel has no such path. */
     ssize_t (*rma_read)(int src, const struct iovec *local, int nlocal,
                         const struct iovec *remote, int nremote);
+    /* The reverse, into a peer's memory (cooperative rendezvous: the sender
+     * copies part of a large message while the receiver reads the rest).
+     * Used only toward peers rma_read already worked with. NULL: none. */
+    ssize_t (*rma_write)(int dst, const struct iovec *local, int nlocal,
+                         const struct iovec *remote, int nremote);
 
     /* Idle support. arm_sleep() announces that this rank will block; it
      * returns nonzero if packets arrived meanwhile (then do not block).

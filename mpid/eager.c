@@ -181,7 +181,7 @@ int mpid_do_work(void)
         /* Oldest first is not needed: each read is independent. */
         mpid_req *r = mpid_rndv_work;
         mpid_rndv_work = r->p.next;
-        mpid_rndv_recv_start(r);
+        mpid_rndv_work_one(r);
         n++;
     }
     for (mpid_req **pp = &mpid_pump; *pp;) {

@@ -30,6 +30,8 @@ enum {
     MPID_PKT_FIN,          /* ctrl: receiver has read everything (rma path) */
     MPID_PKT_ACK,          /* ctrl: a sync eager message matched */
     MPID_PKT_RMA,          /* one-sided: request or answer (mpid/rma_impl.h) */
+    MPID_PKT_COOP,         /* ctrl: receiver -> sender, write this part of it */
+    MPID_PKT_WDONE,        /* ctrl: sender -> receiver, COOP write done (status) */
 };
 
 typedef struct mpid_pkt_msg {
@@ -62,6 +64,15 @@ typedef struct mpid_pkt_cts {
     uint64_t len;          /* bytes the receiver takes (truncation) */
 } mpid_pkt_cts;
 
+typedef struct mpid_pkt_coop {   /* COOP and WDONE */
+    uint8_t  type, pad[3];
+    int32_t  status;       /* WDONE: 0 or -errno (then the receiver reads it) */
+    uint64_t sreq;
+    uint64_t rreq;
+    uint64_t raddr;        /* COOP: receiver's memory for bytes [off, off+len) */
+    uint64_t off, len;
+} mpid_pkt_coop;
+
 typedef struct mpid_pkt_data {
     uint8_t  type, pad[7];
     uint64_t rreq;
@@ -88,6 +99,9 @@ enum {
     MPID_ST_POSTED,        /* in the posted queue */
     MPID_ST_RNDV_MATCHED,  /* matched an RTS from a channel callback; progress reads */
     MPID_ST_RNDV_DATA,     /* CTS sent, DATA arriving */
+    MPID_ST_COOP_WRITE,    /* send: COOP arrived, progress writes our part */
+    MPID_ST_COOP_WAIT,     /* recv: read our part, waiting for WDONE */
+    MPID_ST_COOP_REST,     /* recv: the sender's write failed, progress reads it */
 };
 
 typedef struct mpid_req mpid_req;
@@ -215,6 +229,7 @@ typedef struct mpid_dest {
     struct mpid_dest *dnext;   /* on the dirty list */
     int dirty;
     int no_rma;                /* rma_read refused once: use CTS/DATA */
+    int rma_ok;                /* rma_read worked once: cooperative copy allowed */
 } mpid_dest;
 
 extern mpid_dest *mpid_dests;          /* [world size] */
@@ -248,6 +263,8 @@ void mpid_rndv_recv_start(mpid_req *r);    /* r->p.{peer,raddr,rniov,msg_size,pe
 void mpid_on_cts(const mpid_pkt_cts *h);
 void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
 void mpid_on_fin(uint64_t sreq);
+void mpid_on_coop(const mpid_pkt_coop *h);   /* COOP and WDONE */
+void mpid_rndv_work_one(mpid_req *r);        /* an entry of mpid_rndv_work */
 int  mpid_pump_one(mpid_req *r);           /* 1 when the send completed */
 /* Receiver-side rendezvous counters (tests check that fine-grained types do
  * not turn into per-element syscalls; no timing involved). */
@@ -256,6 +273,7 @@ typedef struct mpid_rndv_stats_t {
     unsigned long rsegs;     /* remote segments passed to them */
     unsigned long lsegs;     /* local segments passed to them */
     unsigned long packed;    /* RTS that asked for the pipelined path */
+    unsigned long coop;      /* cooperative copies started */
 } mpid_rndv_stats_t;
 extern mpid_rndv_stats_t mpid_rndv_stats;
 

@@ -351,6 +351,13 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         mpid_on_fin(h.sreq);
         break;
     }
+    case MPID_PKT_COOP:
+    case MPID_PKT_WDONE: {
+        mpid_pkt_coop h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_on_coop(&h);
+        break;
+    }
     case MPID_PKT_ACK: {
         mpid_pkt_ack h;
         memcpy(&h, hdr, sizeof h);

@@ -18,10 +18,20 @@
  * receiver reads the remote stream into a cache-sized bounce buffer and
  * unpacks it (local segments cost little each, but 64 per syscall would
  * make the syscall per 256 bytes).
+ *
+ * Cooperative copy: for a large contiguous message, a receiver that could
+ * read from this sender before sends COOP with the address of the second
+ * half of its buffer; the sender (idle in a wait, typically) writes that
+ * half with rma_write while the receiver reads the first, so two cores copy.
+ * The sender answers WDONE (with a status: on failure the receiver reads the
+ * rest itself); the receiver sends FIN only after its read and WDONE, so the
+ * sender's buffer stays in use until both halves are done, and the receive
+ * completes only after the sender stopped writing into it.
  */
 #include <stdlib.h>
 #include "mpid/mpidi.h"
 #include "src/util/log.h"
+#include "src/util/param.h"
 
 #define RNDV_IOV 64   /* segments per rma_read call (well under IOV_MAX) */
 /* Below this average remote segment the per-segment pin costs more than
@@ -34,6 +44,20 @@
 #define MPID_RTS_PACKED UINT64_MAX
 
 mpid_rndv_stats_t mpid_rndv_stats;
+
+/* Smallest message copied cooperatively (CLUMPI_RNDV_COOP bytes, 0 = never).
+ * Below it the extra control round trip and the wake-up of the sender cost
+ * more than the halved copy saves. */
+static size_t coop_min(void)
+{
+    static long v = -1;
+    if (v < 0) {
+        v = cu_param_int("RNDV_COOP", 256 * 1024);
+        if (v < 0)
+            v = 0;
+    }
+    return (size_t)v;
+}
 
 static inline int sparse(const cu_dtype *dt, size_t count, size_t bytes, size_t min_seg)
 {
@@ -113,9 +137,10 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
     return rc;
 }
 
-/* Single-copy read of want bytes into the receive buffer. Returns 0, or a
- * negative errno from the channel (-EPERM/-ENOTSUP: use CTS instead). */
-static int rndv_read(mpid_req *r, mpid_dest *d, size_t want)
+/* Single-copy read of bytes [start, want) into the receive buffer (start > 0
+ * only when both sides are contiguous: the cooperative copy). Returns 0, or
+ * a negative errno from the channel (-EPERM/-ENOTSUP: use CTS instead). */
+static int rndv_read(mpid_req *r, mpid_dest *d, size_t start, size_t want)
 {
     struct iovec one, *riov = &one;
     size_t rn = 1;
@@ -136,7 +161,7 @@ static int rndv_read(mpid_req *r, mpid_dest *d, size_t want)
         }
     }
     const cu_dtype *dt = r->p.dt;
-    size_t off = 0, ri = 0, roff = 0;
+    size_t off = start, ri = 0, roff = start;
     int rc = 0;
     char *bounce = NULL;
     if (sparse(dt, r->p.count, r->p.bytes, RNDV_MIN_LSEG) &&
@@ -230,6 +255,106 @@ static int rndv_read(mpid_req *r, mpid_dest *d, size_t want)
     return rc;
 }
 
+/* Receiver: the end of a cooperative copy (own read done, WDONE in). */
+static void coop_finish(mpid_req *r)
+{
+    mpid_pkt_ack f = { .type = MPID_PKT_FIN, .sreq = r->p.peer_req };
+    mpid_ctrl_send(r->p.peer, &f, sizeof f);
+    r->pub.status.clumpi_count = (MPI_Count)r->p.limit;
+    mpid_req_complete(r);
+}
+
+/* Receiver: split the copy with the sender when it pays. Returns 1 when the
+ * cooperative copy took the message (r completes at WDONE), 0 otherwise. */
+static int coop_start(mpid_req *r, mpid_dest *d, size_t want)
+{
+    size_t min = coop_min();
+    const cu_dtype *dt = r->p.dt;
+    if (!min || want < min || !d->rma_ok || !d->ch->rma_write || r->p.rniov != 0 ||
+        !dt->contig)
+        return 0;
+    /* Page-aligned split: the two copies never write the same cache line. */
+    size_t split = (want / 2) & ~(size_t)4095;
+    char *lbuf = (char *)r->p.buf + dt->true_lb;
+    mpid_pkt_coop c = { .type = MPID_PKT_COOP, .sreq = r->p.peer_req,
+                        .rreq = (uint64_t)(uintptr_t)r,
+                        .raddr = (uint64_t)(uintptr_t)(lbuf + split),
+                        .off = split, .len = want - split };
+    if (mpid_ctrl_send(r->p.peer, &c, sizeof c) != 0)
+        return 0;
+    mpid_rndv_stats.coop++;
+    r->p.offset = split;
+    r->p.limit = want;
+    r->p.state = MPID_ST_COOP_WAIT;   /* WDONE is handled from progress, after this */
+    int rc = rndv_read(r, d, 0, split);
+    if (rc) {
+        cu_warn("single-copy read from rank %d failed: %s", r->p.peer, strerror(-rc));
+        r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
+    }
+    return 1;
+}
+
+/* Sender: write the part COOP asked for, then tell the receiver. */
+static void coop_write(mpid_req *r)
+{
+    mpid_dest *d = &mpid_dests[r->p.peer];
+    int st = 0;
+    if (r->p.offset + r->p.limit > r->p.bytes || !r->p.dt->contig) {
+        st = -EINVAL;
+    } else {
+        struct iovec l = { (char *)r->p.buf + r->p.dt->true_lb + r->p.offset, r->p.limit };
+        struct iovec rm = { (void *)(uintptr_t)r->p.raddr, r->p.limit };
+        ssize_t n = d->ch->rma_write(r->p.peer, &l, 1, &rm, 1);
+        if (n != (ssize_t)r->p.limit)
+            st = n < 0 ? (int)n : -EIO;
+    }
+    r->p.state = MPID_ST_RTS_SENT;   /* FIN still to come */
+    mpid_pkt_coop w = { .type = MPID_PKT_WDONE, .status = st, .rreq = r->p.peer_req };
+    mpid_ctrl_send(r->p.peer, &w, sizeof w);
+}
+
+void mpid_on_coop(const mpid_pkt_coop *h)
+{
+    mpid_req *r = (mpid_req *)(uintptr_t)(h->type == MPID_PKT_COOP ? h->sreq : h->rreq);
+    if (h->type == MPID_PKT_COOP) {
+        r->p.peer_req = h->rreq;
+        r->p.raddr = h->raddr;
+        r->p.offset = h->off;
+        r->p.limit = h->len;
+        r->p.state = MPID_ST_COOP_WRITE;
+    } else if (h->status == 0) {
+        coop_finish(r);
+        return;
+    } else {
+        cu_debug("cooperative write by rank %d failed (%s): reading it", r->p.peer,
+                 strerror(-h->status));
+        r->p.state = MPID_ST_COOP_REST;
+    }
+    /* Copy from progress, outside the channel's callback. */
+    r->p.next = mpid_rndv_work;
+    mpid_rndv_work = r;
+}
+
+void mpid_rndv_work_one(mpid_req *r)
+{
+    switch (r->p.state) {
+    case MPID_ST_COOP_WRITE:
+        coop_write(r);
+        break;
+    case MPID_ST_COOP_REST: {
+        int rc = rndv_read(r, &mpid_dests[r->p.peer], r->p.offset, r->p.limit);
+        if (rc) {
+            cu_warn("single-copy read from rank %d failed: %s", r->p.peer, strerror(-rc));
+            r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
+        }
+        coop_finish(r);
+        break;
+    }
+    default:
+        mpid_rndv_recv_start(r);
+    }
+}
+
 void mpid_rndv_recv_start(mpid_req *r)
 {
     size_t want = min_sz(r->p.msg_size, r->p.bytes);
@@ -239,7 +364,11 @@ void mpid_rndv_recv_start(mpid_req *r)
     if (r->p.rniov == MPID_RTS_PACKED) {
         mpid_rndv_stats.packed++;
     } else if (d->ch->rma_read && !d->no_rma) {
-        int rc = want ? rndv_read(r, d, want) : 0;
+        if (coop_start(r, d, want))
+            return;
+        int rc = want ? rndv_read(r, d, 0, want) : 0;
+        if (rc == 0)
+            d->rma_ok = 1;
         if (rc == 0 || (rc != -EPERM && rc != -ENOTSUP && rc != -ENOSYS)) {
             if (rc) {
                 cu_warn("single-copy read from rank %d failed: %s", r->p.peer, strerror(-rc));

@@ -2,7 +2,8 @@
  * cma.c — single-copy rendezvous: the receiver reads the sender's buffer with
  * process_vm_readv (Linux cross-memory attach). The kernel may refuse (ptrace
  * policy, seccomp in containers): the caller then falls back to pipelined
- * fragments.
+ * fragments. For large messages the sender also writes part of the data with
+ * process_vm_writev, so both cores copy.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -53,10 +54,10 @@ static void iovcur_advance(shm_iovcur *c, size_t n)
     }
 }
 
-/* Read min(local, remote) bytes. Returns the bytes read or -errno:
- * -EPERM/-ENOTSUP when the kernel does not allow CMA. */
-ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
-                     const struct iovec *remote, int nremote)
+/* Move min(local, remote) bytes (write: local -> remote). Returns the bytes
+ * moved or -errno: -EPERM/-ENOTSUP when the kernel does not allow CMA. */
+static ssize_t cma_rw(pid_t pid, const struct iovec *local, int nlocal,
+                      const struct iovec *remote, int nremote, int write)
 {
     shm_iovcur lc = { local, nlocal, 0, 0 }, rc = { remote, nremote, 0, 0 };
     struct iovec lv[SHM_CMA_IOV], rv[SHM_CMA_IOV];
@@ -69,7 +70,8 @@ ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
         int rn = iovcur_take(&rc, rv, SHM_CMA_IOV, lb, &rb);
         if (rn == 0 || ln == 0)
             break;
-        ssize_t n = process_vm_readv(pid, lv, (unsigned long)ln, rv, (unsigned long)rn, 0);
+        ssize_t n = write ? process_vm_writev(pid, lv, (unsigned long)ln, rv, (unsigned long)rn, 0)
+                          : process_vm_readv(pid, lv, (unsigned long)ln, rv, (unsigned long)rn, 0);
         if (n < 0) {
             int e = errno;
             if (e == EINTR)
@@ -85,4 +87,17 @@ ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
         iovcur_advance(&rc, (size_t)n);
     }
     return (ssize_t)done;
+}
+
+ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
+                     const struct iovec *remote, int nremote)
+{
+    return cma_rw(pid, local, nlocal, remote, nremote, 0);
+}
+
+/* The sender's half of a cooperative rendezvous copy (mpid/rndv.c). */
+ssize_t shm_cma_write(pid_t pid, const struct iovec *local, int nlocal,
+                      const struct iovec *remote, int nremote)
+{
+    return cma_rw(pid, local, nlocal, remote, nremote, 1);
 }

@@ -228,6 +228,22 @@ static int shm_progress(int budget)
     return n;
 }
 
+/* The sender's half of a cooperative rendezvous copy: only once reads from
+ * that peer worked (the device checks), so no refusal bookkeeping here. */
+static ssize_t shm_rma_write(int dst, const struct iovec *local, int nlocal,
+                             const struct iovec *remote, int nremote)
+{
+    if (shm_st.cma <= 0)
+        return shm_st.cma < 0 ? shm_st.cma : -ENOTSUP;
+    if ((unsigned)dst >= (unsigned)shm_st.world_size || !shm_st.base)
+        return -EINVAL;
+    int l = shm_st.local_of[dst];
+    if (l < 0)
+        return -EINVAL;
+    pid_t pid = atomic_load_explicit(&shm_st.peers[l].blk->pid, memory_order_relaxed);
+    return shm_cma_write(pid, local, nlocal, remote, nremote);
+}
+
 static ssize_t shm_rma_read(int src, const struct iovec *local, int nlocal,
                             const struct iovec *remote, int nremote)
 {
@@ -303,6 +319,7 @@ const mpid_channel mpid_channel_shm = {
     .send = shm_send,
     .progress = shm_progress,
     .rma_read = shm_rma_read,
+    .rma_write = shm_rma_write,
     .arm_sleep = shm_arm_sleep,
     .sleep = shm_sleep,
     .disarm_sleep = shm_disarm_sleep,

@@ -111,5 +111,7 @@ static inline void shm_pool_free(shm_pool *p, uint32_t frag)
 /* cma.c */
 ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
                      const struct iovec *remote, int nremote);
+ssize_t shm_cma_write(pid_t pid, const struct iovec *local, int nlocal,
+                      const struct iovec *remote, int nremote);
 
 #endif
