@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
 # net.sh — the network channel against raw libfabric and Open MPI, side by
-# side in one run on this machine (loopback), medians of interleaved runs:
-#   fi       raw fi_pingpong -e rdm -p PROVIDER, server and client on 127.0.0.1
+# side in one run on this machine, medians of interleaved runs, all three on
+# the same interface IFACE (default lo; on one machine a non-loopback address
+# is looped back by the kernel too, but the three must not differ):
+#   fi       raw fi_pingpong -e rdm -p PROVIDER -d IFACE
 #   clumpi   bench/pt2pt between two emulated nodes (mpirun -n 2 --nodes 2),
-#            CLUMPI_OFI_PROVIDER=PROVIDER
-#   openmpi  bench/pt2pt under Open MPI's TCP transport (--mca btl tcp,self)
+#            CLUMPI_OFI_PROVIDER=PROVIDER CLUMPI_OFI_IFACE=IFACE
+#   openmpi  bench/pt2pt under Open MPI's TCP transport (--mca btl tcp,self
+#            --mca btl_tcp_if_include IFACE)
 #   shm      clumpi shared-memory latency in a job with the network channel
 #            loaded (-n 3 --nodes 2: ranks 0,1 share node 0) and without it
-#            (-n 2, one node)
+#            (-n 3, one node: the same number of processes, so that on a
+#            machine with few cores both runs are equally (over)subscribed)
 # Targets (issue 3): 1-byte latency <= 1.05x fi_pingpong and <= Open MPI;
 # 1 MiB bandwidth >= 0.95x fi_pingpong; shm latency with the netmod within 5%.
 # fi_pingpong's MB/s is a ping-pong figure (size / half round trip), so the
 # 1 MiB comparison uses clumpi's ping-pong at 1 MiB the same way; the
 # streaming bandwidth (pt2pt bw, a window of 64) is printed too.
 #
-# usage: bench/net.sh [-r REPS] [-p PROVIDER] [BUILD_DIR]
+# usage: bench/net.sh [-r REPS] [-p PROVIDER] [-i IFACE] [BUILD_DIR]
 #   BUILD_DIR  a clumpi build tree (src/tools/mpirun, bench/pt2pt); default .
 #   -r REPS    interleaved runs of each (default 3)
 #   -p PROV    libfabric provider (default net)
+#   -i IFACE   network interface / libfabric domain (default lo)
 set -uo pipefail
-reps=3 prov=net
-while getopts "r:p:h" o; do
+reps=3 prov=net iface=lo
+while getopts "r:p:i:h" o; do
     case $o in
-        r) reps=$OPTARG ;; p) prov=$OPTARG ;;
-        *) sed -n '2,22p' "$0"; exit 2 ;;
+        r) reps=$OPTARG ;; p) prov=$OPTARG ;; i) iface=$OPTARG ;;
+        *) sed -n '2,26p' "$0"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -46,10 +51,11 @@ port=$((47600 + $$ % 300))
 # fi_pingpong SIZE ITERS -> "usec MB/s"
 fi_run() {
     port=$((port + 1))
-    timeout 60 fi_pingpong -p "$prov" -e rdm -B "$port" -I "$2" -S "$1" >"$work/fis" 2>&1 &
+    # the control connection goes to 127.0.0.1; the data path uses -d IFACE
+    timeout 120 fi_pingpong -p "$prov" -e rdm -d "$iface" -B "$port" -I "$2" -S "$1" >"$work/fis" 2>&1 &
     local spid=$!
     sleep 0.3
-    timeout 60 fi_pingpong -p "$prov" -e rdm -P "$port" -I "$2" -S "$1" 127.0.0.1 >"$work/fic" 2>&1
+    timeout 120 fi_pingpong -p "$prov" -e rdm -d "$iface" -P "$port" -I "$2" -S "$1" 127.0.0.1 >"$work/fic" 2>&1
     wait $spid
     # fabtests prints sizes as 1, 1k, 1m
     local lab=$1
@@ -64,23 +70,25 @@ for ((r = 1; r <= reps; r++)); do
     echo "# run $r of $reps" >&2
     read -r l _ <<<"$(fi_run 1 20000)"; vals fi_lat "$l"
     read -r l bwp <<<"$(fi_run 1048576 400)"; vals fi_bw "$bwp"
-    CLUMPI_OFI_PROVIDER=$prov "$mpirun" -n 2 --nodes 2 "$pt2pt" lat -m 1 >"$work/c1" 2>&1
+    export CLUMPI_OFI_PROVIDER=$prov CLUMPI_OFI_IFACE=$iface
+    "$mpirun" -n 2 --nodes 2 "$pt2pt" lat -m 1 >"$work/c1" 2>&1
     vals c_lat "$(pick "$work/c1" lat 1)"
-    CLUMPI_OFI_PROVIDER=$prov "$mpirun" -n 2 --nodes 2 "$pt2pt" all -m 1048576 -i 0.5 >"$work/c2" 2>&1
+    "$mpirun" -n 2 --nodes 2 "$pt2pt" all -m 1048576 -i 0.5 >"$work/c2" 2>&1
     l=$(pick "$work/c2" lat 1048576)
     vals c_bwp "$(awk -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", 1048576 / l }')"
     vals c_bw "$(pick "$work/c2" bw 1048576)"
     if [ -n "$ompi" ]; then
-        mpirun.openmpi "${root[@]}" --mca pml ob1 --mca btl tcp,self -n 2 "$ompi" lat -m 1 >"$work/o1" 2>&1
+        mpirun.openmpi "${root[@]}" --mca pml ob1 --mca btl tcp,self \
+            --mca btl_tcp_if_include "$iface" -n 2 "$ompi" lat -m 1 >"$work/o1" 2>&1
         vals o_lat "$(pick "$work/o1" lat 1)"
     fi
     "$mpirun" -n 3 --nodes 2 "$pt2pt" lat -m 1 >"$work/s1" 2>&1
     vals shm_net "$(pick "$work/s1" lat 1)"
-    "$mpirun" -n 2 "$pt2pt" lat -m 1 >"$work/s2" 2>&1
+    "$mpirun" -n 3 "$pt2pt" lat -m 1 >"$work/s2" 2>&1
     vals shm_only "$(pick "$work/s2" lat 1)"
 done
 
-awk -v prov="$prov" -v cores="$(nproc)" -v reps="$reps" '
+awk -v prov="$prov" -v iface="$iface" -v cores="$(nproc)" -v reps="$reps" '
 function med(k,   n, i, j, v, t) {
     n = cnt[k]; if (!n) return -1
     for (i = 1; i <= n; i++) v[i] = x[k, i]
@@ -89,7 +97,7 @@ function med(k,   n, i, j, v, t) {
 }
 $2 != "" { x[$1, ++cnt[$1]] = $2 }
 END {
-    printf "# bench/net.sh: provider %s, %d runs each, medians; %d cores\n", prov, reps, cores
+    printf "# bench/net.sh: provider %s, interface %s, %d runs each, medians; %d cores\n", prov, iface, reps, cores
     fl = med("fi_lat"); cl = med("c_lat"); ol = med("o_lat")
     fb = med("fi_bw"); cb = med("c_bwp"); cs = med("c_bw")
     sn = med("shm_net"); so = med("shm_only")

@@ -1,7 +1,22 @@
 /*
  * ofi.c — the libfabric channel table (mpid_channel_ofi): init, send,
- * progress, idle support. Rendezvous data uses the device's CTS + pipelined
- * DATA packets (rma_read is NULL), which moves any size on every provider.
+ * progress, idle support, and rendezvous reads (rma_read).
+ *
+ * Rendezvous: where the provider offers FI_RMA with an MR mode that lets one
+ * registration cover the whole address space (no FI_MR_ALLOCATED, no
+ * FI_MR_PROV_KEY, no FI_MR_ENDPOINT/RAW: net, tcp;ofi_rxm, sockets,
+ * udp;ofi_rxd here — software providers, where registering pins nothing),
+ * each rank registers [0, SIZE_MAX) for FI_REMOTE_READ under a random
+ * 64-bit key that only job members learn (through PMI, "ofik-<rank>"). The
+ * device's RTS already carries the sender's address (offset = address, with
+ * or without FI_MR_VIRT_ADDR), so the receiver fi_reads straight into the
+ * user buffer: the kernel copies once on each side, as for fi_pingpong,
+ * where the pipelined path adds a copy into a send buffer and one out of the
+ * receive slab (1 MiB ping-pong over net/lo: see bench/net.sh and the commit
+ * message). Elsewhere (verbs needs per-buffer keys, which the RTS has no
+ * room for) rma_read says -ENOTSUP and the device uses CTS + pipelined DATA
+ * packets, which move any size on every provider. CLUMPI_OFI_RMA=0 turns
+ * reads off here; CLUMPI_NO_RMA=1 turns them off in the device.
  *
  * OFI_MAX_PAYLOAD = 64 KiB: pipelined chunks of 64 KiB keep the per-packet
  * cost (wire header, one completion, one copy into a send buffer) small
@@ -9,9 +24,16 @@
  * net here and cost more memory per posted slab.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <rdma/fi_rma.h>
 #include "netmod/ofi/ofi.h"
+#include "netmod/ofi/ofi_select.h"
 #include "src/util/log.h"
+#include "src/util/param.h"
+#include "src/util/pmi.h"
 
 static int ofi_init(const mpid_chan_info *info)
 {
@@ -104,6 +126,172 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
     return -EIO;
 }
 
+/* ---- rendezvous reads ---------------------------------------------------- */
+
+struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
+
+int ofi_rma_open(void)
+{
+    const struct fi_info *i = ofi_st.info;
+    uint64_t bad = FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT | FI_MR_RAW |
+                   FI_MR_MMU_NOTIFY | FI_MR_HMEM;
+    if (!cu_param_int("OFI_RMA", 1) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
+        !(i->caps & FI_REMOTE_READ) || (i->domain_attr->mr_mode & bad) ||
+        i->domain_attr->mr_key_size == 0)
+        return -ENOTSUP;
+    uint64_t key = 0;
+    if (getrandom(&key, sizeof key, 0) != (ssize_t)sizeof key)
+        return -EIO;
+    if (i->domain_attr->mr_key_size < 8)
+        key &= (1ull << (8 * i->domain_attr->mr_key_size)) - 1;
+    int rc = fi_mr_reg(ofi_st.domain, NULL, SIZE_MAX, FI_READ | FI_REMOTE_READ, 0, key, 0,
+                       &ofi_st.rma_mr, NULL);
+    if (rc) {
+        cu_debug("ofi: cannot expose memory for remote reads (%s): pipelined rendezvous",
+                 fi_strerror(-rc));
+        ofi_st.rma_mr = NULL;
+        return rc;
+    }
+    ofi_st.rkey = calloc((size_t)ofi_st.size, sizeof *ofi_st.rkey);
+    ofi_st.rkey_st = calloc((size_t)ofi_st.size, 1);
+    if (!ofi_st.rkey || !ofi_st.rkey_st) {
+        fi_close(&ofi_st.rma_mr->fid);
+        ofi_st.rma_mr = NULL;
+        return -ENOMEM;
+    }
+    ofi_st.rma_key = key;
+    ofi_st.rma_desc = fi_mr_desc(ofi_st.rma_mr);
+    ofi_st.rd_iov = i->tx_attr->iov_limit ? i->tx_attr->iov_limit : 1;
+    if (ofi_st.rd_iov > 8)
+        ofi_st.rd_iov = 8;
+    ofi_st.rd_max = i->ep_attr->max_msg_size ? i->ep_attr->max_msg_size : SIZE_MAX;
+    ofi_st.rd_nfree = OFI_RD_MAX;
+    for (int k = 0; k < OFI_RD_MAX; k++)
+        ofi_st.rd_free[k] = k;
+    return 0;
+}
+
+void ofi_rd_done(void *ctx, int ok)
+{
+    ofi_st.rd_free[ofi_st.rd_nfree++] = (int)((struct fi_context2 *)ctx - ofi_rd_ctx);
+    ofi_st.rd_pending--;
+    if (!ok)
+        ofi_st.rd_failed = 1;
+}
+
+/* The peer's key: 0, or -ENOTSUP when it exposes nothing (no RMA there). */
+static int peer_key(int src)
+{
+    if (ofi_st.rkey_st[src] == 1)
+        return 0;
+    if (ofi_st.rkey_st[src] == 2)
+        return -ENOTSUP;
+    char key[32], val[CU_PMI_VALLEN_MAX];
+    unsigned char k[8];
+    snprintf(key, sizeof key, "ofik-%d", src);
+    if (cu_pmi_get(key, val, sizeof val) != 0 || ofi_hex_decode(val, k, sizeof k) != 8) {
+        ofi_st.rkey_st[src] = 2;
+        return -ENOTSUP;
+    }
+    memcpy(&ofi_st.rkey[src], k, 8);
+    ofi_st.rkey_st[src] = 1;
+    return 0;
+}
+
+/* Completions until at most `upto` reads are pending. Packets that arrive
+ * meanwhile are delivered as usual (we are called from the device's
+ * progress work or a receive call, never from a packet handler). */
+static void rd_wait(int upto)
+{
+    while (ofi_st.rd_pending > upto)
+        ofi_poll(32);
+}
+
+static int rd_post(const struct iovec *v, void **desc, size_t n, fi_addr_t a,
+                   uint64_t raddr, uint64_t key)
+{
+    if (ofi_st.rd_nfree == 0)
+        rd_wait(OFI_RD_MAX - 1);
+    int slot = ofi_st.rd_free[--ofi_st.rd_nfree];
+    for (;;) {
+        ssize_t rc = fi_readv(ofi_st.ep, v, desc, n, a, raddr, key, &ofi_rd_ctx[slot]);
+        if (rc == 0) {
+            ofi_st.rd_pending++;
+            return 0;
+        }
+        if (rc != -FI_EAGAIN) {
+            ofi_st.rd_free[ofi_st.rd_nfree++] = slot;
+            cu_warn("ofi: posting a remote read failed: %s", fi_strerror((int)-rc));
+            return -EIO;
+        }
+        ofi_poll(32);   /* the provider wants progress first */
+    }
+}
+
+/* Read the peer's remote[] into local[] (same total length, any split).
+ * Synchronous for the device: posts one fi_read per remote segment (and
+ * per iov_limit local pieces), then waits for all. Returns bytes read. */
+static ssize_t ofi_rma_read(int src, const struct iovec *local, int nlocal,
+                            const struct iovec *remote, int nremote)
+{
+    if (!ofi_st.rma_mr)
+        return -ENOTSUP;
+    if ((unsigned)src >= (unsigned)ofi_st.size)
+        return -EINVAL;
+    if (ofi_st.in_progress)
+        cu_fatal("ofi: remote read from inside a packet handler");
+    int rc = peer_key(src);
+    if (rc)
+        return rc;
+    if (ofi_st.addr[src] == FI_ADDR_NOTAVAIL && (rc = ofi_resolve(src)))
+        return rc;
+    fi_addr_t a = ofi_st.addr[src];
+    uint64_t key = ofi_st.rkey[src];
+    ofi_st.rd_failed = 0;
+    size_t total = 0, loff = 0;
+    int li = 0;
+    for (int ri = 0; ri < nremote && li < nlocal; ri++) {
+        size_t rlen = remote[ri].iov_len, roff = 0;
+        while (roff < rlen && li < nlocal) {
+            struct iovec v[8];
+            void *desc[8];
+            size_t n = 0, got = 0, room = rlen - roff;
+            if (room > ofi_st.rd_max)
+                room = ofi_st.rd_max;
+            while (n < ofi_st.rd_iov && li < nlocal && got < room) {
+                size_t seg = local[li].iov_len - loff;
+                if (seg > room - got)
+                    seg = room - got;
+                if (seg) {
+                    v[n].iov_base = (char *)local[li].iov_base + loff;
+                    v[n].iov_len = seg;
+                    desc[n] = ofi_st.rma_desc;
+                    n++;
+                }
+                got += seg;
+                loff += seg;
+                if (loff == local[li].iov_len) {
+                    li++;
+                    loff = 0;
+                }
+            }
+            if (!got)
+                break;
+            if ((rc = rd_post(v, desc, n, a, (uint64_t)(uintptr_t)remote[ri].iov_base + roff,
+                              key))) {
+                rd_wait(0);
+                return rc;
+            }
+            roff += got;
+            total += got;
+        }
+    }
+    rd_wait(0);
+    if (ofi_st.rd_failed)
+        return -EIO;
+    return (ssize_t)total;
+}
+
 static int ofi_progress(int budget)
 {
     return ofi_poll(budget);
@@ -116,7 +304,7 @@ const mpid_channel mpid_channel_ofi = {
     .finalize = ofi_finalize,
     .send = ofi_send,
     .progress = ofi_progress,
-    .rma_read = NULL,
+    .rma_read = ofi_rma_read,
     .arm_sleep = ofi_arm_sleep,
     .sleep = ofi_sleep,
     .disarm_sleep = ofi_disarm_sleep,

@@ -52,6 +52,9 @@ typedef struct ofi_txbuf {
     char data[];
 } ofi_txbuf;
 
+/* Reads in flight at once (rendezvous, ofi.c); each owns a context. */
+#define OFI_RD_MAX 64
+
 #define OFI_TAG_RX 1
 #define OFI_TAG_TX 2
 
@@ -77,6 +80,18 @@ struct ofi_state {
     int got_cqe;              /* a completion was read since the last arm */
     int spurious;             /* sleeps in a row that ended at once, empty */
     long long armed_ns;       /* when the current sleep was armed */
+    /* RMA reads (ofi.c): our memory exposed for remote reads under a
+     * random key, the peers' keys fetched on first use */
+    struct fid_mr *rma_mr;    /* NULL: no reads (pipelined rendezvous) */
+    void *rma_desc;
+    uint64_t rma_key;
+    uint64_t *rkey;           /* [size] */
+    unsigned char *rkey_st;   /* [size]: 0 unknown, 1 have, 2 peer has none */
+    size_t rd_iov;            /* local segments per read */
+    size_t rd_max;            /* bytes per read */
+    int rd_pending;           /* reads posted, not completed */
+    int rd_failed;            /* a read completed in error */
+    int rd_free[OFI_RD_MAX], rd_nfree;
 };
 
 extern struct ofi_state ofi_st;
@@ -86,6 +101,16 @@ int  ofi_open(const mpid_chan_info *info);
 void ofi_close(void);
 int  ofi_resolve(int dest);      /* fills ofi_st.addr[dest] from the KVS */
 int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
+
+/* ofi.c */
+extern struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
+int  ofi_rma_open(void);         /* expose our memory if the provider allows */
+void ofi_rd_done(void *ctx, int ok);
+static inline int ofi_is_rd(const void *ctx)
+{
+    return (const char *)ctx >= (const char *)ofi_rd_ctx &&
+           (const char *)ctx < (const char *)(ofi_rd_ctx + OFI_RD_MAX);
+}
 
 /* ofi_progress.c */
 int  ofi_post_rx(ofi_rxbuf *b);

@@ -92,6 +92,13 @@ static void on_error(void)
     char perr[256] = "";
     const char *ps = fi_cq_strerror(ofi_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
     char msg[600];
+    if (ofi_is_rd(err.op_context)) {
+        /* the reader reports it (rendezvous: MPI_ERR_OTHER on the receive) */
+        cu_warn("ofi: remote read failed: %s%s%s", fi_strerror(err.err),
+                ps && *ps ? ", " : "", ps && *ps ? ps : "");
+        ofi_rd_done(err.op_context, 0);
+        return;
+    }
     if (err.op_context && !is_rx(err.op_context)) {
         ofi_txbuf *t = (ofi_txbuf *)err.op_context;
         snprintf(msg, sizeof msg,
@@ -155,6 +162,8 @@ int ofi_poll(int budget)
                     if (rc)
                         cu_fatal("ofi: reposting a receive buffer failed: %s", fi_strerror(-rc));
                 }
+            } else if (ofi_is_rd(ctx)) {
+                ofi_rd_done(ctx, 1);
             } else if (ctx) {
                 ofi_tx_put((ofi_txbuf *)ctx);
             }

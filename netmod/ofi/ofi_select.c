@@ -68,10 +68,13 @@ static int is_loopback(const struct fi_info *i)
  * is all there is. */
 static struct fi_info *query(const char *prov, const char *iface)
 {
-    /* Multi-recv and manual progress where offered, then without. */
+    /* RMA reads (rendezvous, see ofi.c), multi-recv and manual progress
+     * where offered, then without. */
+#define OFI_RD (FI_RMA | FI_READ | FI_REMOTE_READ)
     static const struct { uint64_t caps; int manual; } tries[] = {
+        { FI_MSG | FI_MULTI_RECV | OFI_RD, 1 }, { FI_MSG | FI_MULTI_RECV | OFI_RD, 0 },
         { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
-        { FI_MSG, 1 }, { FI_MSG, 0 },
+        { FI_MSG | OFI_RD, 1 }, { FI_MSG, 1 }, { FI_MSG, 0 },
     };
     for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
         struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual);
@@ -86,6 +89,11 @@ static struct fi_info *query(const char *prov, const char *iface)
         for (struct fi_info *i = list; i; i = i->next) {
             const char *pn = i->fabric_attr->prov_name;
             if (!prov && pn && !strcmp(pn, "shm"))
+                continue;
+            /* net and tcp ignore the domain name in the hints (1.17: asking
+             * for "lo" gave eth0), so filter here */
+            if (iface && !(i->domain_attr->name && !strcmp(i->domain_attr->name, iface)) &&
+                !(i->fabric_attr->name && !strcmp(i->fabric_attr->name, iface)))
                 continue;
             if (!iface && is_loopback(i)) {
                 if (!lo)
