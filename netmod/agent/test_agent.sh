@@ -1,52 +1,115 @@
 #!/bin/sh
 # test_agent.sh — offload mode (CLUMPI_NET=agent): the point-to-point suite
-# across 2 and 4 emulated nodes, both send paths (all PIO, all DMA), a slow
-# agent with a tiny window (credit stalls), and an agent killed mid-run: the
-# job must end within 5 s with a message, leaving no process or segment.
+# of test/mpi through its own runner (run-mpi-test) across 2 and 4 emulated
+# nodes, both send paths (all PIO, all DMA), a slow agent with a tiny window
+# (credit stalls), NI collectives when built (coll/*_ni.c), and an agent
+# killed mid-run: the job must end within 5 s with a message, leaving no
+# process or segment behind.
 top_builddir=${top_builddir:-.}
 top_srcdir=${top_srcdir:-.}
 MPIRUN=${MPIRUN:-$top_builddir/src/tools/mpirun}
+export MPIRUN
 export CLUMPI_NET=agent
 export CLUMPI_AGENT_PATH=${CLUMPI_AGENT_PATH:-$top_builddir/netmod/agent/clumpi-agent}
 [ -x "$MPIRUN" ] && [ -x "$CLUMPI_AGENT_PATH" ] || { echo "build first"; exit 99; }
 fail=0
-run() { # nodes np env... -- prog
+out=agent-test.$$.out
+T=$top_builddir/test/mpi
+RUNNER="$top_srcdir/test/mpi/run-mpi-test"
+
+# suite NODES [NP-list] -- programs: each program at the rank counts of its
+# "np:" line (or NP-list), split over NODES emulated nodes.
+suite() {
+    nodes=$1; nps=$2; shift 3
+    for p in "$@"; do
+        [ -x "$T/$p" ] || { echo "FAILED: $T/$p not built"; fail=1; continue; }
+        if env CLUMPI_TEST_NODES="$nodes" ${nps:+MPI_TEST_NP="$nps"} srcdir="$top_srcdir" \
+               MPI_TEST_TIMEOUT=100 sh "$RUNNER" "$T/$p" >"$out" 2>&1; then
+            echo "ok: $p, --nodes $nodes${nps:+, -n $nps}"
+        else
+            echo "FAILED: $p, --nodes $nodes${nps:+, -n $nps}"; cat "$out"; fail=1
+        fi
+    done
+}
+run() { # nodes np env... -- prog args...
     nodes=$1 np=$2; shift 2
     envs=
     while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
     shift
-    if env $envs timeout -k 5 120 "$MPIRUN" --nodes "$nodes" -n "$np" --timeout 100 "$@" </dev/null >agent-test.out 2>&1; then
+    if env $envs timeout -k 5 120 "$MPIRUN" --nodes "$nodes" -n "$np" --timeout 100 "$@" </dev/null >"$out" 2>&1; then
         echo "ok: --nodes $nodes -n $np$envs $*"
     else
-        echo "FAILED: --nodes $nodes -n $np$envs $*"; cat agent-test.out; fail=1
+        echo "FAILED: --nodes $nodes -n $np$envs $*"; cat "$out"; fail=1
     fi
 }
-T=$top_builddir/test/mpi
-for p in pingpong anysource order probe ssend sendrecv truncate persistent; do
-    run 2 2 -- "$T/$p"
-done
-for p in pingpong anysource order stress; do
-    run 4 8 -- "$T/$p"
-done
+
+PT2PT="pingpong anysource order truncate probe persistent ssend bsend sendrecv completion cancel dtype procnull"
+suite 2 "" -- $PT2PT comms coll
+# the programs that take any rank count, at 4 and 8 ranks over 4 nodes
+suite 4 "4 8" -- pingpong anysource order persistent sendrecv completion
+suite 4 "8" -- stress
 run 2 4 CLUMPI_AGENT_PIO_MAX=0 -- "$T/pingpong"
 run 2 4 CLUMPI_AGENT_PIO_MAX=100000 CLUMPI_EAGER_LIMIT=0 -- "$T/order"
 run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$T/stress"
 
-# Agent killed mid-run.
-job=agentkill$$
-( sleep 1; pkill -KILL -f "clumpi-agent /clumpi-$job-agent-0-" ) &
-killer=$!
-start=$(date +%s)
-CLUMPI_JOB_ID=$job timeout -k 5 60 "$MPIRUN" --nodes 2 -n 4 --timeout 50 "$T/stress" 1000000 </dev/null >agent-kill.out 2>&1
+# NI-level collectives (seed 002 §4-5): every algorithm against a reference.
+NI=$top_builddir/test/unit/test_agent_coll
+if [ -x "$NI" ]; then
+    for nodes in 1 2 3 4; do
+        for ppn in 1 2 3; do
+            run "$nodes" $((nodes * ppn)) -- "$NI"
+        done
+    done
+    run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI"
+fi
+
+# Agent killed mid-run: find node 0's agent among mpirun's descendants and
+# kill that pid (never by name: other jobs may be running).
+desc() { for c in $(pgrep -P "$1"); do echo "$c"; desc "$c"; done; }
+alive() { # pid: running (a zombie whose parent is gone counts as ended)
+    st=$(ps -o stat= -p "$1" 2>/dev/null)
+    [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
+start=$(date +%s.%N)
+timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 "$top_builddir/bench/pt2pt" lat -i 1000 \
+    </dev/null >agent-kill.$$.out 2>&1 &
+mp=$!
+agent= procs= tries=0
+while [ -z "$agent" ] && [ $tries -lt 100 ]; do
+    sleep 0.1; tries=$((tries + 1))
+    procs=$(desc $mp)
+    for p in $procs; do
+        [ "$(cat /proc/"$p"/comm 2>/dev/null)" = clumpi-agent ] && { agent=$p; break; }
+    done
+done
+job=
+if [ -n "$agent" ]; then
+    # the segment name is /clumpi-<job>-agent-<node>-<random>
+    job=$(tr '\0' ' ' </proc/"$agent"/cmdline | sed -n 's|.*/clumpi-\([0-9a-f]*\)-agent-.*|\1|p')
+    sleep 0.5   # let the job get going
+    procs=$(desc $mp)
+    kstart=$(date +%s.%N)
+    kill -KILL "$agent"
+else
+    echo "FAILED: no agent found under mpirun (pid $mp)"; fail=1
+    kstart=$start
+fi
+wait $mp
 rc=$?
-wait $killer
-end=$(date +%s)
+end=$(date +%s.%N)
+secs=$(echo "$end $kstart" | awk '{printf "%.1f", $1 - $2}')
 if [ $rc -eq 0 ]; then echo "FAILED: job survived its agent"; fail=1; fi
-if ! grep -q "NI agent of node" agent-kill.out; then echo "FAILED: no message"; cat agent-kill.out; fail=1; fi
-if [ $((end - start)) -gt 7 ]; then echo "FAILED: took $((end - start)) s"; fail=1; fi
+if ! grep -q "NI agent of node" agent-kill.$$.out; then
+    echo "FAILED: no message"; cat agent-kill.$$.out; fail=1
+fi
+if [ "$(echo "$secs" | awk '{print ($1 > 5)}')" = 1 ]; then echo "FAILED: took $secs s"; fail=1; fi
 sleep 0.5
-if ls /dev/shm 2>/dev/null | grep -q "clumpi-$job-"; then echo "FAILED: segments left"; fail=1; fi
-if pgrep -f "clumpi-$job-" >/dev/null; then echo "FAILED: processes left"; fail=1; fi
-[ $fail -eq 0 ] && echo "ok: agent killed -> job ended in $((end - start)) s, nothing left"
-rm -f agent-test.out agent-kill.out
+if [ -n "$job" ] && ls /dev/shm 2>/dev/null | grep -q "clumpi-$job-"; then
+    echo "FAILED: segments left"; ls /dev/shm | grep "clumpi-$job-"; fail=1
+fi
+for p in $procs; do
+    if alive "$p"; then echo "FAILED: process $p left: $(ps -o args= -p "$p")"; fail=1; fi
+done
+[ $fail -eq 0 ] && echo "ok: agent killed -> job ended in $secs s with a message, nothing left"
+rm -f "$out" agent-kill.$$.out
 exit $fail
