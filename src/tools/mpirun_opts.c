@@ -20,6 +20,7 @@ void mpirun_usage(const char *self)
 "\n"
 "SYNOPSIS\n"
 "    %1$s [-n N] [-ppn P] [-genv KEY VALUE] [-x KEY[=VALUE]] [-l]\n"
+"           [--coll OP=ALGO[,OP=ALGO...]]\n"
 "           [--bind-to core|none] [--report-bindings] [--timeout S] [-v]\n"
 "           [--nodes M | --emulate-nodes]\n"
 "           [--hosts H[:SLOTS],... | --hostfile FILE]\n"
@@ -89,6 +90,11 @@ void mpirun_usage(const char *self)
 "                         program is named *ssh or *rsh. CMD must pass stdin\n"
 "    -genv KEY VALUE      set KEY=VALUE in every rank's environment\n"
 "    -x KEY[=VALUE]       the same; without VALUE, pass mpirun's own KEY\n"
+"    --coll OP=ALGO,...   force collective algorithms: sets CLUMPI_COLL_<OP>=ALGO\n"
+"                         (OP upper-cased) for every rank, e.g. --coll\n"
+"                         bcast=binary,allreduce=ring; may be repeated. An\n"
+"                         unknown ALGO fails the collective with a message\n"
+"                         listing the valid names\n"
 "    -l, --label          prefix every output line with \"[rank] \"\n"
 "    --bind-to core|none  bind each rank to a core, or not at all. Default:\n"
 "                         bind to cores when this machine's ranks fit, else\n"
@@ -136,6 +142,7 @@ void mpirun_usage(const char *self)
 "    %1$s -n 4 ./ring\n"
 "    %1$s -n 8 -l --timeout 60 ./pi 1000000 < input.txt\n"
 "    %1$s -n 2 -genv CLUMPI_VERBOSE 1 --report-bindings ./hello\n"
+"    %1$s -n 8 --coll bcast=binary,allreduce=ring ./app\n"
 "    %1$s -n 8 --nodes 4 -v ./ring          # 4 emulated nodes of 2 ranks\n"
 "    %1$s -n 16 --hosts node1:8,node2:8 -x LD_LIBRARY_PATH ./ring\n"
 "    %1$s -n 4 --hosts ns1,ns2 --launcher-exec \"ip netns exec\" ./ring\n"
@@ -194,6 +201,37 @@ static int valid_env_name(const char *k, size_t len)
         if (k[i] == '=' || k[i] == '\0')
             return 0;
     return 1;
+}
+
+/* --coll bcast=binary,allreduce=ring: one CLUMPI_COLL_<OP>=<algo> per item.
+ * Only the syntax is checked here; the library knows the names and reports
+ * an unknown one (mpirun does not link the selection table). */
+static void add_coll(struct mpirun_opts *o, const char *self, const char *spec)
+{
+    const char *p = spec;
+    do {
+        size_t len = strcspn(p, ",");
+        const char *eq = memchr(p, '=', len);
+        size_t kl = eq ? (size_t)(eq - p) : 0;
+        int ok = eq && kl > 0 && kl < 48 && len - kl - 1 > 0;
+        for (size_t j = 0; ok && j < kl; j++)
+            ok = isalnum((unsigned char)p[j]) || p[j] == '_';
+        if (!ok)
+            usage_error(self, "--coll: expected OP=ALGO[,OP=ALGO...], got '%s'%s", spec, "");
+        char key[64] = "CLUMPI_COLL_";
+        size_t kp = strlen(key);
+        for (size_t j = 0; j < kl; j++)
+            key[kp++] = (char)toupper((unsigned char)p[j]);
+        key[kp] = '\0';
+        char *val = strndup(eq + 1, len - kl - 1);
+        if (!val) {
+            perror(self);
+            exit(1);
+        }
+        add_env(o, key, val);
+        free(val);
+        p += len;
+    } while (*p++ == ',');
 }
 
 int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *self)
@@ -260,6 +298,8 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
             char *k = strndup(s, kl);
             add_env(o, k, e ? e + 1 : NULL);
             free(k);
+        } else if (IS("coll")) {
+            add_coll(o, self, ARG());
         } else if (IS("l") || IS("label") || IS("prepend-rank")) {
             o->label = 1;
         } else if (IS("bind-to") || IS("binding")) {

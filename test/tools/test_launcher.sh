@@ -139,6 +139,10 @@ CU_T_C=sea run -n 1 -x CU_T_C "$PMI_PROG" --env CU_T_C --quiet
 check "-x NAME forwards mpirun's value" grep -q '^env CU_T_C=sea$' "$TMP/out"
 run -n 1 -x CU_T_B=bee "$PMI_PROG" --env CU_T_B --quiet
 check "-x NAME=VALUE" grep -q '^env CU_T_B=bee$' "$TMP/out"
+run -n 2 --coll bcast=binary,allreduce=ring --coll=reduce_scatter=pairwise "$PMI_PROG" --env CLUMPI_COLL_ALLREDUCE --quiet
+check "--coll: CLUMPI_COLL_ALLREDUCE=ring in every rank" [ "$(grep -c '^env CLUMPI_COLL_ALLREDUCE=ring$' "$TMP/out")" -eq 2 ]
+run -n 1 --coll bcast=binary,allreduce=ring --coll=reduce_scatter=pairwise sh -c 'echo "$CLUMPI_COLL_BCAST $CLUMPI_COLL_REDUCE_SCATTER"'
+check "--coll: first item and repeated option" grep -qx 'binary pairwise' "$TMP/out"
 run -n 2 sh -c 'echo "$PMI_RANK/$PMI_SIZE $CLUMPI_JOB_ID $CLUMPI_LOCAL_RANK/$CLUMPI_LOCAL_SIZE"'
 check "PMI_RANK/PMI_SIZE and local rank" sh -c "grep -q '^0/2 [0-9a-f]\{16\} 0/2$' '$TMP/out' && grep -q '^1/2 [0-9a-f]\{16\} 1/2$' '$TMP/out'"
 id1=$(cut -d' ' -f2 "$TMP/out" | sort -u)
@@ -151,7 +155,8 @@ for args in "-n 0 true" "-n -1 true" "-n abc true" "--bogus true" "-n" "" "--bin
             "-n 2 --nodes 3 true" "--nodes 0 true" "--emulate-nodes true" "--nodes 2 --hosts a true" \
             "--hosts a:0 true" "--hosts a,,b true" "--hosts= true" "--launcher telnet true" "--launcher-exec= true" \
             "--hostfile $TMP/nonexistent true" "--hostfile $TMP/badhosts true" "--hostfile /dev/null true" \
-            "--emulate-nodes=1 true"; do
+            "--emulate-nodes=1 true" "--coll bcast true" "--coll =binary true" "--coll bcast= true" \
+            "--coll bcast=binary, true" "--coll b-cast=x true"; do
     # shellcheck disable=SC2086
     run $args
     check "usage error '$args': status 2" [ $rc -eq 2 ]
