@@ -240,13 +240,16 @@ static void issue(coll_sched *s, const coll_step *st)
         s->reqs[s->nreq++] = r;
 }
 
-/* Runs as far as it can; 1 when every step has completed. */
+/* Runs as far as it can: SCHED_DONE when every step has completed,
+ * SCHED_MOVED when a round completed (and the next went out), else 0. */
+enum { SCHED_IDLE, SCHED_MOVED, SCHED_DONE };
 static int advance(coll_sched *s)
 {
+    int moved = SCHED_IDLE;
     for (;;) {
         for (int i = 0; i < s->nreq; i++)
             if (!s->reqs[i]->done)
-                return 0;
+                return moved;
         for (int i = 0; i < s->nreq; i++) {
             if (!s->err && s->reqs[i]->status.MPI_ERROR != MPI_SUCCESS)
                 s->err = s->reqs[i]->status.MPI_ERROR;
@@ -254,7 +257,8 @@ static int advance(coll_sched *s)
         }
         s->nreq = 0;
         if (s->next == s->n)
-            return 1;
+            return SCHED_DONE;
+        moved = SCHED_MOVED;
         while (s->next < s->n) {
             const coll_step *st = &s->steps[s->next++];
             if (st->kind == ST_BARRIER)
@@ -264,12 +268,15 @@ static int advance(coll_sched *s)
     }
 }
 
-/* The poll callback: progress calls it until done (it must not progress). */
+/* The poll callback: progress calls it until done (it must not progress).
+ * Returns 1 when it moved the operation on, 0 when it only looked, so a
+ * waiter can tell an idle pass (and yield the core) from a busy one. */
 static int sched_poll(mpid_request *req)
 {
     coll_sched *s = req->user;
-    if (!s || !advance(s))
-        return 0;
+    int st = s ? advance(s) : SCHED_IDLE;
+    if (st != SCHED_DONE)
+        return st == SCHED_MOVED;
     req->status.MPI_SOURCE = MPI_ANY_SOURCE;
     req->status.MPI_TAG = MPI_ANY_TAG;
     req->status.MPI_ERROR = s->err;
