@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "coll/coll_impl.h"
+#include "coll/ni.h"
 #include "coll/select.h"
 #include "src/util/param.h"
 
@@ -45,6 +46,11 @@ static const coll_algo bcast_algos[] = {
     { "flat", F(coll_bcast_flat), 0 },
     { "scatter_allgather", F(coll_bcast_scatter_allgather), 0 },
     { "hier", F(coll_bcast_hier), 0 },
+    /* NI-forwarded trees over nodes (coll/bcast_ni.c, CLUMPI_NET=agent), and
+     * whole-message forwarding by the ranks under its name from seed 002 */
+    { "ni-binary", F(coll_bcast_ni_binary), 0 },
+    { "ni-binomial", F(coll_bcast_ni_binomial), 0 },
+    { "host-message", F(coll_bcast_binomial), 0 },
 };
 static const coll_rule bcast_rules[] = {
     { 16384, 2, 1, 0, "flat" },

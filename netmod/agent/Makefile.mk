@@ -2,12 +2,13 @@
 # libnetmod; the agent is a program of its own, one per node, started by
 # the node's first rank (see agent_launch.c).
 libnetmod_la_SOURCES += netmod/agent/agent_chan.c netmod/agent/agent_launch.c \
-	netmod/agent/agent_launch.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h
+	netmod/agent/agent_launch.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
+	netmod/agent/agent_chan.h netmod/agent/agent_coll.h netmod/agent/agent_mc_rank.c
 libnetmod_la_CPPFLAGS = $(AM_CPPFLAGS) -DAGT_AGENT_PATH=\"$(bindir)/clumpi-agent\"
 
 bin_PROGRAMS += netmod/agent/clumpi-agent
 netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent.h \
-	netmod/agent/agent_net.c netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
+	netmod/agent/agent_net.c netmod/agent/agent_mc.c netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
 	netmod/ofi/ofi_select.c netmod/ofi/ofi_select.h src/util/log.c src/util/param.c \
@@ -20,6 +21,12 @@ AM_TESTS_ENVIRONMENT += CLUMPI_AGENT_PATH=$(abs_top_builddir)/netmod/agent/clump
 	export CLUMPI_AGENT_PATH;
 TESTS += netmod/agent/test_agent.sh
 EXTRA_DIST += netmod/agent/test_agent.sh
+
+# NI collectives against a reference (run by test_agent.sh on 1-4 nodes)
+check_PROGRAMS += test/unit/test_agent_coll
+test_unit_test_agent_coll_SOURCES = test/unit/test_agent_coll.c
+test_unit_test_agent_coll_LDADD = libmpi.la
+test_unit_test_agent_coll_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_agent_flow

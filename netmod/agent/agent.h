@@ -13,7 +13,9 @@
 #include "netmod/agent/agent_slots.h"
 #include "netmod/agent/agent_stats.h"
 
-enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2 };
+/* AGT_TX_MC: one forward of a shared multicast slot (its own context,
+ * freed when sent). */
+enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2, AGT_TX_MC = 3 };
 
 /* One packet the agent owns: a rank's PIO slot or a pool slot. */
 typedef struct agt_tx {
@@ -66,5 +68,13 @@ void agt_net_repost(uint32_t k);
 int  agt_deliver(uint32_t k);          /* a received DATA packet in pool slot k */
 void agt_tx_done(agt_tx *t);
 void agt_delay(void);
+int  agt_find_local(uint32_t world);   /* local index of a world rank, or -1 */
+void agt_queue_delivery(int li, uint32_t k);   /* pool slot k to rank li, FIFO */
+
+/* agent_mc.c: multicast trees (phase 2, seed 002 §4.2) */
+void agt_mc_install(const agt_tree_cmd *c);
+void agt_mc_arrive(uint32_t k);                /* a MCAST packet in receive slot k */
+int  agt_mc_origin(const char *pkt, size_t len);   /* from a root rank; -1: no slot */
+void agt_mc_put(uint32_t k);                   /* one holder of slot k is done */
 
 #endif

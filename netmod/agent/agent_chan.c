@@ -31,13 +31,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpid/channel.h"
+#include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
 
-typedef struct stash { struct stash *next; uint32_t src, hdrlen, len; char data[]; } stash;
+typedef struct stash { struct stash *next; uint32_t src, hdrlen, len, kind; char data[]; } stash;
 
 static struct {
     agt_seg_hdr *h;
@@ -59,8 +60,7 @@ static void agent_died(void)
         return;
     char msg[256];
     snprintf(msg, sizeof msg,
-             "clumpi[%d]: the NI agent of node %d is gone (CLUMPI_NET=agent); ending the job\n",
-             R.rank, R.node);
+             "the NI agent of node %d is gone (CLUMPI_NET=agent); ending the job", R.node);
     cu_pmi_abort(1, msg);
 }
 
@@ -125,7 +125,10 @@ static int agt_init(const mpid_chan_info *info)
             R.h->node = (uint32_t)info->node;
             for (int r = 0; r < info->world_size; r++)
                 agt_nodes(R.h)[r] = (uint32_t)info->node_of[r];
-            snprintf(R.h->sock, sizeof R.h->sock, "%s-s", name + 1);
+            /* name fits AGT_NAME_MAX with its '/'; "-s" replaces the '/' plus one */
+            if (snprintf(R.h->sock, sizeof R.h->sock, "%.*s-s", (int)sizeof R.h->sock - 3,
+                         name + 1) < 0)
+                err = -EINVAL;
             R.agent = agt_spawn(name);
             err = R.agent < 0 ? -ECHILD : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent, 30000);
             if (err)
@@ -298,6 +301,40 @@ static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec
     return 0;
 }
 
+int agt_chan_up(void) { return R.up; }
+
+int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
+{
+    if (!R.up)
+        return -ENOTCONN;
+    size_t len = 0;
+    for (int i = 0; i < iovcnt; i++)
+        len += iov[i].iov_len;
+    if (len > R.h->mtu)
+        return -EMSGSIZE;
+    if (R.tx_next - R.tx_freed >= R.h->ntx) {
+        R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
+        if (R.tx_next - R.tx_freed >= R.h->ntx)
+            return -EAGAIN;
+    }
+    uint32_t k = (uint32_t)(R.tx_next % R.h->ntx);
+    char *p = agt_txslot(R.h, R.li, k);
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(p, iov[i].iov_base, iov[i].iov_len);
+        p += iov[i].iov_len;
+    }
+    throttle(len);
+    agt_cmd c = { .op = op, .slot = k };
+    int wake = 0;
+    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
+    if (rc)
+        return rc;
+    R.tx_next++;
+    if (wake)
+        doorbell();
+    return 0;
+}
+
 /* One cq entry at head: its parts, valid until consume(). */
 static shm_cell *peek(agt_rx *r, const char **hdr, const char **pay, unsigned char *buf)
 {
@@ -335,7 +372,7 @@ static int take_aside(void)
     stash *s = malloc(sizeof *s + r.hdrlen + r.len);
     if (!s)
         cu_fatal("agent: out of memory");
-    s->next = NULL, s->src = r.src, s->hdrlen = r.hdrlen, s->len = r.len;
+    s->next = NULL, s->src = r.src, s->hdrlen = r.hdrlen, s->len = r.len, s->kind = r.pad;
     memcpy(s->data, hdr, r.hdrlen);
     memcpy(s->data + r.hdrlen, pay, r.len);
     consume(c, &r);
@@ -358,7 +395,10 @@ static int agt_progress(int budget)
         R.sh = s->next;
         if (!R.sh)
             R.st = NULL;
-        mpid_on_packet((int)s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        if (s->kind == AGT_RXK_MCAST)
+            agt_mc_rank_packet(s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        else
+            mpid_on_packet((int)s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
         free(s);
         n++;
     }
@@ -369,7 +409,10 @@ static int agt_progress(int budget)
         shm_cell *c = peek(&r, &hdr, &pay, buf);
         if (!c)
             break;
-        mpid_on_packet((int)r.src, hdr, r.hdrlen, pay, r.len);
+        if (r.pad == AGT_RXK_MCAST)
+            agt_mc_rank_packet(hdr, r.hdrlen, pay, r.len);
+        else
+            mpid_on_packet((int)r.src, hdr, r.hdrlen, pay, r.len);
         consume(c, &r);
         n++;
     }

@@ -60,7 +60,7 @@ static void wake_rank(int li)
 
 /* ---- delivery to the host (seed 002: "DMA to host") ------------------- */
 
-static int find_local(uint32_t world)
+int agt_find_local(uint32_t world)
 {
     for (int li = 0; li < A.nlocal; li++)
         if (agt_rank(A.h, li)->world_rank == world)
@@ -73,7 +73,8 @@ static int push(int li, const char *pkt)
     const agt_wire *w = (const agt_wire *)pkt;
     const char *hdr = pkt + sizeof *w, *pay = hdr + w->hdrlen;
     shm_queue *q = agt_cq(A.h, li);
-    agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .slot = AGT_RX_INLINE };
+    agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .slot = AGT_RX_INLINE,
+                 .pad = w->kind == AGT_K_MCAST ? AGT_RXK_MCAST : AGT_RXK_DATA };
     struct iovec iov[2] = { { (void *)hdr, w->hdrlen }, { (void *)pay, w->len } };
     int wake = 0, rc;
     if (sizeof r + w->hdrlen + w->len <= SHM_INLINE_MAX) {
@@ -109,7 +110,7 @@ static void released(uint32_t k)
 int agt_deliver(uint32_t k)
 {
     agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
-    int li = find_local(w->dst);
+    int li = agt_find_local(w->dst);
     if (li < 0) {
         fprintf(stderr, "clumpi-agent[node %d]: packet for rank %u, not on this node\n", A.node,
                 w->dst);
@@ -125,15 +126,24 @@ int agt_deliver(uint32_t k)
     return -EAGAIN;
 }
 
+void agt_queue_delivery(int li, uint32_t k)
+{
+    A.dq[li][A.dq_t[li]++ % A.pool.n] = k;
+}
+
 static int flush_deliveries(int li)
 {
     int n = 0;
     while (A.dq_h[li] != A.dq_t[li]) {
         uint32_t k = A.dq[li][A.dq_h[li] % A.pool.n];
-        if (push(li, agt_slot_mem(&A.pool, k)) != 0)
+        agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+        if (push(li, (char *)w) != 0)
             break;
         A.dq_h[li]++;
-        released(k);
+        if (w->kind == AGT_K_MCAST)
+            agt_mc_put(k);   /* shared with the other ranks and the children */
+        else
+            released(k);
         n++;
     }
     return n;
@@ -145,6 +155,11 @@ void agt_tx_done(agt_tx *t)
 {
     if (t->type == AGT_TX_POOL) {
         agt_slot_put(&A.pool, t->k);
+        return;
+    }
+    if (t->type == AGT_TX_MC) {
+        agt_mc_put(t->k);
+        free(t);
         return;
     }
     /* rank tx slots are freed out of order; publish the freed prefix */
@@ -238,9 +253,21 @@ static int drain_cmds(int li, int budget)
             t->pkt = agt_txslot(A.h, li, cmd.slot);
             agt_wire *w = (agt_wire *)t->pkt;
             t->len = sizeof *w + w->hdrlen + w->len;
-            node_of_dst(w->dst, &t->node);
-            agt_st.pio++;
-            agt_net_send(t);
+            if (w->kind == AGT_K_MCAST) {   /* a root's packet: copied to a shared slot */
+                if (agt_mc_origin(t->pkt, t->len) < 0)
+                    break;   /* no free slot: the descriptor waits */
+                agt_st.pio++;
+                agt_tx_done(t);
+            } else {
+                node_of_dst(w->dst, &t->node);
+                agt_st.pio++;
+                agt_net_send(t);
+            }
+        } else if (cmd.op == AGT_CMD_TREE) {
+            agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
+            t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = cmd.slot;
+            agt_mc_install((const agt_tree_cmd *)agt_txslot(A.h, li, cmd.slot));
+            agt_tx_done(t);
         } else if (cmd.op == AGT_CMD_DMA) {
             if (do_dma(li, &cmd, body) == -EAGAIN)
                 break;   /* no free slot: the descriptor waits in the queue */

@@ -153,8 +153,10 @@ static fi_addr_t resolve(int node)
 static void xmit(agt_tx *t)
 {
     agt_wire *w = (agt_wire *)t->pkt;
-    w->credits = (uint16_t)agt_flow_take_owed(&A.flow, t->node);
-    w->src_node = (uint16_t)A.node;
+    if (t->type != AGT_TX_MC) {   /* a shared multicast slot is never rewritten */
+        w->credits = (uint16_t)agt_flow_take_owed(&A.flow, t->node);
+        w->src_node = (uint16_t)A.node;
+    }
     fi_addr_t a = resolve(t->node);
     agt_delay();
     agt_st.sent[w->kind]++;
@@ -265,6 +267,8 @@ int agt_net_poll(int budget)
             int src = w->src_node, kind = w->kind, cred = w->credits;
             if (kind == AGT_K_DATA)
                 agt_deliver(t->k);   /* reposts the slot once delivered */
+            else if (kind == AGT_K_MCAST)
+                agt_mc_arrive(t->k);
             else
                 agt_net_repost(t->k);
             on_credits(src, cred);

@@ -54,8 +54,31 @@ typedef struct agt_wire {
  * is fixed when the library is built). */
 #define AGT_MAX_PAYLOAD (AGT_MTU_DEF - AGT_PKT_OVERHEAD)
 
-/* Command descriptors (the "send descriptors" of seed 002). */
-enum { AGT_CMD_PIO = 1, AGT_CMD_DMA = 2 };
+/* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
+ * wire dst the root's world rank. A tree is named by (ctx, root, shape,
+ * members), so a communicator id reused for other members is a new tree. */
+enum { AGT_TREE_BINARY = 1, AGT_TREE_BINOMIAL = 2 };
+typedef struct agt_mc_hdr {
+    uint32_t ctx, root, hash;   /* communicator context, root's comm rank, members' hash */
+    uint32_t seq;               /* the tree's broadcast number */
+    uint32_t off, total;        /* this packet's bytes within the message */
+    uint8_t  shape, pad[3];
+} agt_mc_hdr;
+/* AGT_CMD_TREE's body, in the rank's tx slot: the key, then the members'
+ * world ranks in communicator order. */
+typedef struct agt_tree_cmd {
+    agt_mc_hdr key;
+    uint32_t   n;
+    uint32_t   world[];
+} agt_tree_cmd;
+#define AGT_TREE_MAX ((AGT_MTU_DEF - sizeof(agt_tree_cmd)) / sizeof(uint32_t))
+/* agt_rx.pad: what kind of packet a cq entry holds */
+enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1 };
+
+/* Command descriptors (the "send descriptors" of seed 002). PIO packets
+ * of kind MCAST start a multicast at the root's agent; TREE installs a
+ * forwarding table (tx slot = its agt_tree_cmd). */
+enum { AGT_CMD_PIO = 1, AGT_CMD_DMA = 2, AGT_CMD_TREE = 3 };
 #define AGT_DMA_IOV 8
 typedef struct agt_cmd {
     uint8_t  op;
@@ -73,7 +96,7 @@ typedef struct agt_rx {
     uint32_t src;
     uint16_t len;
     uint8_t  hdrlen;
-    uint8_t  pad;
+    uint8_t  pad;         /* AGT_RXK_* */
     uint32_t slot;        /* rx slot, or AGT_RX_INLINE */
 } agt_rx;
 #define AGT_CQ_INLINE_MAX (SHM_INLINE_MAX - sizeof(agt_rx) - AGT_HDR_MAX)

@@ -57,10 +57,14 @@ NI=$top_builddir/test/unit/test_agent_coll
 if [ -x "$NI" ]; then
     for nodes in 1 2 3 4; do
         for ppn in 1 2 3; do
-            run "$nodes" $((nodes * ppn)) -- "$NI"
+            run "$nodes" $((nodes * ppn)) -- "$NI" ni-binary
+            run "$nodes" $((nodes * ppn)) -- "$NI" ni-binomial
         done
     done
-    run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI"
+    run 3 6 -- "$NI" host-message
+    run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" ni-binomial
+    run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_POOL=1 -- "$NI" ni-binary
+    CLUMPI_NET=direct run 2 4 -- "$NI" ni-binary   # no agent: the host's tree
 fi
 
 # Agent killed mid-run: find node 0's agent among mpirun's descendants and

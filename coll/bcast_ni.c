@@ -1,0 +1,65 @@
+/*
+ * bcast_ni.c — NI-forwarded broadcast (seed 002 §4.2, §7.4): the root
+ * hands its message to its agent packet by packet; agents deliver each
+ * packet once to their node's members and forward it to their children in
+ * a binary or binomial tree over nodes, with no rank polling in between.
+ * Large messages pipeline packet by packet. A noncontiguous type is
+ * packed on the way in and unpacked on the way out (every rank must take
+ * the same path whatever its type map).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "coll/coll_impl.h"
+#include "coll/ni.h"
+#include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_ring.h"
+#include "src/util/param.h"
+
+static const agt_coll_waiter waiter = { mpid_progress, mpid_progress_until };
+
+static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
+                    const mpid_comm *comm, int shape)
+{
+    size_t bytes = cu_dtype_bytes(dt, count);
+    if (comm->size <= 1 || bytes == 0)
+        return MPI_SUCCESS;
+    if (!agt_coll_up() || (size_t)comm->size > agt_coll_max_ranks()) {
+        static int said;
+        if (!said++ && comm->rank == root && cu_param_int("COLL_VERBOSE", 0))
+            fprintf(stderr, "clumpi: coll: ni-%s broadcast needs the NI agent "
+                    "(CLUMPI_NET=agent, several nodes, <= %zu ranks); using the host's %s\n",
+                    shape == AGT_TREE_BINARY ? "binary" : "binomial", agt_coll_max_ranks(),
+                    shape == AGT_TREE_BINARY ? "binary" : "binomial");
+        return shape == AGT_TREE_BINARY ? coll_bcast_binary(buf, count, dt, root, comm)
+                                        : coll_bcast_binomial(buf, count, dt, root, comm);
+    }
+    char *p = (char *)buf + dt->true_lb, *tmp = NULL;
+    if (!cu_dtype_is_contig(dt)) {
+        if (!(tmp = malloc(bytes)))
+            return MPI_ERR_NO_MEM;
+        if (comm->rank == root)
+            cu_dtype_pack(buf, count, dt, 0, tmp, bytes);
+        p = tmp;
+    }
+    int rc = agt_coll_bcast(p, bytes, root, shape, comm->context_id + MPID_CTX_COLL, comm->rank,
+                            comm->size, comm->world_ranks, &waiter);
+    if (tmp) {
+        if (rc == 0 && comm->rank != root)
+            cu_dtype_unpack(buf, count, dt, 0, tmp, bytes);
+        free(tmp);
+    }
+    return rc == 0 ? MPI_SUCCESS : rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+}
+
+int coll_bcast_ni_binary(void *buf, size_t count, const cu_dtype *dt, int root,
+                         const mpid_comm *comm)
+{
+    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINARY);
+}
+
+int coll_bcast_ni_binomial(void *buf, size_t count, const cu_dtype *dt, int root,
+                           const mpid_comm *comm)
+{
+    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINOMIAL);
+}

@@ -1,0 +1,243 @@
+/*
+ * agent_mc.c — NI-level multicast in the agent (seed 002 §4.2, §5.3): a
+ * forwarding table per (communicator, root, shape) — a binary or binomial
+ * tree over the communicator's nodes, installed by AGT_CMD_TREE at first
+ * use. A multicast packet (from the root rank, or from the parent agent)
+ * lives in one pool slot with a reference count: one reference per local
+ * rank it is delivered to and one per child agent it is forwarded to, all
+ * from the same slot, the forwards under the usual credit flow control. A
+ * large broadcast is just a stream of such packets, each forwarded as it
+ * arrives (pipelining needs nothing more).
+ *
+ * Deadlock between overlapping trees: an arriving multicast packet gives
+ * its receive slot up at once and a fresh pool slot is posted in its place
+ * (so the sender's credit returns without waiting for our children); only
+ * if the pool is empty does the packet hold its receive slot (and credit)
+ * until done. The pool beyond the posted receives is the spill area shared
+ * by all trees. Packets of a tree not installed yet wait the same way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netmod/agent/agent.h"
+
+#define MC_CHILD 32
+
+typedef struct mc_tree {
+    agt_mc_hdr key;      /* ctx, root, hash, shape */
+    int used;
+    int nchild, child[MC_CHILD];
+    int nloc;
+    uint32_t *loc_world; /* local members' world ranks */
+    uint16_t *loc_li;
+} mc_tree;
+
+static mc_tree *trees;
+static int ntrees, captrees;
+static uint16_t *ref;        /* [pool.n] holders of a multicast slot */
+static uint8_t *held;        /* [pool.n] 1: still our receive slot (credit not returned) */
+static uint16_t *from;       /* [pool.n] sender node of a held slot */
+static uint32_t *pend;       /* slots waiting for their tree */
+static uint32_t npend;
+
+static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
+{
+    return a->ctx == b->ctx && a->root == b->root && a->hash == b->hash && a->shape == b->shape;
+}
+
+static mc_tree *find_tree(const agt_mc_hdr *k)
+{
+    for (int i = 0; i < ntrees; i++)
+        if (trees[i].used && same_key(&trees[i].key, k))
+            return &trees[i];
+    return NULL;
+}
+
+static int mc_init(void)
+{
+    if (ref)
+        return 0;
+    ref = calloc(A.pool.n, sizeof *ref);
+    held = calloc(A.pool.n, 1);
+    from = calloc(A.pool.n, sizeof *from);
+    pend = malloc(A.pool.n * sizeof *pend);
+    if (!ref || !held || !from || !pend) {
+        fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
+        exit(1);
+    }
+    return 0;
+}
+
+/* The slot is done with (all deliveries and forwards): back to the
+ * pool, or, if it is still our receive slot, reposted with its credit. */
+static void mc_put(uint32_t k)
+{
+    if (--ref[k])
+        return;
+    if (held[k]) {
+        held[k] = 0;
+        agt_net_repost(k);
+        if (agt_flow_released(&A.flow, from[k]))
+            agt_net_ack(from[k]);
+    } else {
+        agt_slot_put(&A.pool, k);
+    }
+}
+
+void agt_mc_put(uint32_t k) { mc_put(k); }
+
+/* Deliver to the node's members and forward to the children. */
+static void mc_start(uint32_t k, mc_tree *t)
+{
+    char *p = agt_slot_mem(&A.pool, k);
+    agt_wire *w = (agt_wire *)p;
+    int nd = 0;
+    for (int i = 0; i < t->nloc; i++)
+        nd += t->loc_world[i] != w->dst;   /* the root has its data */
+    ref[k] = (uint16_t)(nd + t->nchild + 1);   /* +1: ours, until all are queued */
+    /* fixed before the first send: every child reads the same bytes */
+    w->credits = 0;
+    w->src_node = (uint16_t)A.node;
+    for (int c = 0; c < t->nchild; c++) {
+        agt_tx *x = calloc(1, sizeof *x);
+        if (!x) {
+            fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
+            exit(1);
+        }
+        x->type = AGT_TX_MC, x->k = k, x->node = t->child[c], x->pkt = p;
+        x->len = sizeof *w + w->hdrlen + w->len;
+        agt_net_send(x);
+    }
+    for (int i = 0; i < t->nloc; i++)
+        if (t->loc_world[i] != w->dst)
+            agt_queue_delivery(t->loc_li[i], k);
+    mc_put(k);
+}
+
+static void mc_dispatch(uint32_t k)
+{
+    agt_mc_hdr *h = (agt_mc_hdr *)(agt_slot_mem(&A.pool, k) + sizeof(agt_wire));
+    mc_tree *t = find_tree(h);
+    if (t)
+        mc_start(k, t);
+    else
+        pend[npend++] = k;   /* each slot at most once: fits pool.n */
+}
+
+void agt_mc_arrive(uint32_t k)
+{
+    mc_init();
+    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+    int k2 = agt_slot_get(&A.pool);
+    if (k2 >= 0) {   /* swap: receiving goes on in k2, the credit returns now */
+        agt_net_repost((uint32_t)k2);
+        held[k] = 0;
+        if (agt_flow_released(&A.flow, w->src_node))
+            agt_net_ack(w->src_node);
+    } else {
+        held[k] = 1;
+        from[k] = w->src_node;
+    }
+    mc_dispatch(k);
+}
+
+int agt_mc_origin(const char *pkt, size_t len)
+{
+    mc_init();
+    int k = agt_slot_get(&A.pool);
+    if (k < 0)
+        return -1;
+    memcpy(agt_slot_mem(&A.pool, (uint32_t)k), pkt, len);
+    held[k] = 0;
+    mc_dispatch((uint32_t)k);
+    return 0;
+}
+
+/* Children of relative index r among n nodes. */
+static int children(int shape, int r, int n, int *out)
+{
+    int c = 0;
+    if (shape == AGT_TREE_BINARY) {
+        for (int i = 1; i <= 2; i++)
+            if (2 * r + i < n)
+                out[c++] = 2 * r + i;
+        return c;
+    }
+    int mask = 1;
+    while (mask < n && !(r & mask))
+        mask <<= 1;
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (r + mask < n && c < MC_CHILD)
+            out[c++] = r + mask;
+    return c;
+}
+
+void agt_mc_install(const agt_tree_cmd *c)
+{
+    mc_init();
+    if (find_tree(&c->key))
+        return;   /* every member installs; the first one wins */
+    if (ntrees == captrees) {
+        int cap = captrees ? 2 * captrees : 16;
+        mc_tree *nt = realloc(trees, sizeof *nt * (size_t)cap);
+        if (!nt) {
+            fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
+            exit(1);
+        }
+        trees = nt, captrees = cap;
+    }
+    if (c->n == 0 || c->n > AGT_TREE_MAX || c->key.root >= c->n ||
+        (c->key.shape != AGT_TREE_BINARY && c->key.shape != AGT_TREE_BINOMIAL)) {
+        fprintf(stderr, "clumpi-agent[node %d]: bad multicast tree command\n", A.node);
+        exit(1);
+    }
+    mc_tree *t = &trees[ntrees];
+    memset(t, 0, sizeof *t);
+    t->key = c->key;
+    /* nodes in the order they first appear from the root on: root's is 0 */
+    int *order = malloc(sizeof(int) * (size_t)A.nnodes), nn = 0, me = -1;
+    t->loc_world = malloc(sizeof(uint32_t) * c->n);
+    t->loc_li = malloc(sizeof(uint16_t) * c->n);
+    if (!order || !t->loc_world || !t->loc_li) {
+        fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
+        exit(1);
+    }
+    for (uint32_t i = 0; i < c->n; i++) {
+        uint32_t wr = c->world[(c->key.root + i) % c->n];
+        if (wr >= A.h->nworld) {
+            fprintf(stderr, "clumpi-agent[node %d]: tree member %u out of range\n", A.node, wr);
+            exit(1);
+        }
+        int node = (int)agt_nodes(A.h)[wr], seen = 0;
+        for (int j = 0; j < nn && !seen; j++)
+            seen = order[j] == node;
+        if (!seen) {
+            if (node == A.node)
+                me = nn;
+            order[nn++] = node;
+        }
+        if (node == A.node) {
+            int li = agt_find_local(wr);
+            if (li < 0) {
+                fprintf(stderr, "clumpi-agent[node %d]: rank %u is not here\n", A.node, wr);
+                exit(1);
+            }
+            t->loc_world[t->nloc] = wr;
+            t->loc_li[t->nloc++] = (uint16_t)li;
+        }
+    }
+    if (me >= 0) {
+        int rel[MC_CHILD];
+        t->nchild = children(c->key.shape, me, nn, rel);
+        for (int i = 0; i < t->nchild; i++)
+            t->child[i] = order[rel[i]];
+    }
+    free(order);
+    t->used = 1;
+    ntrees++;
+    /* packets that came first */
+    uint32_t n = npend;
+    npend = 0;
+    for (uint32_t i = 0; i < n; i++)
+        mc_dispatch(pend[i]);
+}

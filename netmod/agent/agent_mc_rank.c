@@ -1,0 +1,154 @@
+/*
+ * agent_mc_rank.c — the rank side of NI multicast (seed 002 §4.2): the
+ * root copies its message packet by packet into its tx slots (PIO) as
+ * MCAST packets; its agent delivers them to the node's other members and
+ * forwards them down the tree, every other agent doing the same. A rank
+ * takes the packets of the broadcast it waits for straight into its
+ * buffer; packets of a later broadcast (a fast root) wait in a stash.
+ * The forwarding table is installed by each member's first use of a
+ * (communicator, root, shape): the agent keeps the first and holds early
+ * packets until it has one.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netmod/agent/agent_chan.h"
+#include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_ring.h"
+#include "src/util/log.h"
+
+typedef struct mc_stash { struct mc_stash *next; agt_mc_hdr h; size_t len; char data[]; } mc_stash;
+
+/* every (communicator, root, shape) used, with its broadcast count */
+static struct mc_key { agt_mc_hdr key; uint32_t seq; } *keys;
+static int nkeys, capkeys;
+static struct {
+    agt_mc_hdr key;
+    char *buf;
+    size_t total, got;
+    int active;
+} rx;
+static mc_stash *stash_h;
+
+static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
+{
+    return a->ctx == b->ctx && a->root == b->root && a->hash == b->hash && a->shape == b->shape;
+}
+
+int agt_coll_up(void) { return agt_chan_up(); }
+size_t agt_coll_max_ranks(void) { return AGT_TREE_MAX; }
+
+static void take(const agt_mc_hdr *h, const char *pay, size_t len)
+{
+    if (h->off + len > rx.total)
+        cu_fatal("agent: multicast packet beyond the message (%u+%zu > %zu)", h->off, len,
+                 rx.total);
+    memcpy(rx.buf + h->off, pay, len);
+    rx.got += len;
+}
+
+void agt_mc_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len)
+{
+    agt_mc_hdr h;
+    if (hdrlen < sizeof h)
+        cu_fatal("agent: short multicast header");
+    memcpy(&h, hdr, sizeof h);
+    if (rx.active && same_key(&h, &rx.key) && h.seq == rx.key.seq) {
+        take(&h, pay, len);
+        return;
+    }
+    mc_stash *s = malloc(sizeof *s + len);
+    if (!s)
+        cu_fatal("agent: out of memory");
+    s->next = NULL, s->h = h, s->len = len;
+    memcpy(s->data, pay, len);
+    mc_stash **pp = &stash_h;   /* FIFO */
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = s;
+}
+
+static int rx_done(void *arg)
+{
+    (void)arg;
+    return rx.got >= rx.total;
+}
+
+/* Post, progressing while the tx slots are all in flight. */
+static void post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w)
+{
+    for (unsigned spins = 0;; spins++) {
+        int rc = agt_chan_post(op, iov, n);
+        if (rc == 0)
+            return;
+        if (rc != -EAGAIN)
+            cu_fatal("agent: cannot post a multicast command (%d)", rc);
+        if (w->progress() == 0 && (spins & 15) == 15)
+            sched_yield();
+    }
+}
+
+int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
+                   const int *world, const agt_coll_waiter *w)
+{
+    if (!agt_chan_up())
+        return -ENOTCONN;
+    if ((size_t)size > AGT_TREE_MAX || len > UINT32_MAX)
+        return -E2BIG;
+    uint32_t hash = 2166136261u;   /* FNV-1a of the members */
+    for (int i = 0; i < size; i++)
+        hash = (hash ^ (uint32_t)world[i]) * 16777619u;
+    agt_mc_hdr key = { .ctx = ctx, .root = (uint32_t)root, .hash = hash, .shape = (uint8_t)shape };
+    int e = 0;
+    while (e < nkeys && !same_key(&keys[e].key, &key))
+        e++;
+    if (e == nkeys) {
+        if (nkeys == capkeys) {
+            int cap = capkeys ? 2 * capkeys : 16;
+            struct mc_key *k = realloc(keys, sizeof *k * (size_t)cap);
+            if (!k)
+                return -ENOMEM;
+            keys = k, capkeys = cap;
+        }
+        keys[e].key = key;
+        keys[e].seq = 0;
+        nkeys++;
+        agt_tree_cmd c = { .key = key, .n = (uint32_t)size };
+        uint32_t wr[AGT_TREE_MAX];
+        for (int i = 0; i < size; i++)
+            wr[i] = (uint32_t)world[i];
+        struct iovec iov[2] = { { &c, sizeof c }, { wr, sizeof(uint32_t) * (size_t)size } };
+        post(AGT_CMD_TREE, iov, 2, w);
+    }
+    key.seq = keys[e].seq++;
+    if (rank == root) {
+        agt_wire wire = { .kind = AGT_K_MCAST, .hdrlen = sizeof(agt_mc_hdr),
+                          .src = (uint32_t)world[root], .dst = (uint32_t)world[root] };
+        key.total = (uint32_t)len;
+        for (size_t off = 0; off < len; off += AGT_MAX_PAYLOAD) {
+            size_t n = len - off < AGT_MAX_PAYLOAD ? len - off : AGT_MAX_PAYLOAD;
+            wire.len = (uint16_t)n;
+            key.off = (uint32_t)off;
+            struct iovec iov[3] = { { &wire, sizeof wire }, { &key, sizeof key },
+                                    { (char *)buf + off, n } };
+            post(AGT_CMD_PIO, iov, 3, w);
+        }
+        return 0;
+    }
+    rx.key = key, rx.buf = buf, rx.total = len, rx.got = 0, rx.active = 1;
+    for (mc_stash **pp = &stash_h; *pp;) {   /* what came before we asked */
+        mc_stash *s = *pp;
+        if (same_key(&s->h, &key) && s->h.seq == key.seq) {
+            take(&s->h, s->data, s->len);
+            *pp = s->next;
+            free(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+    if (rx.got < rx.total)
+        w->until(rx_done, NULL);
+    rx.active = 0;
+    return 0;
+}
