@@ -79,21 +79,9 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
     if (count < 0)
         return mpir_err_world(mpir_err(MPI_ERR_COUNT, "MPI_Status_set_elements",
                                        "invalid count %d", count));
-    /* Find the byte count whose element count is `count`: whole copies of
-     * the type, then the shortest prefix of one more copy. */
-    MPI_Count bytes = 0;
-    long long per = dt->size ? cu_dtype_count_elements(dt, dt->size) : 0;
-    if (per > 0) {
-        bytes = (MPI_Count)(count / per) * (MPI_Count)dt->size;
-        long long rest = count % per;
-        if (rest) {
-            size_t b;
-            for (b = 1; b < dt->size; b++)
-                if (cu_dtype_count_elements(dt, b) == rest)
-                    break;
-            bytes += (MPI_Count)b;
-        }
-    }
+    /* The packed bytes of the first `count` basic elements: O(depth), not a
+     * search over byte prefixes. */
+    MPI_Count bytes = (MPI_Count)cu_dtype_elements_bytes(dt, count);
     status->clumpi_count = bytes;
     return MPI_SUCCESS;
 }

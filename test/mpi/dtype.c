@@ -209,6 +209,26 @@ int main(int argc, char **argv)
                 CHECK(back[i].i == i && back[i].d == i * 0.5 && back[i].c[2] == (char)(i * 3),
                       "struct record %d wrong", i);
         }
+        /* Status_set_elements: 7 basic elements of {int, double, char[3]} are
+         * one record (15 bytes) plus an int and a double: 27 bytes, not a
+         * whole record; 3 elements end inside the char array. */
+        {
+            MPI_Status s;
+            int n;
+            MPI_OK(MPI_Status_set_elements(&s, rec, 7));
+            MPI_OK(MPI_Get_elements(&s, rec, &n));
+            CHECK(n == 7, "Status_set_elements(rec, 7): Get_elements %d", n);
+            MPI_OK(MPI_Get_count(&s, rec, &n));
+            CHECK(n == MPI_UNDEFINED, "Status_set_elements(rec, 7): Get_count %d", n);
+            MPI_OK(MPI_Get_elements(&s, MPI_BYTE, &n));
+            CHECK(n == 27, "Status_set_elements(rec, 7): %d bytes, expected 27", n);
+            MPI_OK(MPI_Status_set_elements(&s, rec, 3));
+            MPI_OK(MPI_Get_elements(&s, MPI_BYTE, &n));
+            CHECK(n == 13, "Status_set_elements(rec, 3): %d bytes, expected 13", n);
+            MPI_OK(MPI_Status_set_elements(&s, rec, 200));
+            MPI_OK(MPI_Get_count(&s, rec, &n));
+            CHECK(n == 40, "Status_set_elements(rec, 200): Get_count %d", n);
+        }
         MPI_OK(MPI_Type_free(&st0));
         MPI_OK(MPI_Type_free(&rec));
     }
