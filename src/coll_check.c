@@ -77,27 +77,60 @@ int mpir_check_bcast(const char *fn, const mpir_comm *c, void *buffer, int count
     return rc;
 }
 
+/* Gather and scatter, plain and v, are mirror images: every rank's own
+ * block ("one": gather's send side, scatter's receive side) and the root's
+ * p blocks ("many"). vform: many_counts and displs instead of many_count. */
+typedef struct rooted_names {
+    const char *one_c, *one_t, *one_b, *many_c, *many_cs, *many_t, *many_b;
+} rooted_names;
+static const rooted_names gather_names = { "sendcount", "sendtype", "sendbuf", "recvcount",
+                                           "recvcounts", "recvtype", "recvbuf" };
+static const rooted_names scatter_names = { "recvcount", "recvtype", "recvbuf", "sendcount",
+                                            "sendcounts", "sendtype", "sendbuf" };
+
+static int check_rooted(const char *fn, const mpir_comm *c, const rooted_names *nm,
+                        int gather, int vform, const void *one, int one_count, MPI_Datatype one_type,
+                        const void *many, int many_count, const int *many_counts,
+                        const int *displs, MPI_Datatype many_type, int root, cu_dtype **one_dt,
+                        cu_dtype **many_dt)
+{
+    *one_dt = *many_dt = NULL;
+    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
+    if (rc == MPI_SUCCESS && one == MPI_IN_PLACE && !isroot)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE on a rank other than the root",
+                      nm->one_b);
+    if (rc == MPI_SUCCESS && one != MPI_IN_PLACE)
+        rc = chk(fn, nm->one_c, one_count, nm->one_t, one_type, nm->one_b, one, one_dt);
+    if (rc != MPI_SUCCESS || !isroot)
+        return rc;
+    if (vform) {
+        rc = chk_counts(fn, nm->many_cs, many_counts, "displs", displs, c->dev.size);
+        if (rc == MPI_SUCCESS)
+            rc = mpir_check_dtype(fn, nm->many_t, many_type, many_dt);
+    } else {
+        rc = chk(fn, nm->many_c, many_count, nm->many_t, many_type, nm->many_b, many, many_dt);
+    }
+    if (rc == MPI_SUCCESS && many == MPI_IN_PLACE)
+        rc = mpir_err(MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE", nm->many_b);
+    if (rc != MPI_SUCCESS || !*one_dt)
+        return rc;
+    size_t ob = nbytes(*one_dt, one_count);
+    size_t mb = nbytes(*many_dt, vform ? many_counts[me] : many_count);
+    rc = chk_match(fn, gather ? ob : mb, gather ? mb : ob, " at the root");
+    if (rc == MPI_SUCCESS && !vform)
+        rc = chk_alias(fn, one, ob, many, mb);
+    if (rc == MPI_SUCCESS && vform &&
+        one == (const char *)many + (ptrdiff_t)displs[me] * (*many_dt)->extent)
+        rc = chk_alias(fn, one, ob, one, mb);
+    return rc;
+}
+
 int mpir_check_gather(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                       MPI_Datatype recvtype, int root, cu_dtype **sdt, cu_dtype **rdt)
 {
-    *sdt = *rdt = NULL;
-    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root;
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && !isroot)
-        rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE on a rank other than the root");
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
-    if (rc == MPI_SUCCESS && isroot) {
-        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
-        if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-            rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
-        if (rc == MPI_SUCCESS && *sdt)
-            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), " at the root");
-        if (rc == MPI_SUCCESS && *sdt)
-            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf,
-                           nbytes(*rdt, recvcount));
-    }
-    return rc;
+    return check_rooted(fn, c, &gather_names, 1, 0, sendbuf, sendcount, sendtype, recvbuf,
+                        recvcount, NULL, NULL, recvtype, root, sdt, rdt);
 }
 
 int mpir_check_gatherv(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
@@ -105,50 +138,16 @@ int mpir_check_gatherv(const char *fn, const mpir_comm *c, const void *sendbuf, 
                        const int displs[], MPI_Datatype recvtype, int root, cu_dtype **sdt,
                        cu_dtype **rdt)
 {
-    *sdt = *rdt = NULL;
-    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
-    if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE && !isroot)
-        rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE on a rank other than the root");
-    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
-        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
-    if (rc == MPI_SUCCESS && isroot) {
-        rc = chk_counts(fn, "recvcounts", recvcounts, "displs", displs, c->dev.size);
-        if (rc == MPI_SUCCESS)
-            rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
-        if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
-            rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
-        if (rc == MPI_SUCCESS && *sdt)
-            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcounts[me]),
-                           " at the root");
-        if (rc == MPI_SUCCESS && *sdt &&
-            sendbuf == (const char *)recvbuf + (ptrdiff_t)displs[me] * (*rdt)->extent)
-            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), sendbuf,
-                           nbytes(*rdt, recvcounts[me]));
-    }
-    return rc;
+    return check_rooted(fn, c, &gather_names, 1, 1, sendbuf, sendcount, sendtype, recvbuf, 0,
+                        recvcounts, displs, recvtype, root, sdt, rdt);
 }
 
 int mpir_check_scatter(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
                        MPI_Datatype recvtype, int root, cu_dtype **sdt, cu_dtype **rdt)
 {
-    *sdt = *rdt = NULL;
-    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root;
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && !isroot)
-        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE on a rank other than the root");
-    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
-    if (rc == MPI_SUCCESS && isroot) {
-        rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
-        if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
-            rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE");
-        if (rc == MPI_SUCCESS && *rdt)
-            rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), " at the root");
-        if (rc == MPI_SUCCESS && *rdt)
-            rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf,
-                           nbytes(*rdt, recvcount));
-    }
-    return rc;
+    return check_rooted(fn, c, &scatter_names, 0, 0, recvbuf, recvcount, recvtype, sendbuf,
+                        sendcount, NULL, NULL, sendtype, root, rdt, sdt);
 }
 
 int mpir_check_scatterv(const char *fn, const mpir_comm *c, const void *sendbuf,
@@ -156,27 +155,8 @@ int mpir_check_scatterv(const char *fn, const mpir_comm *c, const void *sendbuf,
                         void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                         cu_dtype **sdt, cu_dtype **rdt)
 {
-    *sdt = *rdt = NULL;
-    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
-    if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE && !isroot)
-        rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE on a rank other than the root");
-    if (rc == MPI_SUCCESS && recvbuf != MPI_IN_PLACE)
-        rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
-    if (rc == MPI_SUCCESS && isroot) {
-        rc = chk_counts(fn, "sendcounts", sendcounts, "displs", displs, c->dev.size);
-        if (rc == MPI_SUCCESS)
-            rc = mpir_check_dtype(fn, "sendtype", sendtype, sdt);
-        if (rc == MPI_SUCCESS && sendbuf == MPI_IN_PLACE)
-            rc = mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE");
-        if (rc == MPI_SUCCESS && *rdt)
-            rc = chk_match(fn, nbytes(*sdt, sendcounts[me]), nbytes(*rdt, recvcount),
-                           " at the root");
-        if (rc == MPI_SUCCESS && *rdt &&
-            recvbuf == (const char *)sendbuf + (ptrdiff_t)displs[me] * (*sdt)->extent)
-            rc = chk_alias(fn, recvbuf, nbytes(*sdt, sendcounts[me]), recvbuf,
-                           nbytes(*rdt, recvcount));
-    }
-    return rc;
+    return check_rooted(fn, c, &scatter_names, 0, 1, recvbuf, recvcount, recvtype, sendbuf, 0,
+                        sendcounts, displs, sendtype, root, rdt, sdt);
 }
 
 int mpir_check_allgather(const char *fn, const mpir_comm *c, const void *sendbuf,

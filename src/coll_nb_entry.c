@@ -69,6 +69,22 @@ int mpir_nbc_run(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
 
 #define CHECKED(rc) do { if ((rc) != MPI_SUCCESS) return mpir_err_comm(comm, (rc)); } while (0)
 
+/* A new schedule that keeps the call's types (either may be NULL) and, for
+ * reductions, the op. Counts and displacements are read while building:
+ * no schedule keeps the user's arrays. */
+static coll_sched *typed_sched(mpir_comm *c, const cu_dtype *a, const cu_dtype *b,
+                               const coll_op *op)
+{
+    coll_sched *s = mpir_nbc_new(c);
+    if (s) {
+        coll_sched_keep(s, a);
+        coll_sched_keep(s, b);
+        if (op)
+            coll_sched_set_op(s, op);
+    }
+    return s;
+}
+
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     static const char fn[] = "MPI_Ibarrier";
@@ -87,34 +103,11 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     MPIR_NBC_ENTER(fn, comm, c, request);
     cu_dtype *dt;
     CHECKED(mpir_check_bcast(fn, c, buffer, count, datatype, root, &dt));
-    coll_sched *s = mpir_nbc_new(c);
-    int rc = 0;
-    if (s) {
-        coll_sched_keep(s, dt);
-        rc = coll_nbc_bcast(s, buffer, (size_t)count, dt, root);
-    }
-    return mpir_nbc_start(fn, comm, s, rc, request);
+    coll_sched *s = typed_sched(c, dt, NULL, NULL);
+    return mpir_nbc_start(fn, comm, s, s ? coll_nbc_bcast(s, buffer, (size_t)count, dt, root) : 0,
+                          request);
 }
 MPIR_WEAK(Ibcast)
-
-/* Gather and Gatherv (rcounts NULL: the plain form). */
-static int igather(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
-                   int sendcount, cu_dtype *sdt, void *recvbuf, const int *rcounts,
-                   const int *displs, int recvcount, cu_dtype *rdt, int root,
-                   MPI_Request *request)
-{
-    /* counts and displacements are read while building: the schedule keeps
-     * none of the user's arrays */
-    coll_sched *s = mpir_nbc_new(c);
-    int rc = 0;
-    if (s) {
-        coll_sched_keep(s, sdt);
-        coll_sched_keep(s, rdt);
-        rc = coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, rcounts, displs,
-                             (size_t)recvcount, rdt, root);
-    }
-    return mpir_nbc_start(fn, comm, s, rc, request);
-}
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -126,8 +119,11 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_gather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                               root, &sdt, &rdt));
-    return igather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount, rdt,
-                   root, request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, NULL,
+                                              NULL, (size_t)recvcount, rdt, root) : 0,
+                          request);
 }
 MPIR_WEAK(Igather)
 
@@ -141,26 +137,13 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_gatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                displs, recvtype, root, &sdt, &rdt));
-    return igather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0, rdt,
-                   root, request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                              recvcounts, displs, 0, rdt, root) : 0,
+                          request);
 }
 MPIR_WEAK(Igatherv)
-
-static int iscatter(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
-                    const int *scounts, const int *displs, int sendcount, cu_dtype *sdt,
-                    void *recvbuf, int recvcount, cu_dtype *rdt, int root,
-                    MPI_Request *request)
-{
-    coll_sched *s = mpir_nbc_new(c);
-    int rc = 0;
-    if (s) {
-        coll_sched_keep(s, sdt);
-        coll_sched_keep(s, rdt);
-        rc = coll_nbc_scatter(s, sendbuf, scounts, displs, (size_t)sendcount, sdt, recvbuf,
-                              (size_t)recvcount, rdt, root);
-    }
-    return mpir_nbc_start(fn, comm, s, rc, request);
-}
 
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -172,8 +155,11 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_scatter(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, root, &sdt, &rdt));
-    return iscatter(fn, comm, c, sendbuf, NULL, NULL, sendcount, sdt, recvbuf, recvcount, rdt,
-                    root, request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_scatter(s, sendbuf, NULL, NULL, (size_t)sendcount, sdt,
+                                               recvbuf, (size_t)recvcount, rdt, root) : 0,
+                          request);
 }
 MPIR_WEAK(Iscatter)
 
@@ -187,25 +173,13 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_scatterv(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf,
                                 recvcount, recvtype, root, &sdt, &rdt));
-    return iscatter(fn, comm, c, sendbuf, sendcounts, displs, 0, sdt, recvbuf, recvcount, rdt,
-                    root, request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_scatter(s, sendbuf, sendcounts, displs, 0, sdt, recvbuf,
+                                               (size_t)recvcount, rdt, root) : 0,
+                          request);
 }
 MPIR_WEAK(Iscatterv)
-
-static int iallgather(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
-                      int sendcount, cu_dtype *sdt, void *recvbuf, const int *rcounts,
-                      const int *displs, int recvcount, cu_dtype *rdt, MPI_Request *request)
-{
-    coll_sched *s = mpir_nbc_new(c);
-    int rc = 0;
-    if (s) {
-        coll_sched_keep(s, sdt);
-        coll_sched_keep(s, rdt);
-        rc = coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, rcounts, displs,
-                                (size_t)recvcount, rdt);
-    }
-    return mpir_nbc_start(fn, comm, s, rc, request);
-}
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
@@ -216,8 +190,11 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, &sdt, &rdt));
-    return iallgather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount, rdt,
-                      request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                                 NULL, NULL, (size_t)recvcount, rdt) : 0,
+                          request);
 }
 MPIR_WEAK(Iallgather)
 
@@ -231,8 +208,11 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                   displs, recvtype, &sdt, &rdt));
-    return iallgather(fn, comm, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0, rdt,
-                      request);
+    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    return mpir_nbc_start(fn, comm, s,
+                          s ? coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
+                                                 recvcounts, displs, 0, rdt) : 0,
+                          request);
 }
 MPIR_WEAK(Iallgatherv)
 
@@ -327,17 +307,6 @@ MPIR_WEAK(Ialltoallw)
 
 /* ---- reductions ------------------------------------------------------------ */
 
-/* A schedule with the op set and the type kept. */
-static coll_sched *red_sched(mpir_comm *c, const coll_op *cop, const cu_dtype *dt)
-{
-    coll_sched *s = mpir_nbc_new(c);
-    if (s) {
-        coll_sched_set_op(s, cop);
-        coll_sched_keep(s, dt);
-    }
-    return s;
-}
-
 int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
                  MPI_Op op, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -347,7 +316,7 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_reduce(fn, c, sendbuf, recvbuf, count, datatype, op, root, &dt, &cop));
-    coll_sched *s = red_sched(c, &cop, dt);
+    coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, root) : 0,
                           request);
@@ -363,7 +332,7 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
-    coll_sched *s = red_sched(c, &cop, dt);
+    coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_allreduce(s, sendbuf, recvbuf, (size_t)count, dt) : 0,
                           request);
@@ -381,7 +350,7 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
     size_t total;
     CHECKED(mpir_check_reduce_scatter(fn, c, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                       &cop, &total));
-    coll_sched *s = red_sched(c, &cop, dt);
+    coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt) : 0,
                           request);
@@ -400,7 +369,7 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     size_t total;
     CHECKED(mpir_check_reduce_scatter_block(fn, c, sendbuf, recvbuf, recvcount, datatype, op,
                                             &dt, &cop, &total));
-    coll_sched *s = red_sched(c, &cop, dt);
+    coll_sched *s = typed_sched(c, dt, NULL, &cop);
     int rc = 0;
     int *counts = s ? coll_sched_bytes(s, (size_t)c->dev.size * sizeof(int)) : NULL;
     if (counts) {
@@ -420,7 +389,7 @@ static int iscan(const char *fn, int exclusive, const void *sendbuf, void *recvb
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
-    coll_sched *s = red_sched(c, &cop, dt);
+    coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_scan(s, sendbuf, recvbuf, (size_t)count, dt, exclusive)
                             : 0,

@@ -430,6 +430,54 @@ static void test_type_freed(MPI_Comm comm, long n)
     free(g);
 }
 
+/* ---- 4. bad input: the checks of the blocking siblings --------------------- */
+/* cls2: a class another MPI gives for the same error, or cls */
+static void expect2(int rc, int cls, int cls2, const char *what)
+{
+    int got;
+    MPI_Error_class(rc, &got);
+    CT_CHECK(got == cls || got == cls2, "%s: error class %d, expected %d", what, got, cls);
+}
+#define expect(rc, cls, what) expect2(rc, cls, cls, what)
+
+static void test_errors(void)
+{
+    int a[4] = { 0 }, b[64], cnt[64] = { 0 }, dis[64] = { 0 };
+    MPI_Request r;
+    MPI_Comm self = MPI_COMM_SELF;
+    MPI_Comm_set_errhandler(self, MPI_ERRORS_RETURN);
+    expect(MPI_Ibcast(a, 1, MPI_INT, 1, self, &r), MPI_ERR_ROOT, "Ibcast root out of range");
+    expect(MPI_Ibcast(a, -1, MPI_INT, 0, self, &r), MPI_ERR_COUNT, "Ibcast negative count");
+    expect(MPI_Ibarrier(MPI_COMM_NULL, &r), MPI_ERR_COMM, "Ibarrier on MPI_COMM_NULL");
+    expect2(MPI_Igatherv(a, 1, MPI_INT, b, NULL, dis, MPI_INT, 0, self, &r), MPI_ERR_ARG,
+            MPI_ERR_COUNT, "Igatherv recvcounts NULL at the root");
+    expect(MPI_Iscatter(a, 2, MPI_INT, b, 1, MPI_INT, 0, self, &r), MPI_ERR_TRUNCATE,
+           "Iscatter root sends more than it receives");
+    expect(MPI_Iallreduce(a, b, 1, MPI_FLOAT, MPI_BAND, self, &r), MPI_ERR_OP,
+           "Iallreduce MPI_BAND on floats");
+    cnt[0] = -1;
+    expect(MPI_Ireduce_scatter(a, b, cnt, MPI_INT, MPI_SUM, self, &r), MPI_ERR_COUNT,
+           "Ireduce_scatter negative count");
+    expect2(MPI_Iscan(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, self, &r), MPI_ERR_TYPE, MPI_ERR_OP,
+            "Iscan MPI_DATATYPE_NULL");   /* Open MPI checks the op's pairing first */
+    /* buffer misuse: clumpi reports it (other MPIs need not detect it) */
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len;
+    MPI_Get_library_version(lib, &len);
+    if (strstr(lib, "clumpi")) {
+        expect(MPI_Ialltoall(a, 1, MPI_INT, a, 1, MPI_INT, self, &r), MPI_ERR_BUFFER,
+               "Ialltoall sendbuf == recvbuf");
+        expect(MPI_Iallgather(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, self, &r),
+               MPI_ERR_BUFFER, "Iallgather recvbuf in place");
+        expect(MPI_Ireduce(a, a, 1, MPI_INT, MPI_SUM, 0, self, &r), MPI_ERR_BUFFER,
+               "Ireduce sendbuf == recvbuf");
+        expect(MPI_Ibcast(a, 1, MPI_INT, 0, self, NULL), MPI_ERR_ARG, "Ibcast request NULL");
+    }
+    /* the failed calls drew no operation number: one that works still matches */
+    CT_OK(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
+    CT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv, "nbc");
@@ -449,6 +497,7 @@ int main(int argc, char **argv)
         for (int c = 1; c < 4; c++)
             test_many(dup, rev, counts[c], how);
     test_type_freed(MPI_COMM_WORLD, 1000);
+    test_errors();
     MPI_Comm_free(&dup);
     MPI_Op_free(&op_compose);
     if (rank == 0)
