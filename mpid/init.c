@@ -16,12 +16,14 @@
 int mpid_my_world_rank, mpid_my_world_size;
 static int *node_of, *local_ranks;
 static int nnodes = 1;
+static int appnum_pmi;
 static char job_id[128];
 static mpid_chan_info info;
 static int shm_up, net_up;
 
 int mpid_world_rank(void) { return mpid_my_world_rank; }
 int mpid_world_size(void) { return mpid_my_world_size; }
+int mpid_appnum(void) { return appnum_pmi; }
 int mpid_node_of(int world_rank) { return node_of[world_rank]; }
 int mpid_node_count(void) { return nnodes; }
 const char *mpid_job_id(void) { return job_id; }
@@ -55,6 +57,7 @@ int mpid_init(void)
     }
     mpid_my_world_rank = rank;
     mpid_my_world_size = size;
+    appnum_pmi = appnum;
     cu_log_set_rank(rank);
     node_of = calloc((size_t)size, sizeof *node_of);
     local_ranks = calloc((size_t)size, sizeof *local_ranks);

@@ -68,6 +68,7 @@ void mpid_abort(int errorcode, const char *msg) __attribute__((noreturn));
 
 int  mpid_world_rank(void);
 int  mpid_world_size(void);
+int  mpid_appnum(void);              /* PMI appnum (MPMD program index), for MPI_APPNUM */
 int  mpid_node_of(int world_rank);   /* node index of a world rank */
 int  mpid_node_count(void);
 const char *mpid_job_id(void);

@@ -55,7 +55,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         fprintf(stderr, "clumpi: %s: out of memory creating MPI_COMM_WORLD\n", fn);
         return rc;
     }
-    mpir_attr_init(mpid_world_size(), 0);
+    mpir_attr_init(mpid_world_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;
     return MPI_SUCCESS;

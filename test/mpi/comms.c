@@ -292,6 +292,14 @@ int main(int argc, char **argv)
         int *tagub;
         MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &tagub, &flag));
         CHECK(flag && *tagub >= 32767, "MPI_TAG_UB: flag %d value %d", flag, flag ? *tagub : 0);
+        /* MPI_APPNUM is the launcher's (PMI) program index: 0 for the only
+         * program mpirun starts; CLUMPI_TEST_APPNUM overrides the expectation
+         * for MPMD runs (test/tools/test_hydra.sh). */
+        int *appnum;
+        const char *want_app = getenv("CLUMPI_TEST_APPNUM");
+        MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
+        CHECK(flag && *appnum == (want_app ? atoi(want_app) : 0), "MPI_APPNUM: flag %d value %d",
+              flag, flag ? *appnum : -1);
         /* the largest tag works */
         int v = 5, w = 0;
         MPI_OK(MPI_Sendrecv(&v, 1, MPI_INT, mt_rank, *tagub, &w, 1, MPI_INT, mt_rank, *tagub,

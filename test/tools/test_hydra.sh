@@ -33,6 +33,13 @@ check "Hydra: abort ends the job with a failure status" [ $rc -ne 0 ]
 hydra -n 3 "$PMI_PROG" --crash 0
 check "Hydra: a crash ends the job" [ $rc -ne 0 ]
 
+# MPMD: the second program's ranks get appnum 1 through PMI, as MPI_APPNUM.
+COMMS=${top_builddir:-.}/test/mpi/comms
+if [ -x "$COMMS" ]; then
+    hydra -n 1 "$COMMS" : -n 1 -env CLUMPI_TEST_APPNUM 1 "$COMMS"
+    check "Hydra MPMD: MPI_APPNUM 0 and 1" [ $rc -eq 0 ]
+fi
+
 printf 'in\n' | timeout 30 "$HYDRA" -n 2 "$PMI_PROG" --stdin --quiet >"$TMP/out" 2>"$TMP/err"
 check "Hydra: stdin to rank 0" grep -q '^stdin: in$' "$TMP/out"
 
