@@ -143,6 +143,7 @@ static inline mpid_req *mpid_req_of_q(mpid_mq_elem *e)
 mpid_req *mpid_req_alloc_slow(int kind);
 void      mpid_req_release(mpid_req *r);   /* back to the pool */
 void      mpid_olist_remove(mpid_req *r);
+void      mpid_req_finalize(void);         /* frees every slab; at MPI_Finalize */
 extern mpid_req *mpid_req_pool;
 extern long mpid_detached;   /* requests freed by the user before completion */
 
@@ -230,6 +231,7 @@ typedef struct mpid_dest {
     int dirty;
     int no_rma;                /* rma_read refused once: use CTS/DATA */
     int rma_ok;                /* rma_read worked once: cooperative copy allowed */
+    int rts_out;               /* our RTS to this rank awaiting FIN or CTS */
 } mpid_dest;
 
 extern mpid_dest *mpid_dests;          /* [world size] */

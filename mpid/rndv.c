@@ -131,6 +131,7 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
     }
     int rc = d->ch->send(r->p.peer, &h, sizeof h, NULL, 0, 0);
     if (rc == 0) {
+        d->rts_out++;
         r->p.state = MPID_ST_RTS_SENT;
         mpid_req_hold_dt(r);
     }
@@ -270,8 +271,10 @@ static int coop_start(mpid_req *r, mpid_dest *d, size_t want)
 {
     size_t min = coop_min();
     const cu_dtype *dt = r->p.dt;
+    /* rts_out: we are sending large messages to that peer ourselves, so its
+     * core is busy reading them (bidirectional traffic): no idle core to use. */
     if (!min || want < min || !d->rma_ok || !d->ch->rma_write || r->p.rniov != 0 ||
-        !dt->contig)
+        !dt->contig || d->rts_out)
         return 0;
     /* Page-aligned split: the two copies never write the same cache line. */
     size_t split = (want / 2) & ~(size_t)4095;
@@ -400,12 +403,14 @@ void mpid_rndv_recv_start(mpid_req *r)
 void mpid_on_fin(uint64_t sreq)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)sreq;
+    mpid_dests[r->p.peer].rts_out--;
     mpid_req_complete(r);
 }
 
 void mpid_on_cts(const mpid_pkt_cts *h)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
+    mpid_dests[r->p.peer].rts_out--;
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);
