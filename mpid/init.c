@@ -161,6 +161,7 @@ int mpid_finalize(void)
     mpid_sleep_chan = NULL;
     mpid_route_finalize();
     mpid_ctxq_finalize();
+    mpid_req_finalize();
     cu_pmi_finalize();
     free(node_of);
     free(local_ranks);
