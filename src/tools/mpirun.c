@@ -208,6 +208,15 @@ static void drain_outputs(struct job *j)
     }
 }
 
+static void free_job(struct job *j, struct mpirun_opts *o)
+{
+    free(j->r);
+    for (int h = 0; h < j->nhosts; h++)
+        free(j->hosts[h].name);
+    free(j->hosts);
+    mpirun_free_opts(o);
+}
+
 int main(int argc, char **argv)
 {
     const char *base = strrchr(argv[0], '/');
@@ -241,8 +250,10 @@ int main(int argc, char **argv)
     }
     mpirun_read_hosts(&j);
     launch_assign_nodes(&j);
-    if (launch_find_program(&j) < 0)
+    if (launch_find_program(&j) < 0) {
+        free_job(&j, &o);   /* a clean exit status under LeakSanitizer too */
         return 127;
+    }
     bind_plan(&j);
     if (pmisrv_init(&j) < 0) {
         fprintf(stderr, "%s: out of memory\n", self);
@@ -284,11 +295,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: job %s ended with status %d\n", self, j.id, j.status);
     pmisrv_close_all(&j);
     pmisrv_free();
-    free(j.r);
-    for (int h = 0; h < j.nhosts; h++)
-        free(j.hosts[h].name);
-    free(j.hosts);
-    mpirun_free_opts(&o);
+    free_job(&j, &o);
     close(sfd);
     return j.status;
 }
