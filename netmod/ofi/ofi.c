@@ -17,6 +17,16 @@
  * room for) rma_read says -ENOTSUP and the device uses CTS + pipelined DATA
  * packets, which move any size on every provider. CLUMPI_OFI_RMA=0 turns
  * reads off here; CLUMPI_NO_RMA=1 turns them off in the device.
+ * Exposure: any holder of the key can read any of our memory (read only),
+ * as a peer on the node already can with process_vm_readv; the key is as
+ * private as the job's PMI traffic, and like the message data it crosses
+ * the network in the clear. Per-message registration (a key in the RTS)
+ * would narrow this and is what verbs needs; the RTS is full today.
+ * The read is synchronous for the device (like shm's process_vm_readv):
+ * we poll the CQ until it completes, delivering packets meanwhile; the
+ * sender's provider serves it whenever that rank polls, and an idle sender
+ * is woken by its CQ wait fd (8 MiB from a sleeping sender: 3-45 ms under
+ * load, vs 4-220 ms pipelined, which needs the sender awake per chunk).
  *
  * OFI_MAX_PAYLOAD = 64 KiB: pipelined chunks of 64 KiB keep the per-packet
  * cost (wire header, one completion, one copy into a send buffer) small
