@@ -207,7 +207,7 @@ static void dims_ok(int n, int nd, const int *in, const int *expect)
 
 Test(dims, balanced)
 {
-    int z[8] = { 0 };
+    int z[16] = { 0 };   /* as many zeros as the longest call's dimensions */
     dims_ok(6, 2, z, (int[]){ 3, 2 });
     dims_ok(12, 3, z, (int[]){ 3, 2, 2 });
     dims_ok(16, 4, z, (int[]){ 2, 2, 2, 2 });
@@ -221,8 +221,7 @@ Test(dims, balanced)
     dims_ok(2147483647, 2, z, (int[]){ 2147483647, 1 });
     /* Highly composite counts over many dimensions: must stay fast. */
     dims_ok(735134400, 10, z, (int[]){ 17, 13, 11, 8, 7, 6, 6, 6, 5, 5 });
-    int z16[16] = { 0 };
-    dims_ok(720720, 16, z16, (int[]){ 13, 11, 7, 5, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1 });
+    dims_ok(720720, 16, z, (int[]){ 13, 11, 7, 5, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1 });
     /* 2^20 over 6 dims: balanced and non-increasing */
     int d[6] = { 0 };
     cr_assert_eq(MPI_Dims_create(1 << 20, 6, d), MPI_SUCCESS);
