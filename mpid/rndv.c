@@ -26,7 +26,10 @@
  * The sender answers WDONE (with a status: on failure the receiver reads the
  * rest itself); the receiver sends FIN only after its read and WDONE, so the
  * sender's buffer stays in use until both halves are done, and the receive
- * completes only after the sender stopped writing into it.
+ * completes only after the sender stopped writing into it. Like the CTS
+ * path, the second half needs the sender to enter MPI (progress) — which a
+ * sender waiting for its rendezvous does; CLUMPI_RNDV_COOP=0 turns it off
+ * for codes that Isend large messages and compute for long without MPI calls.
  */
 #include <stdlib.h>
 #include "mpid/mpidi.h"
