@@ -428,6 +428,25 @@ Test(dtype, big_vector_is_compact)
     free(out);
 }
 
+Test(dtype, blocks_count_segments)
+{
+    /* The rendezvous picks single-copy or packing from bytes / blocks: a
+     * fine-grained type must report one block per piece, in O(1). */
+    const cu_dtype *i32 = cu_dtype_builtin(7);   /* MPI_INT */
+    cr_assert_eq(cu_dtype_blocks(i32, 1000), 1);
+    cr_assert_eq(cu_dtype_blocks(i32, 0), 0);
+    cu_dtype *v = cu_dtype_hvector(32768, 1, 8, i32);
+    cr_assert_eq(cu_dtype_blocks(v, 1), 32768);
+    cr_assert_eq(cu_dtype_blocks(v, 3), 3 * 32768);
+    cu_dtype *r = cu_dtype_resized(i32, 0, 8);
+    cr_assert_eq(cu_dtype_blocks(r, 32768), 32768);
+    cu_dtype *d = cu_dtype_hvector(32, 1000, 6000, i32);
+    cr_assert_eq(cu_dtype_blocks(d, 1), 32);
+    cu_dtype_release(v);
+    cu_dtype_release(r);
+    cu_dtype_release(d);
+}
+
 Test(dtype, indexed_family)
 {
     tp i = builtin(7), s = builtin(5);
