@@ -281,6 +281,16 @@ static int local_size(struct job *j, int node)
     return c;
 }
 
+/* Ranks on the same host (emulated nodes share it): the device compares
+ * them with the cores to tell whether ranks outnumber cores. */
+static int host_size(struct job *j, int host)
+{
+    int c = 0;
+    for (int i = 0; i < j->n; i++)
+        c += j->r[i].host == host;
+    return c;
+}
+
 static void setenv_int(const char *k, long v)
 {
     char b[32];
@@ -325,6 +335,12 @@ static void exec_rank(struct job *j, struct rank *r, int pmi_fd, int in_fd, int 
     setenv_int("CLUMPI_LOCAL_SIZE", ls);
     setenv_int("MPI_LOCALRANKID", r->local);
     setenv_int("MPI_LOCALNRANKS", ls);
+    setenv_int("CLUMPI_HOST_NRANKS", host_size(j, r->host));
+    {   /* the cores mpirun may use here, before binding narrows the rank's */
+        cpu_set_t all;
+        if (sched_getaffinity(0, sizeof all, &all) == 0)
+            setenv_int("CLUMPI_HOST_CPUS", CPU_COUNT(&all));
+    }
     unsetenv("PMI_PORT");
     unsetenv("PMI_ID");
 
@@ -457,6 +473,7 @@ static void remote_argv(struct job *j, struct rank *r, const char *cwd, struct s
     sv_push(&words, "CLUMPI_LOCAL_SIZE=%d", ls);
     sv_push(&words, "MPI_LOCALRANKID=%d", r->local);
     sv_push(&words, "MPI_LOCALNRANKS=%d", ls);
+    sv_push(&words, "CLUMPI_HOST_NRANKS=%d", host_size(j, r->host));
     sv_push(&words, "sh");
     sv_push(&words, "-c");
     sv_push(&words, "%s", remote_script);
