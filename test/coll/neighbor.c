@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     cart(&t[2], 3, all3, "3-D periodic grid");
     graph(&t[3], 0);
     graph(&t[4], 1);
-    long counts[] = { 0, 1, 7, ct_long() ? 65537 : 4099 };
+    long counts[] = { 0, 1, 7, ct_long() ? 65537 : 1031 };
     for (int k = 0; k < 5; k++) {
         MPI_Comm_set_errhandler(t[k].comm, MPI_ERRORS_RETURN);
         for (int c = 0; c < 4; c++)
