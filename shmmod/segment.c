@@ -176,6 +176,7 @@ static void seg_bind(const mpid_chan_info *info)
     shm_st.my_ctrl = shm_st.peers[shm_st.local_rank].ctrl;
     shm_st.my_pool = &shm_st.peers[shm_st.local_rank].pool;
     shm_st.data_head = shm_st.ctrl_head = 0;
+    atomic_store(&shm_st.me->efd, shm_st.efd + 1);   /* before pid: peers read it after */
     atomic_store(&shm_st.me->pid, (int32_t)getpid());
 }
 

@@ -28,6 +28,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -67,9 +68,72 @@ static void shm_allow_cma(void)
         prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 }
 
+/*
+ * Sleeping with network peers too. A rank that also waits on the network
+ * polls the CQ's wait fd, which a futex wake cannot interrupt; napping in
+ * bounded slices instead costs up to the nap (200 us) per shm message to a
+ * sleeping rank and a wakeup every nap while idle. So such a rank has an
+ * eventfd, and each local peer takes a copy of it at init with pidfd_open +
+ * pidfd_getfd (the ptrace-attach permission CMA needs too). The sleep word
+ * tells the waker how its target sleeps: SHM_SLEEP_FUTEX (futex wait) or
+ * SHM_SLEEP_FD (in poll with the eventfd); the waker's exchange of the word
+ * picks one wake, still only when the queue's sleep bit was set. A peer
+ * that cannot get the copy marks efd_bad and the owner keeps the bounded
+ * nap: peers finish this before the network channel's init returns (its
+ * address exchange is collective), before anyone sleeps.
+ */
+#define SHM_SLEEP_FUTEX 1u
+#define SHM_SLEEP_FD    2u
+
+static void shm_efd_open(const mpid_chan_info *info)
+{
+    shm_st.efd = -1;
+    for (int i = 0; i < info->world_size; i++)
+        if (info->node_of[i] != info->node) {
+            shm_st.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+            break;
+        }
+}
+
+/* After the segment's barriers: every peer's pid and eventfd number are
+ * published. */
+static void shm_efd_connect(void)
+{
+    for (int r = 0; r < shm_st.local_size; r++) {
+        shm_peer *p = &shm_st.peers[r];
+        p->efd = -1;
+        int32_t n = atomic_load(&p->blk->efd);
+        if (r == shm_st.local_rank || n <= 0)
+            continue;
+        int pfd = (int)syscall(SYS_pidfd_open, (pid_t)atomic_load(&p->blk->pid), 0);
+        if (pfd >= 0) {
+            p->efd = (int)syscall(SYS_pidfd_getfd, pfd, n - 1, 0);
+            close(pfd);
+        }
+        if (p->efd < 0) {
+            cu_debug("shm: no eventfd of local rank %d (%s): it naps instead", r,
+                     strerror(errno));
+            atomic_store(&p->blk->efd_bad, 1);
+        }
+    }
+}
+
+static void shm_efd_close(void)
+{
+    for (int r = 0; shm_st.peers && r < shm_st.local_size; r++)
+        if (shm_st.peers[r].efd >= 0) {
+            close(shm_st.peers[r].efd);
+            shm_st.peers[r].efd = -1;
+        }
+    if (shm_st.efd >= 0)
+        close(shm_st.efd);
+    shm_st.efd = -1;
+}
+
 static int shm_init(const mpid_chan_info *info)
 {
     memset(&shm_st, 0, sizeof shm_st);
+    shm_st.efd = -1;
     shm_st.world_rank = info->world_rank;
     shm_st.world_size = info->world_size;
     shm_st.local_rank = info->local_rank;
@@ -84,6 +148,8 @@ static int shm_init(const mpid_chan_info *info)
     for (int i = 0; i < info->world_size; i++)
         shm_st.local_of[i] = -1;
     for (int i = 0; i < info->local_size; i++)
+        shm_st.peers[i].efd = -1;
+    for (int i = 0; i < info->local_size; i++)
         shm_st.local_of[info->local_ranks[i]] = i;
 
     uint32_t L = (uint32_t)info->local_size;
@@ -95,17 +161,24 @@ static int shm_init(const mpid_chan_info *info)
     uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
     shm_st.cma = cu_param_int("SHM_CMA", 1) ? 1 : 0;
 
-    if (shm_st.cma && info->local_size > 1)
+    if (info->local_size > 1)
+        shm_efd_open(info);
+    if ((shm_st.cma || shm_st.efd >= 0) && info->local_size > 1)
         shm_allow_cma();
 
     int rc = shm_segment_setup(info, ncells, nctrl, nfrags);
     if (rc) {
+        shm_efd_close();
         free(shm_st.local_of);
         free(shm_st.peers);
         shm_st.local_of = NULL;
         shm_st.peers = NULL;
         return rc < 0 ? rc : -EIO;
     }
+    if (shm_st.base)
+        shm_efd_connect();
+    else
+        shm_efd_close();
     if (shm_st.base)
         cu_debug("shm: segment %s, %d local ranks, %u+%u cells, %u x %u KiB fragments",
                  shm_st.name, shm_st.local_size, ncells, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
@@ -114,6 +187,7 @@ static int shm_init(const mpid_chan_info *info)
 
 static int shm_finalize(void)
 {
+    shm_efd_close();
     shm_segment_teardown();
     free(shm_st.local_of);
     free(shm_st.peers);
@@ -125,9 +199,17 @@ static int shm_finalize(void)
 static void shm_wake(shm_peer *p)
 {
     /* only the first waker pays for the syscall */
-    if (atomic_load_explicit(&p->blk->futex, memory_order_relaxed) &&
-        atomic_exchange(&p->blk->futex, 0))
+    if (!atomic_load_explicit(&p->blk->futex, memory_order_relaxed))
+        return;
+    uint32_t how = atomic_exchange(&p->blk->futex, 0);
+    if (how == SHM_SLEEP_FD && p->efd >= 0) {
+        uint64_t one = 1;
+        if (write(p->efd, &one, sizeof one) < 0) {
+            /* EAGAIN only: the counter is already non-zero, it wakes */
+        }
+    } else if (how) {
         syscall(SYS_futex, &p->blk->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+    }
 }
 
 /* HOT PATH: every send to a local peer. */
@@ -270,6 +352,15 @@ static void shm_disarm_sleep(void)
         atomic_store(&shm_st.solo_futex, 0);
         return;
     }
+    if (shm_st.efd_armed) {
+        /* drain whatever a waker wrote (even late, after another wakeup),
+         * else the next poll returns at once */
+        uint64_t v;
+        shm_st.efd_armed = 0;
+        if (read(shm_st.efd, &v, sizeof v) < 0) {
+            /* EAGAIN: nobody wrote */
+        }
+    }
     shm_q_disarm(shm_st.my_data);
     shm_q_disarm(shm_st.my_ctrl);
     atomic_store_explicit(&shm_st.me->futex, 0, memory_order_relaxed);
@@ -282,7 +373,7 @@ static int shm_arm_sleep(void)
         return 0;
     }
     /* futex word first: a producer that sees the tail bit must see it set */
-    atomic_store(&shm_st.me->futex, 1);
+    atomic_store(&shm_st.me->futex, SHM_SLEEP_FUTEX);
     int busy = shm_q_arm(shm_st.my_ctrl, shm_st.ctrl_head);
     busy |= shm_q_arm(shm_st.my_data, shm_st.data_head);
     if (busy) {
@@ -307,8 +398,28 @@ static void shm_sleep(long timeout_us)
         tp = &ts;
     }
     /* the segment's word is shared between processes: no FUTEX_PRIVATE */
-    if (atomic_load(w) == 1)
+    if (atomic_load(w) == SHM_SLEEP_FUTEX)
         syscall(SYS_futex, w, shm_st.base ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE, 1, tp, NULL, 0);
+}
+
+/* Called between arm_sleep and disarm_sleep by a rank that also waits on
+ * the network: from now on wakers write the eventfd instead of the futex. */
+static int shm_wait_fd(void)
+{
+    if (!shm_st.base || shm_st.efd < 0 || atomic_load_explicit(&shm_st.me->efd_bad,
+                                                               memory_order_relaxed))
+        return -1;
+    uint32_t how = SHM_SLEEP_FUTEX;
+    shm_st.efd_armed = 1;
+    if (!atomic_compare_exchange_strong(&shm_st.me->futex, &how, SHM_SLEEP_FD)) {
+        /* a waker took the word already and will FUTEX_WAKE, which poll
+         * does not see: make the fd ready ourselves */
+        uint64_t one = 1;
+        if (write(shm_st.efd, &one, sizeof one) < 0) {
+            /* EAGAIN: already ready */
+        }
+    }
+    return shm_st.efd;
 }
 
 const mpid_channel mpid_channel_shm = {
@@ -323,4 +434,5 @@ const mpid_channel mpid_channel_shm = {
     .arm_sleep = shm_arm_sleep,
     .sleep = shm_sleep,
     .disarm_sleep = shm_disarm_sleep,
+    .wait_fd = shm_wait_fd,
 };

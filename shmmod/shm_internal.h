@@ -35,7 +35,11 @@ typedef struct shm_seg_hdr {
 /* Per local rank: what peers need to reach it besides its queues. */
 typedef struct shm_rank_blk {
     _Alignas(SHM_CACHELINE) _Atomic int32_t pid;    /* for CMA */
-    _Alignas(SHM_CACHELINE) _Atomic uint32_t futex; /* 1 while it may block */
+    _Atomic int32_t efd;          /* its wake eventfd's number + 1, 0: none */
+    _Atomic uint32_t efd_bad;     /* a peer could not get that eventfd */
+    /* 0 awake, SHM_SLEEP_FUTEX / SHM_SLEEP_FD while it may block on the
+     * futex / in poll on its eventfd (shm.c) */
+    _Alignas(SHM_CACHELINE) _Atomic uint32_t futex;
 } shm_rank_blk;
 
 typedef struct shm_layout {
@@ -61,6 +65,7 @@ typedef struct shm_peer {
     shm_rank_blk *blk;
     shm_pool pool;                   /* the peer's own pool (we free into it) */
     int world;
+    int efd;                         /* our copy of its wake eventfd, or -1 */
 } shm_peer;
 
 struct shm_state {
@@ -80,6 +85,8 @@ struct shm_state {
     int in_progress;        /* guard against nested progress from a handler */
     int cma;                /* 1 allowed, 0 disabled, <0 the kernel's refusal */
     _Atomic uint32_t solo_futex;     /* sleep word when there is no segment */
+    int efd;                /* my wake eventfd (ranks with network peers), or -1 */
+    int efd_armed;          /* wait_fd handed it out: drain it on disarm */
 };
 
 extern struct shm_state shm_st;
