@@ -250,17 +250,24 @@ int main(int argc, char **argv)
     }
     mpirun_read_hosts(&j);
     launch_assign_nodes(&j);
+    /* Early exits free the job too: LeakSanitizer would add a report and
+     * turn the status into 1. */
     if (launch_find_program(&j) < 0) {
-        free_job(&j, &o);   /* a clean exit status under LeakSanitizer too */
+        free_job(&j, &o);
         return 127;
     }
     bind_plan(&j);
     if (pmisrv_init(&j) < 0) {
         fprintf(stderr, "%s: out of memory\n", self);
+        pmisrv_free();
+        free_job(&j, &o);
         return 1;
     }
-    if (pmisrv_listen(&j) < 0)
+    if (pmisrv_listen(&j) < 0) {
+        pmisrv_free();
+        free_job(&j, &o);
         return 1;
+    }
     if (o.verbose) {
         fprintf(stderr, "%s: job %s: %d rank%s on %d node%s, program %s\n", self, j.id, j.n,
                 j.n == 1 ? "" : "s", j.nnodes, j.nnodes == 1 ? "" : "s", o.prog);
@@ -281,6 +288,9 @@ int main(int argc, char **argv)
     int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
     if (sfd < 0) {
         fprintf(stderr, "%s: signalfd: %s\n", self, strerror(errno));
+        pmisrv_close_all(&j);
+        pmisrv_free();
+        free_job(&j, &o);
         return 1;
     }
     signal(SIGPIPE, SIG_IGN);
