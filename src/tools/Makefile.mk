@@ -21,6 +21,13 @@ uninstall-hook:
 # rely on it): scripts find the build and source trees through these.
 AM_TESTS_ENVIRONMENT = top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); \
 	export top_builddir top_srcdir;
+# Sanitizer build: third-party leaks listed in test/lsan.supp; ranks and
+# mpirun inherit them (remote ranks through the launcher's environment).
+if SANITIZERS
+AM_TESTS_ENVIRONMENT += LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/test/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
+	export LSAN_OPTIONS;
+endif
+EXTRA_DIST += test/lsan.supp
 
 # A rank that speaks PMI through src/util/pmi.c alone, for the launcher tests.
 check_PROGRAMS += test/tools/pmi_prog
