@@ -145,7 +145,13 @@ int ofi_rma_open(void)
     const struct fi_info *i = ofi_st.info;
     uint64_t bad = FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT | FI_MR_RAW |
                    FI_MR_MMU_NOTIFY | FI_MR_HMEM;
-    if (!cu_param_int("OFI_RMA", 1) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
+    /* Exposing the whole address space under one key is safe when every rank
+     * runs on this host (emulated nodes: only loopback or this machine's own
+     * addresses carry the key). Between real hosts the key would cross the
+     * network in the clear, so there the pipelined path is the default and
+     * CLUMPI_OFI_RMA=1 opts in. mpirun says how many ranks share the host. */
+    int one_host = cu_param_int("HOST_NRANKS", 0) == ofi_st.size;
+    if (!cu_param_int("OFI_RMA", one_host) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
         !(i->caps & FI_REMOTE_READ) || (i->domain_attr->mr_mode & bad) ||
         i->domain_attr->mr_key_size == 0)
         return -ENOTSUP;
