@@ -202,8 +202,9 @@ int mpid_do_work(void)
                 mpid_olist_remove(r);
                 continue;
             }
-            r->pub.poll(&r->pub);
-            n++;
+            /* Count only polls that moved something: a rank whose pending
+             * collective waits on peers must still yield or sleep. */
+            n += r->pub.poll(&r->pub) > 0;
         }
     }
     return n;

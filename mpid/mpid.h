@@ -94,7 +94,8 @@ int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
 int  mpid_cancel(mpid_request *req);
 
 /* A request completed by a layer above: progress calls its poll function
- * (when set) until it sets done. poll must not call mpid_progress. */
+ * (when set) until it sets done. poll must not call mpid_progress; it returns
+ * nonzero when it moved the operation on, 0 when it only looked. */
 mpid_request *mpid_request_new_other(void);
 /* Releases a request. An incomplete one is released when it completes (the
  * operation still finishes, as for MPI_Request_free). */

@@ -72,7 +72,7 @@ static int drain(void)
 
 static int poll_fn(mpid_request *req)
 {
-    drain();
+    int moved = drain();
     if (nwait_wins)
         mpid_rma_retry_waiters();
     if (!q_head && !nwait_wins) {
@@ -82,7 +82,7 @@ static int poll_fn(mpid_request *req)
         req->done = 1;
         mpid_request_free(req);
     }
-    return 0;
+    return moved > 0;
 }
 
 static void need_poller(void)
