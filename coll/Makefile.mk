@@ -53,13 +53,13 @@ check-long-coll: $(COLL_TEST_PROGS) src/tools/mpirun
 	    check_PROGRAMS="$(COLL_TEST_PROGS)"
 .PHONY: check-long check-long-coll
 
-# Collective benchmark (standard MPI; bench/coll/run.sh also builds it with
-# the peers' mpicc, bench/coll/plot.sh plots the CSV).
+# Collective benchmark (standard MPI; bench/coll_run.sh also builds it with
+# the peers' mpicc, bench/coll_plot.sh plots the CSV).
 noinst_PROGRAMS += bench/coll
 bench_coll_SOURCES = bench/coll.c
 bench_coll_LDADD = libmpi.la
 bench_coll_LDFLAGS = $(AM_LDFLAGS) -no-install
-EXTRA_DIST += bench/coll/run.sh bench/coll/plot.sh
+EXTRA_DIST += bench/coll_run.sh bench/coll_plot.sh
 
 # Group set operations and Dims_create, linked without the device.
 if HAVE_CRITERION

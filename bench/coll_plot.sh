@@ -1,10 +1,10 @@
 #!/bin/sh
-# bench/coll/plot.sh — gnuplot PNG and SVG plots of bench/coll results:
+# bench/coll_plot.sh — gnuplot PNG and SVG plots of bench/coll results:
 # per operation and rank count, latency (avg over ranks) against message
 # size, one line per MPI and algorithm; per operation and size, latency
 # against node count (against ranks when all runs share one node).
 #
-# usage: bench/coll/plot.sh RESULTS.csv [OUTDIR]
+# usage: bench/coll_plot.sh RESULTS.csv [OUTDIR]
 set -eu
 csv=$1
 out=${2:-$(dirname "$csv")/plots}

@@ -1,10 +1,10 @@
 #!/bin/sh
-# bench/coll/run.sh — runs bench/coll for every algorithm of each operation
+# bench/coll_run.sh — runs bench/coll for every algorithm of each operation
 # (forced through CLUMPI_COLL_<OP>) with clumpi, then the same program built
 # with Open MPI's and MPICH's mpicc, in one go. Results: OUT/coll.csv (one
 # row per mpi, op, algorithm, ranks, size) and the tables on stdout.
 #
-# usage: bench/coll/run.sh [-b BUILDDIR] [-n "2 8"] [-o "bcast allreduce"]
+# usage: bench/coll_run.sh [-b BUILDDIR] [-n "2 8"] [-o "bcast allreduce"]
 #                          [-M MAXBYTES] [-s SCALE%] [-d OUTDIR]
 # BUILDDIR: clumpi build tree (default .); needs bench/coll and
 # src/tools/mpirun built there (make bench/coll).
@@ -38,7 +38,7 @@ upper() { echo "$1" | tr 'a-z' 'A-Z'; }
 # the peers: same source, their mpicc
 for m in openmpi mpich; do
     if command -v "mpicc.$m" >/dev/null 2>&1; then
-        "mpicc.$m" -O2 -o "$outdir/coll-$m" "$here/../coll.c" || echo "build with $m failed" >&2
+        "mpicc.$m" -O2 -o "$outdir/coll-$m" "$here/coll.c" || echo "build with $m failed" >&2
     fi
 done
 
@@ -60,4 +60,4 @@ for np in $nps; do
             mpirun.mpich -n "$np" "$outdir/coll-mpich" -o "$op" -M "$max" -s "$scale" -c "$csv"
     done
 done
-echo "results: $csv (plot: $here/plot.sh $csv)"
+echo "results: $csv (plot: $here/coll_plot.sh $csv)"
