@@ -93,7 +93,11 @@ job=
 if [ -n "$agent" ]; then
     # the segment name is /clumpi-<job>-agent-<node>-<random>
     job=$(tr '\0' ' ' </proc/"$agent"/cmdline | sed -n 's|.*/clumpi-\([0-9a-f]*\)-agent-.*|\1|p')
-    sleep 0.5   # let the job get going
+    # kill only once the job runs (its first output line): an agent killed
+    # while ranks still connect fails MPI_Init instead, another path
+    w=0
+    while [ ! -s agent-kill.$$.out ] && [ $w -lt 100 ]; do sleep 0.1; w=$((w + 1)); done
+    sleep 0.2
     procs=$(desc $mp)
     kstart=$(date +%s.%N)
     kill -KILL "$agent"
