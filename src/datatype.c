@@ -644,6 +644,34 @@ MPIR_WEAK(Aint_diff)
 /* The packed format is the raw byte stream of the engine: the same on every
  * rank of a homogeneous job, so MPI_PACKED messages need no header. */
 
+/* The checks MPI_Pack and MPI_Unpack share: the packed buffer (`packed`,
+ * `size` bytes, `*position` used) and the typed side (count, datatype).
+ * Returns MPI_SUCCESS with the bytes to move, or an error code. */
+static int pack_checks(const char *fn, int count, const char *countname,
+                       MPI_Datatype datatype, const void *packed, const char *packedname,
+                       int size, const char *sizename, const int *position,
+                       cu_dtype **dt, size_t *bytes)
+{
+    if (count < 0)
+        return mpir_err(MPI_ERR_COUNT, fn, "negative %s (%d)", countname, count);
+    int rc = get_type(fn, "datatype", datatype, 1, dt);
+    if (rc)
+        return rc;
+    if (!position)
+        return mpir_err(MPI_ERR_ARG, fn, "position is NULL");
+    if (size < 0 || *position < 0)
+        return mpir_err(MPI_ERR_ARG, fn, "negative %s (%d) or position (%d)", sizename,
+                        size, *position);
+    *bytes = cu_dtype_bytes(*dt, (size_t)count);
+    if (*position > size || *bytes > (size_t)(size - *position))
+        return mpir_err(MPI_ERR_TRUNCATE, fn,
+                        "%zu bytes do not fit in %s at position %d (%s %d)", *bytes,
+                        packedname, *position, sizename, size);
+    if (*bytes && !packed)
+        return mpir_err(MPI_ERR_BUFFER, fn, "%s is NULL", packedname);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
               int outsize, int *position, MPI_Comm comm)
 {
@@ -651,30 +679,16 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
     MPIR_ENTER(fn);
     mpir_comm *c;
     cu_dtype *dt;
+    size_t bytes;
     MPIR_GET_COMM(fn, comm, c);
-    if (incount < 0)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative incount (%d)",
-                                            incount));
-    int rc = get_type(fn, "datatype", datatype, 1, &dt);
+    (void)c;
+    int rc = pack_checks(fn, incount, "incount", datatype, outbuf, "outbuf", outsize,
+                         "outsize", position, &dt, &bytes);
     if (rc)
         return mpir_err_comm(comm, rc);
-    if (!position)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "position is NULL"));
-    if (outsize < 0 || *position < 0)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn,
-                                            "negative outsize (%d) or position (%d)",
-                                            outsize, *position));
-    size_t bytes = cu_dtype_bytes(dt, (size_t)incount);
-    if (*position > outsize || bytes > (size_t)(outsize - *position))
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_TRUNCATE, fn,
-                                            "%zu bytes do not fit in outbuf at position %d "
-                                            "(outsize %d)", bytes, *position, outsize));
-    if (bytes && !outbuf)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_BUFFER, fn, "outbuf is NULL"));
     if (bytes)
         cu_dtype_pack(inbuf, (size_t)incount, dt, 0, (char *)outbuf + *position, bytes);
     *position += (int)bytes;
-    (void)c;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Pack)
@@ -686,33 +700,17 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     MPIR_ENTER(fn);
     mpir_comm *c;
     cu_dtype *dt;
+    size_t bytes;
     MPIR_GET_COMM(fn, comm, c);
-    if (outcount < 0)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative outcount (%d)",
-                                            outcount));
-    int rc = get_type(fn, "datatype", datatype, 1, &dt);
+    (void)c;
+    int rc = pack_checks(fn, outcount, "outcount", datatype, inbuf, "inbuf", insize,
+                         "insize", position, &dt, &bytes);
     if (rc)
         return mpir_err_comm(comm, rc);
-    if (!position)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "position is NULL"));
-    if (insize < 0 || *position < 0)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn,
-                                            "negative insize (%d) or position (%d)",
-                                            insize, *position));
-    size_t bytes = cu_dtype_bytes(dt, (size_t)outcount);
-    if (*position > insize || bytes > (size_t)(insize - *position))
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_TRUNCATE, fn,
-                                            "%zu bytes wanted but inbuf holds %d after "
-                                            "position %d", bytes,
-                                            *position > insize ? 0 : insize - *position,
-                                            *position));
-    if (bytes && !inbuf)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_BUFFER, fn, "inbuf is NULL"));
     if (bytes)
         cu_dtype_unpack(outbuf, (size_t)outcount, dt, 0, (const char *)inbuf + *position,
                         bytes);
     *position += (int)bytes;
-    (void)c;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Unpack)
