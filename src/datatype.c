@@ -201,20 +201,31 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
 }
 MPIR_WEAK(Type_create_hindexed)
 
+/* Common checks of the two block-indexed constructors. */
+static int check_block_ctor(const char *fn, int count, int blocklength, const void *disp,
+                            MPI_Datatype oldtype, cu_dtype **old, MPI_Datatype *newtype)
+{
+    CHECK_COUNT(fn, count, "count");
+    if (blocklength < 0)
+        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    if (count > 0 && !disp)
+        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+    GET_TYPE(fn, "oldtype", oldtype, 0, *old);
+    CHECK_PTR(fn, newtype, "newtype");
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_create_indexed_block(int count, int blocklength,
                                    const int array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
     static const char fn[] = "MPI_Type_create_indexed_block";
     MPIR_ENTER(fn);
-    cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
-    if (blocklength < 0)
-        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
-    if (count > 0 && !array_of_displacements)
-        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    cu_dtype *old = NULL;
+    int rc = check_block_ctor(fn, count, blocklength, array_of_displacements, oldtype, &old,
+                              newtype);
+    if (rc)
+        return rc;
     size_t n = (size_t)count;
     ptrdiff_t *d = malloc((n ? n : 1) * sizeof(*d));
     int *ints = malloc((n + 2) * sizeof(*ints));
@@ -230,7 +241,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
         ints[2 + i] = array_of_displacements[i];
     }
     const cu_dtype *t = old;
-    int rc = finish(fn, cu_dtype_hindexed(n, NULL, (size_t)blocklength, d, old),
+    rc = finish(fn, cu_dtype_hindexed(n, NULL, (size_t)blocklength, d, old),
                     MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &t, newtype);
     free(d);
     free(ints);
@@ -244,14 +255,11 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
 {
     static const char fn[] = "MPI_Type_create_hindexed_block";
     MPIR_ENTER(fn);
-    cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
-    if (blocklength < 0)
-        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
-    if (count > 0 && !array_of_displacements)
-        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    cu_dtype *old = NULL;
+    int rc = check_block_ctor(fn, count, blocklength, array_of_displacements, oldtype, &old,
+                              newtype);
+    if (rc)
+        return rc;
     int ints[2] = { count, blocklength };
     const cu_dtype *t = old;
     return finish(fn, cu_dtype_hindexed((size_t)count, NULL, (size_t)blocklength,
@@ -434,15 +442,25 @@ MPIR_WEAK(Type_free)
 
 /* ---- queries ------------------------------------------------------------- */
 
+/* A query's common start: the type behind the handle, and its output
+ * argument present. */
+static int query(const char *fn, MPI_Datatype datatype, const void *out, const char *out_name,
+                 cu_dtype **dt)
+{
+    GET_TYPE(fn, "datatype", datatype, 0, *dt);
+    CHECK_PTR(fn, out, out_name);
+    return MPI_SUCCESS;
+}
+
 int PMPI_Type_size(MPI_Datatype datatype, int *size)
 {
     static const char fn[] = "MPI_Type_size";
     MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, size, "size");
-    *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
-    return MPI_SUCCESS;
+    cu_dtype *dt = NULL;
+    int rc = query(fn, datatype, size, "size", &dt);
+    if (rc == MPI_SUCCESS)
+        *size = dt->size > INT_MAX ? MPI_UNDEFINED : (int)dt->size;
+    return rc;
 }
 MPIR_WEAK(Type_size)
 
@@ -450,70 +468,50 @@ int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size)
 {
     static const char fn[] = "MPI_Type_size_x";
     MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, size, "size");
-    *size = (MPI_Count)dt->size;
-    return MPI_SUCCESS;
+    cu_dtype *dt = NULL;
+    int rc = query(fn, datatype, size, "size", &dt);
+    if (rc == MPI_SUCCESS)
+        *size = (MPI_Count)dt->size;
+    return rc;
 }
 MPIR_WEAK(Type_size_x)
 
-int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent)
+/* The four extent queries differ only in the pair they read and the
+ * integer type they write (MPI_Aint or MPI_Count). */
+static int get_bounds(const char *fn, MPI_Datatype datatype, int true_bounds,
+                      const char *lb_name, const void *lb, const char *ext_name,
+                      const void *extent, ptrdiff_t out[2])
 {
-    static const char fn[] = "MPI_Type_get_extent";
-    MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, lb, "lb");
-    CHECK_PTR(fn, extent, "extent");
-    *lb = dt->lb;
-    *extent = dt->extent;
+    cu_dtype *dt = NULL;
+    int rc = query(fn, datatype, lb, lb_name, &dt);
+    if (rc)
+        return rc;
+    CHECK_PTR(fn, extent, ext_name);
+    out[0] = true_bounds ? dt->true_lb : dt->lb;
+    out[1] = true_bounds ? dt->true_extent : dt->extent;
     return MPI_SUCCESS;
 }
-MPIR_WEAK(Type_get_extent)
 
-int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
-{
-    static const char fn[] = "MPI_Type_get_extent_x";
-    MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, lb, "lb");
-    CHECK_PTR(fn, extent, "extent");
-    *lb = dt->lb;
-    *extent = dt->extent;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Type_get_extent_x)
+#define EXTENT_QUERY(name, type, true_bounds, lb_arg, ext_arg)                 \
+    int PMPI_##name(MPI_Datatype datatype, type *lb_arg, type *ext_arg)       \
+    {                                                                          \
+        static const char fn[] = "MPI_" #name;                                 \
+        MPIR_ENTER(fn);                                                        \
+        ptrdiff_t b[2] = { 0, 0 };                                              \
+        int rc = get_bounds(fn, datatype, true_bounds, #lb_arg, lb_arg, #ext_arg, \
+                            ext_arg, b);                                       \
+        if (rc)                                                                \
+            return rc;                                                         \
+        *lb_arg = (type)b[0];                                                  \
+        *ext_arg = (type)b[1];                                                 \
+        return MPI_SUCCESS;                                                    \
+    }                                                                          \
+    MPIR_WEAK(name)
 
-int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent)
-{
-    static const char fn[] = "MPI_Type_get_true_extent";
-    MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, true_lb, "true_lb");
-    CHECK_PTR(fn, true_extent, "true_extent");
-    *true_lb = dt->true_lb;
-    *true_extent = dt->true_extent;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Type_get_true_extent)
-
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                MPI_Count *true_extent)
-{
-    static const char fn[] = "MPI_Type_get_true_extent_x";
-    MPIR_ENTER(fn);
-    cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, true_lb, "true_lb");
-    CHECK_PTR(fn, true_extent, "true_extent");
-    *true_lb = dt->true_lb;
-    *true_extent = dt->true_extent;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Type_get_true_extent_x)
+EXTENT_QUERY(Type_get_extent, MPI_Aint, 0, lb, extent)
+EXTENT_QUERY(Type_get_extent_x, MPI_Count, 0, lb, extent)
+EXTENT_QUERY(Type_get_true_extent, MPI_Aint, 1, true_lb, true_extent)
+EXTENT_QUERY(Type_get_true_extent_x, MPI_Count, 1, true_lb, true_extent)
 
 int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
