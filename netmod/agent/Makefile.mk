@@ -3,16 +3,20 @@
 # the node's first rank (see agent_launch.c).
 libnetmod_la_SOURCES += netmod/agent/agent_chan.c netmod/agent/agent_launch.c \
 	netmod/agent/agent_launch.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
-	netmod/agent/agent_chan.h netmod/agent/agent_coll.h netmod/agent/agent_mc_rank.c
+	netmod/agent/agent_chan.h netmod/agent/agent_coll.h netmod/agent/agent_mc_rank.c \
+	netmod/agent/agent_mc_rank.h netmod/agent/agent_red_rank.c netmod/agent/agent_fadd_rank.c \
+	netmod/agent/agent_red.h
 libnetmod_la_CPPFLAGS = $(AM_CPPFLAGS) -DAGT_AGENT_PATH=\"$(bindir)/clumpi-agent\"
 
 bin_PROGRAMS += netmod/agent/clumpi-agent
 netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent.h \
-	netmod/agent/agent_net.c netmod/agent/agent_mc.c netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
+	netmod/agent/agent_net.c netmod/agent/agent_mc.c netmod/agent/agent_mc.h \
+	netmod/agent/agent_red.c netmod/agent/agent_red.h netmod/agent/agent_fadd.c \
+	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
 	netmod/ofi/ofi_select.c netmod/ofi/ofi_select.h src/util/log.c src/util/param.c \
-	src/util/sigfault.c
+	src/util/sigfault.c src/util/op.c
 netmod_agent_clumpi_agent_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
 netmod_agent_clumpi_agent_LDADD = $(FABRIC_LIBS)
 

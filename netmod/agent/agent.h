@@ -77,4 +77,14 @@ void agt_mc_arrive(uint32_t k);                /* a MCAST packet in receive slot
 int  agt_mc_origin(const char *pkt, size_t len);   /* from a root rank; -1: no slot */
 void agt_mc_put(uint32_t k);                   /* one holder of slot k is done */
 
+/* agent_red.c: reductions up a tree (CMD PIO of kind RED from a rank, RED
+ * packets from child agents); agent_fadd.c: fetch-and-add served here.
+ * The origins own the rank's tx slot t from the call on; -1: no pool slot
+ * free, the descriptor waits. */
+int  agt_red_origin(agt_tx *t);
+void agt_red_arrive(uint32_t k);
+int  agt_red_poll(void);                       /* deferred work; >0 if any was done */
+int  agt_fadd_origin(agt_tx *t);
+void agt_fadd_arrive(uint32_t k);
+
 #endif

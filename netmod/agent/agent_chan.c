@@ -395,8 +395,8 @@ static int agt_progress(int budget)
         R.sh = s->next;
         if (!R.sh)
             R.st = NULL;
-        if (s->kind == AGT_RXK_MCAST)
-            agt_mc_rank_packet(s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        if (s->kind != AGT_RXK_DATA)
+            agt_coll_rank_packet((int)s->kind, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
         else
             mpid_on_packet((int)s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
         free(s);
@@ -409,8 +409,8 @@ static int agt_progress(int budget)
         shm_cell *c = peek(&r, &hdr, &pay, buf);
         if (!c)
             break;
-        if (r.pad == AGT_RXK_MCAST)
-            agt_mc_rank_packet(hdr, r.hdrlen, pay, r.len);
+        if (r.pad != AGT_RXK_DATA)
+            agt_coll_rank_packet(r.pad, hdr, r.hdrlen, pay, r.len);
         else
             mpid_on_packet((int)r.src, hdr, r.hdrlen, pay, r.len);
         consume(c, &r);

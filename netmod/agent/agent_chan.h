@@ -14,7 +14,8 @@ int  agt_chan_up(void);   /* offload mode is running on this rank */
 /* Copy iov into a tx slot and post command op (AGT_CMD_PIO/TREE) for it;
  * -EAGAIN: no free tx slot or command cell yet. */
 int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);
-/* agent_mc_rank.c: a multicast packet arrived (called from progress). */
-void agt_mc_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
+/* agent_mc_rank.c: an NI-collective packet arrived (called from progress);
+ * kind is its AGT_RXK_* (multicast / reduction result, fetch-and-add reply). */
+void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *pay, size_t len);
 
 #endif

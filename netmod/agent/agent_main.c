@@ -74,7 +74,9 @@ static int push(int li, const char *pkt)
     const char *hdr = pkt + sizeof *w, *pay = hdr + w->hdrlen;
     shm_queue *q = agt_cq(A.h, li);
     agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .slot = AGT_RX_INLINE,
-                 .pad = w->kind == AGT_K_MCAST ? AGT_RXK_MCAST : AGT_RXK_DATA };
+                 .pad = w->kind == AGT_K_DATA   ? AGT_RXK_DATA
+                        : w->kind == AGT_K_FADD ? AGT_RXK_FADD
+                                                : AGT_RXK_MCAST };
     struct iovec iov[2] = { { (void *)hdr, w->hdrlen }, { (void *)pay, w->len } };
     int wake = 0, rc;
     if (sizeof r + w->hdrlen + w->len <= SHM_INLINE_MAX) {
@@ -140,10 +142,10 @@ static int flush_deliveries(int li)
         if (push(li, (char *)w) != 0)
             break;
         A.dq_h[li]++;
-        if (w->kind == AGT_K_MCAST)
-            agt_mc_put(k);   /* shared with the other ranks and the children */
-        else
+        if (w->kind == AGT_K_DATA)
             released(k);
+        else
+            agt_mc_put(k);   /* NI collectives: refcounted by agent_mc.c */
         n++;
     }
     return n;
@@ -258,6 +260,11 @@ static int drain_cmds(int li, int budget)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
                 agt_tx_done(t);
+            } else if (w->kind == AGT_K_RED || w->kind == AGT_K_FADD) {
+                /* a contribution / a request: agent_red.c, agent_fadd.c own t from here */
+                if ((w->kind == AGT_K_RED ? agt_red_origin(t) : agt_fadd_origin(t)) < 0)
+                    break;   /* no free slot: the descriptor waits */
+                agt_st.pio++;
             } else {
                 node_of_dst(w->dst, &t->node);
                 agt_st.pio++;
@@ -428,6 +435,7 @@ int main(int argc, char **argv)
         int work = agt_net_poll(32);
         for (int li = 0; li < nl; li++)
             work += flush_deliveries(li) + drain_cmds(li, 16);
+        work += agt_red_poll();
         if (work) {
             idle_since = 0;
             continue;

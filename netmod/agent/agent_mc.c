@@ -20,12 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "netmod/agent/agent.h"
+#include "netmod/agent/agent_mc.h"
+#include "netmod/agent/agent_red.h"
 
 #define MC_CHILD 32
 
 typedef struct mc_tree {
     agt_mc_hdr key;      /* ctx, root, hash, shape */
     int used;
+    int parent;          /* parent node, -1 at the root's node */
     int nchild, child[MC_CHILD];
     int nloc;
     uint32_t *loc_world; /* local members' world ranks */
@@ -39,6 +42,7 @@ static uint8_t *held;        /* [pool.n] 1: still our receive slot (credit not r
 static uint16_t *from;       /* [pool.n] sender node of a held slot */
 static uint32_t *pend;       /* slots waiting for their tree */
 static uint32_t npend;
+static unsigned ninstalled;
 
 static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
 {
@@ -53,6 +57,12 @@ static mc_tree *find_tree(const agt_mc_hdr *k)
     return NULL;
 }
 
+static void oom(void)
+{
+    fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
+    exit(1);
+}
+
 static int mc_init(void)
 {
     if (ref)
@@ -61,10 +71,8 @@ static int mc_init(void)
     held = calloc(A.pool.n, 1);
     from = calloc(A.pool.n, sizeof *from);
     pend = malloc(A.pool.n * sizeof *pend);
-    if (!ref || !held || !from || !pend) {
-        fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
-        exit(1);
-    }
+    if (!ref || !held || !from || !pend)
+        oom();
     return 0;
 }
 
@@ -86,6 +94,75 @@ static void mc_put(uint32_t k)
 
 void agt_mc_put(uint32_t k) { mc_put(k); }
 
+/* Give receive slot k back at once: reposted, its credit released. */
+static void rx_recycle(uint32_t k, int src)
+{
+    agt_net_repost(k);
+    if (agt_flow_released(&A.flow, src))
+        agt_net_ack(src);
+}
+
+void agt_mc_recycle(uint32_t k)
+{
+    rx_recycle(k, ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node);
+}
+
+/* Keep the packet in receive slot k: swap a fresh pool slot in for
+ * receiving (the sender's credit returns now) while more than `reserve`
+ * are free, else hold the receive slot and its credit until done. */
+void agt_mc_keep(uint32_t k, uint32_t reserve)
+{
+    mc_init();
+    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+    int k2 = A.pool.nfree > reserve ? agt_slot_get(&A.pool) : -1;
+    if (k2 >= 0) {
+        agt_net_repost((uint32_t)k2);
+        held[k] = 0;
+        if (agt_flow_released(&A.flow, w->src_node))
+            agt_net_ack(w->src_node);
+    } else {
+        held[k] = 1;
+        from[k] = w->src_node;
+    }
+    ref[k] = 1;
+}
+
+void agt_mc_own(uint32_t k)
+{
+    mc_init();
+    held[k] = 0;
+    ref[k] = 1;
+}
+
+static agt_tx *mc_tx(uint32_t k, int node)
+{
+    agt_tx *x = calloc(1, sizeof *x);
+    if (!x)
+        oom();
+    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+    x->type = AGT_TX_MC, x->k = k, x->node = node, x->pkt = (char *)w;
+    x->len = sizeof *w + w->hdrlen + w->len;
+    return x;
+}
+
+void agt_mc_send(uint32_t k, int node)
+{
+    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
+    w->credits = 0;
+    w->src_node = (uint16_t)A.node;
+    agt_net_send(mc_tx(k, node));   /* its completion puts our reference */
+}
+
+void agt_mc_deliver_one(uint32_t k, uint32_t world)
+{
+    int li = agt_find_local(world);
+    if (li < 0) {
+        fprintf(stderr, "clumpi-agent[node %d]: rank %u is not here\n", A.node, world);
+        exit(1);
+    }
+    agt_queue_delivery(li, k);   /* flush_deliveries puts our reference */
+}
+
 /* Deliver to the node's members and forward to the children. */
 static void mc_start(uint32_t k, mc_tree *t)
 {
@@ -93,21 +170,13 @@ static void mc_start(uint32_t k, mc_tree *t)
     agt_wire *w = (agt_wire *)p;
     int nd = 0;
     for (int i = 0; i < t->nloc; i++)
-        nd += t->loc_world[i] != w->dst;   /* the root has its data */
-    ref[k] = (uint16_t)(nd + t->nchild + 1);   /* +1: ours, until all are queued */
+        nd += t->loc_world[i] != w->dst;   /* a broadcast's root has its data */
+    ref[k] = (uint16_t)(ref[k] + nd + t->nchild);   /* ours (1) stays until all are queued */
     /* fixed before the first send: every child reads the same bytes */
     w->credits = 0;
     w->src_node = (uint16_t)A.node;
-    for (int c = 0; c < t->nchild; c++) {
-        agt_tx *x = calloc(1, sizeof *x);
-        if (!x) {
-            fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
-            exit(1);
-        }
-        x->type = AGT_TX_MC, x->k = k, x->node = t->child[c], x->pkt = p;
-        x->len = sizeof *w + w->hdrlen + w->len;
-        agt_net_send(x);
-    }
+    for (int c = 0; c < t->nchild; c++)
+        agt_net_send(mc_tx(k, t->child[c]));
     for (int i = 0; i < t->nloc; i++)
         if (t->loc_world[i] != w->dst)
             agt_queue_delivery(t->loc_li[i], k);
@@ -126,18 +195,12 @@ static void mc_dispatch(uint32_t k)
 
 void agt_mc_arrive(uint32_t k)
 {
-    mc_init();
-    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
-    int k2 = agt_slot_get(&A.pool);
-    if (k2 >= 0) {   /* swap: receiving goes on in k2, the credit returns now */
-        agt_net_repost((uint32_t)k2);
-        held[k] = 0;
-        if (agt_flow_released(&A.flow, w->src_node))
-            agt_net_ack(w->src_node);
-    } else {
-        held[k] = 1;
-        from[k] = w->src_node;
-    }
+    agt_mc_keep(k, 0);
+    mc_dispatch(k);
+}
+
+void agt_mc_start(uint32_t k)
+{
     mc_dispatch(k);
 }
 
@@ -148,7 +211,7 @@ int agt_mc_origin(const char *pkt, size_t len)
     if (k < 0)
         return -1;
     memcpy(agt_slot_mem(&A.pool, (uint32_t)k), pkt, len);
-    held[k] = 0;
+    agt_mc_own((uint32_t)k);
     mc_dispatch((uint32_t)k);
     return 0;
 }
@@ -180,10 +243,8 @@ void agt_mc_install(const agt_tree_cmd *c)
     if (ntrees == captrees) {
         int cap = captrees ? 2 * captrees : 16;
         mc_tree *nt = realloc(trees, sizeof *nt * (size_t)cap);
-        if (!nt) {
-            fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
-            exit(1);
-        }
+        if (!nt)
+            oom();
         trees = nt, captrees = cap;
     }
     if (c->n == 0 || c->n > AGT_TREE_MAX || c->key.root >= c->n ||
@@ -198,10 +259,8 @@ void agt_mc_install(const agt_tree_cmd *c)
     int *order = malloc(sizeof(int) * (size_t)A.nnodes), nn = 0, me = -1;
     t->loc_world = malloc(sizeof(uint32_t) * c->n);
     t->loc_li = malloc(sizeof(uint16_t) * c->n);
-    if (!order || !t->loc_world || !t->loc_li) {
-        fprintf(stderr, "clumpi-agent[node %d]: out of memory\n", A.node);
-        exit(1);
-    }
+    if (!order || !t->loc_world || !t->loc_li)
+        oom();
     for (uint32_t i = 0; i < c->n; i++) {
         uint32_t wr = c->world[(c->key.root + i) % c->n];
         if (wr >= A.h->nworld) {
@@ -226,18 +285,34 @@ void agt_mc_install(const agt_tree_cmd *c)
             t->loc_li[t->nloc++] = (uint16_t)li;
         }
     }
+    t->parent = -1;
     if (me >= 0) {
         int rel[MC_CHILD];
         t->nchild = children(c->key.shape, me, nn, rel);
         for (int i = 0; i < t->nchild; i++)
             t->child[i] = order[rel[i]];
+        /* the inverse of children(): binary (r-1)/2, binomial r minus its lowest bit */
+        if (me > 0)
+            t->parent = order[c->key.shape == AGT_TREE_BINARY ? (me - 1) / 2 : me & (me - 1)];
     }
     free(order);
     t->used = 1;
     ntrees++;
+    ninstalled++;
     /* packets that came first */
     uint32_t n = npend;
     npend = 0;
     for (uint32_t i = 0; i < n; i++)
         mc_dispatch(pend[i]);
 }
+
+int agt_mc_tree(const agt_mc_hdr *key, agt_mc_info *out)
+{
+    mc_tree *t = find_tree(key);
+    if (!t)
+        return -1;
+    out->parent = t->parent, out->nchild = t->nchild, out->nloc = t->nloc;
+    return 0;
+}
+
+unsigned agt_mc_installed(void) { return ninstalled; }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_mc_rank.h"
 #include "netmod/agent/agent_ring.h"
 #include "src/util/log.h"
 
@@ -26,7 +27,7 @@ static int nkeys, capkeys;
 static struct {
     agt_mc_hdr key;
     char *buf;
-    size_t total, got;
+    size_t total, got, npk;
     int active;
 } rx;
 static mc_stash *stash_h;
@@ -46,9 +47,10 @@ static void take(const agt_mc_hdr *h, const char *pay, size_t len)
                  rx.total);
     memcpy(rx.buf + h->off, pay, len);
     rx.got += len;
+    rx.npk++;
 }
 
-void agt_mc_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len)
+static void mc_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len)
 {
     agt_mc_hdr h;
     if (hdrlen < sizeof h)
@@ -69,14 +71,22 @@ void agt_mc_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t 
     *pp = s;
 }
 
+void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *pay, size_t len)
+{
+    if (kind == AGT_RXK_FADD)
+        agt_fadd_rank_packet(hdr, hdrlen, pay, len);
+    else
+        mc_packet(hdr, hdrlen, pay, len);
+}
+
+/* done once every byte is in (an empty result: its one packet) */
 static int rx_done(void *arg)
 {
     (void)arg;
-    return rx.got >= rx.total;
+    return rx.got >= rx.total && rx.npk > 0;
 }
 
-/* Post, progressing while the tx slots are all in flight. */
-static void post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w)
+void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w)
 {
     for (unsigned spins = 0;; spins++) {
         int rc = agt_chan_post(op, iov, n);
@@ -89,19 +99,19 @@ static void post(uint8_t op, const struct iovec *iov, int n, const agt_coll_wait
     }
 }
 
-int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
-                   const int *world, const agt_coll_waiter *w)
+int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world,
+               const agt_coll_waiter *w)
 {
     if (!agt_chan_up())
         return -ENOTCONN;
-    if ((size_t)size > AGT_TREE_MAX || len > UINT32_MAX)
+    if ((size_t)size > AGT_TREE_MAX)
         return -E2BIG;
     uint32_t hash = 2166136261u;   /* FNV-1a of the members */
     for (int i = 0; i < size; i++)
         hash = (hash ^ (uint32_t)world[i]) * 16777619u;
-    agt_mc_hdr key = { .ctx = ctx, .root = (uint32_t)root, .hash = hash, .shape = (uint8_t)shape };
+    *key = (agt_mc_hdr){ .ctx = ctx, .root = (uint32_t)root, .hash = hash, .shape = (uint8_t)shape };
     int e = 0;
-    while (e < nkeys && !same_key(&keys[e].key, &key))
+    while (e < nkeys && !same_key(&keys[e].key, key))
         e++;
     if (e == nkeys) {
         if (nkeys == capkeys) {
@@ -111,17 +121,51 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
                 return -ENOMEM;
             keys = k, capkeys = cap;
         }
-        keys[e].key = key;
+        keys[e].key = *key;
         keys[e].seq = 0;
         nkeys++;
-        agt_tree_cmd c = { .key = key, .n = (uint32_t)size };
+        agt_tree_cmd c = { .key = *key, .n = (uint32_t)size };
         uint32_t wr[AGT_TREE_MAX];
         for (int i = 0; i < size; i++)
             wr[i] = (uint32_t)world[i];
         struct iovec iov[2] = { { &c, sizeof c }, { wr, sizeof(uint32_t) * (size_t)size } };
-        post(AGT_CMD_TREE, iov, 2, w);
+        agt_mc_post(AGT_CMD_TREE, iov, 2, w);
     }
-    key.seq = keys[e].seq++;
+    key->seq = keys[e].seq++;
+    return 0;
+}
+
+void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total)
+{
+    rx.key = *key, rx.buf = buf, rx.total = total, rx.got = 0, rx.npk = 0, rx.active = 1;
+    for (mc_stash **pp = &stash_h; *pp;) {   /* what came before we asked */
+        mc_stash *s = *pp;
+        if (same_key(&s->h, key) && s->h.seq == key->seq) {
+            take(&s->h, s->data, s->len);
+            *pp = s->next;
+            free(s);
+        } else {
+            pp = &s->next;
+        }
+    }
+}
+
+void agt_mc_rx_wait(const agt_coll_waiter *w)
+{
+    if (!rx_done(NULL))
+        w->until(rx_done, NULL);
+    rx.active = 0;
+}
+
+int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
+                   const int *world, const agt_coll_waiter *w)
+{
+    if (len > UINT32_MAX)
+        return -E2BIG;
+    agt_mc_hdr key;
+    int rc = agt_mc_key(&key, shape, ctx, root, size, world, w);
+    if (rc)
+        return rc;
     if (rank == root) {
         agt_wire wire = { .kind = AGT_K_MCAST, .hdrlen = sizeof(agt_mc_hdr),
                           .src = (uint32_t)world[root], .dst = (uint32_t)world[root] };
@@ -132,23 +176,11 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
             key.off = (uint32_t)off;
             struct iovec iov[3] = { { &wire, sizeof wire }, { &key, sizeof key },
                                     { (char *)buf + off, n } };
-            post(AGT_CMD_PIO, iov, 3, w);
+            agt_mc_post(AGT_CMD_PIO, iov, 3, w);
         }
         return 0;
     }
-    rx.key = key, rx.buf = buf, rx.total = len, rx.got = 0, rx.active = 1;
-    for (mc_stash **pp = &stash_h; *pp;) {   /* what came before we asked */
-        mc_stash *s = *pp;
-        if (same_key(&s->h, &key) && s->h.seq == key.seq) {
-            take(&s->h, s->data, s->len);
-            *pp = s->next;
-            free(s);
-        } else {
-            pp = &s->next;
-        }
-    }
-    if (rx.got < rx.total)
-        w->until(rx_done, NULL);
-    rx.active = 0;
+    agt_mc_rx_begin(&key, buf, len);
+    agt_mc_rx_wait(w);
     return 0;
 }

@@ -269,6 +269,10 @@ int agt_net_poll(int budget)
                 agt_deliver(t->k);   /* reposts the slot once delivered */
             else if (kind == AGT_K_MCAST)
                 agt_mc_arrive(t->k);
+            else if (kind == AGT_K_RED)
+                agt_red_arrive(t->k);
+            else if (kind == AGT_K_FADD)
+                agt_fadd_arrive(t->k);
             else
                 agt_net_repost(t->k);
             on_credits(src, cred);

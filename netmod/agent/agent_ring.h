@@ -33,8 +33,11 @@
 #define AGT_NAME_MAX   128u
 
 /* Packet kinds on the wire. Phase 2 adds MCAST (forwarded along a
- * (communicator, root) tree from a refcounted slot), RED and FADD. */
-enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_NKINDS = 4 };
+ * (communicator, root) tree from a refcounted slot), RED (partial results
+ * up a tree, agent_red.c) and FADD (fetch-and-add requests and replies,
+ * agent_fadd.c). */
+enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_RED = 4, AGT_K_FADD = 5,
+       AGT_K_NKINDS = 6 };
 
 /* Agent-to-agent header, first in every packet; then the device header,
  * then the payload. */
@@ -73,7 +76,7 @@ typedef struct agt_tree_cmd {
 } agt_tree_cmd;
 #define AGT_TREE_MAX ((AGT_MTU_DEF - sizeof(agt_tree_cmd)) / sizeof(uint32_t))
 /* agt_rx.pad: what kind of packet a cq entry holds */
-enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1 };
+enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2 };
 
 /* Command descriptors (the "send descriptors" of seed 002). PIO packets
  * of kind MCAST start a multicast at the root's agent; TREE installs a

@@ -1,0 +1,30 @@
+/*
+ * agent_mc_rank.h — the rank side's tree plumbing (agent_mc_rank.c), shared
+ * by its NI collectives: broadcast there, reductions in agent_red_rank.c,
+ * fetch-and-add in agent_fadd_rank.c.
+ */
+#ifndef AGT_MC_RANK_H
+#define AGT_MC_RANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_ring.h"
+
+/* Post a command (the packet in iov), progressing while tx slots are busy. */
+void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w);
+/* The key of the tree (ctx, root, shape, members), installing it at the
+ * node's agent at this rank's first use, with the next operation number
+ * of that tree (every member counts the same calls). 0 or -errno. */
+int  agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world,
+                const agt_coll_waiter *w);
+/* Receive operation key's MCAST packets (total bytes, at least one packet)
+ * into buf: begin takes what came early, wait progresses until all is in. */
+void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total);
+void agt_mc_rx_wait(const agt_coll_waiter *w);
+
+/* agent_fadd_rank.c: a fetch-and-add reply arrived. */
+void agt_fadd_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
+
+#endif

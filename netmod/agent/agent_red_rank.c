@@ -1,0 +1,57 @@
+/*
+ * agent_red_rank.c — the rank side of reductions in the agent
+ * (agent_red.c): every member posts its packed contribution as RED packets
+ * of whole elements (PIO, so the buffer is free at once) and, for an
+ * allreduce or at a reduce's root, receives the result as the tree's
+ * MCAST packets. The receive is armed before posting, so result packets
+ * that come back while we still post land in place (a result packet needs
+ * our own contribution to that packet first, so even an in-place buffer is
+ * safe).
+ */
+#include <errno.h>
+#include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_mc_rank.h"
+#include "netmod/agent/agent_red.h"
+#include "src/util/op.h"
+
+int agt_coll_red_ok(int op, int basic)
+{
+    return op > 0 && op < CU_OP_COUNT && cu_op_valid(op, basic) &&
+           cu_op_kernel_packed(op, basic) != NULL && cu_op_packed_size(basic) > 0 &&
+           cu_op_packed_size(basic) <= AGT_MAX_PAYLOAD;
+}
+
+int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, int all, int root,
+                    int shape, uint32_t ctx, int rank, int size, const int *world,
+                    const agt_coll_waiter *w)
+{
+    if (bytes > UINT32_MAX)
+        return -E2BIG;
+    if (bytes && !agt_coll_red_ok(op, basic))
+        return -EINVAL;
+    agt_red_hdr h = { .op = (uint8_t)(bytes ? op : 0), .basic = (uint8_t)(bytes ? basic : 0),
+                      .what = all ? AGT_RED_ALLREDUCE : AGT_RED_REDUCE };
+    int rc = agt_mc_key(&h.mc, shape, ctx, root, size, world, w);
+    if (rc)
+        return rc;
+    h.mc.total = (uint32_t)bytes;
+    int wants = all || rank == root;
+    if (wants)
+        agt_mc_rx_begin(&h.mc, out, bytes);
+    size_t chunk = bytes ? AGT_MAX_PAYLOAD / cu_op_packed_size(basic) * cu_op_packed_size(basic) : 1;
+    agt_wire wire = { .kind = AGT_K_RED, .hdrlen = sizeof h, .src = (uint32_t)world[rank],
+                      .dst = (uint32_t)world[root] };
+    size_t off = 0;
+    do {   /* an empty operation (barrier) is one empty packet */
+        size_t n = bytes - off < chunk ? bytes - off : chunk;
+        wire.len = (uint16_t)n;
+        h.mc.off = (uint32_t)off;
+        struct iovec iov[3] = { { &wire, sizeof wire }, { &h, sizeof h },
+                                { (char *)in + off, n } };
+        agt_mc_post(AGT_CMD_PIO, iov, 3, w);
+        off += n;
+    } while (off < bytes);
+    if (wants)
+        agt_mc_rx_wait(w);
+    return 0;
+}
