@@ -120,19 +120,6 @@ int mpir_bsend(const char *fn, const void *buf, int count, cu_dtype *dt, int des
     return MPI_SUCCESS;
 }
 
-static int bsend_checks(const char *fn, const void *buf, int count, MPI_Datatype type,
-                        int dest, int tag, mpir_comm *c, cu_dtype **dt)
-{
-    int rc;
-    if ((rc = mpir_check_count(fn, "count", count)) ||
-        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
-        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
-        (rc = mpir_check_tag(fn, "tag", tag, 0)) ||
-        (rc = mpir_check_rank(fn, "dest", c, dest, 0)))
-        return rc;
-    return MPI_SUCCESS;
-}
-
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                MPI_Comm comm)
 {
@@ -140,7 +127,7 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
     mpir_comm *c;
     MPIR_GET_COMM("MPI_Bsend", comm, c);
     cu_dtype *dt;
-    int rc = bsend_checks("MPI_Bsend", buf, count, datatype, dest, tag, c, &dt);
+    int rc = mpir_p2p_checks("MPI_Bsend", buf, count, datatype, dest, tag, 0, c, &dt);
     if (rc)
         return mpir_err_comm(comm, rc);
     mpid_request *r;
@@ -159,7 +146,7 @@ int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int
     mpir_comm *c;
     MPIR_GET_COMM("MPI_Ibsend", comm, c);
     cu_dtype *dt;
-    int rc = bsend_checks("MPI_Ibsend", buf, count, datatype, dest, tag, c, &dt);
+    int rc = mpir_p2p_checks("MPI_Ibsend", buf, count, datatype, dest, tag, 0, c, &dt);
     if (!rc && !request)
         rc = mpir_err(MPI_ERR_ARG, "MPI_Ibsend", "request is NULL");
     if (rc)

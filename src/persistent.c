@@ -14,12 +14,8 @@ static int init_common(const char *fn, int op, const void *buf, int count,
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
-    int recv = op == MPIR_P_RECV, rc;
-    if ((rc = mpir_check_count(fn, "count", count)) ||
-        (rc = mpir_check_dtype(fn, "datatype", type, &dt)) ||
-        (rc = mpir_check_buf(fn, "buf", buf, count, dt)) ||
-        (rc = mpir_check_tag(fn, "tag", tag, recv)) ||
-        (rc = mpir_check_rank(fn, recv ? "source" : "dest", c, rank, recv)))
+    int rc = mpir_p2p_checks(fn, buf, count, type, rank, tag, op == MPIR_P_RECV, c, &dt);
+    if (rc)
         return mpir_err_comm(comm, rc);
     if (!request)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "request is NULL"));
@@ -44,41 +40,21 @@ static int init_common(const char *fn, int op, const void *buf, int count,
     return mpir_req_handle(fn, r, comm, request);
 }
 
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Send_init");
-    return init_common("MPI_Send_init", MPIR_P_SEND, buf, count, datatype, dest, tag, comm,
-                       request);
-}
-MPIR_WEAK(Send_init)
+/* The four send modes' init calls differ only in the mode they record. */
+#define SEND_INIT(name, mode)                                                      \
+    int PMPI_##name(const void *buf, int count, MPI_Datatype datatype, int dest,   \
+                    int tag, MPI_Comm comm, MPI_Request *request)                  \
+    {                                                                              \
+        MPIR_ENTER("MPI_" #name);                                                  \
+        return init_common("MPI_" #name, mode, buf, count, datatype, dest, tag,    \
+                           comm, request);                                         \
+    }                                                                              \
+    MPIR_WEAK(name)
 
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Bsend_init");
-    return init_common("MPI_Bsend_init", MPIR_P_BSEND, buf, count, datatype, dest, tag, comm,
-                       request);
-}
-MPIR_WEAK(Bsend_init)
-
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Ssend_init");
-    return init_common("MPI_Ssend_init", MPIR_P_SSEND, buf, count, datatype, dest, tag, comm,
-                       request);
-}
-MPIR_WEAK(Ssend_init)
-
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Rsend_init");
-    return init_common("MPI_Rsend_init", MPIR_P_RSEND, buf, count, datatype, dest, tag, comm,
-                       request);
-}
-MPIR_WEAK(Rsend_init)
+SEND_INIT(Send_init, MPIR_P_SEND)
+SEND_INIT(Bsend_init, MPIR_P_BSEND)
+SEND_INIT(Ssend_init, MPIR_P_SSEND)
+SEND_INIT(Rsend_init, MPIR_P_RSEND)
 
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                    MPI_Comm comm, MPI_Request *request)

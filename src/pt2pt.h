@@ -9,7 +9,8 @@
 #include "src/mpir.h"
 
 /* mpid_request.mpir_kind */
-enum { MPIR_REQ_PLAIN = 0, MPIR_REQ_PERSISTENT = 1 };
+enum { MPIR_REQ_PLAIN = 0, MPIR_REQ_PERSISTENT = 1,
+       MPIR_REQ_NBC = 2 /* a nonblocking collective's schedule (src/coll_nb_entry.c) */ };
 
 /* Persistent request (mpid_request.user): the arguments, and the device
  * request of the current round (NULL while inactive). */
@@ -23,6 +24,23 @@ typedef struct mpir_preq {
     MPI_Comm comm;
     mpid_request *inner;
 } mpir_preq;
+
+/* The argument checks of every point-to-point call on one buffer: count,
+ * datatype, buffer, tag and the peer ("source" for receives, where
+ * MPI_ANY_SOURCE/MPI_ANY_TAG are allowed, else "dest"). *dt on success. */
+static inline int mpir_p2p_checks(const char *fn, const void *buf, int count,
+                                  MPI_Datatype type, int peer, int tag, int recv,
+                                  mpir_comm *c, cu_dtype **dt)
+{
+    int rc;
+    if ((rc = mpir_check_count(fn, "count", count)) ||
+        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
+        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
+        (rc = mpir_check_tag(fn, "tag", tag, recv)) ||
+        (rc = mpir_check_rank(fn, recv ? "source" : "dest", c, peer, recv)))
+        return rc;
+    return MPI_SUCCESS;
+}
 
 /* Gives req an MPI_Request handle (errors reported on comm). */
 int mpir_req_handle(const char *fn, mpid_request *req, MPI_Comm comm, MPI_Request *out);

@@ -3,19 +3,6 @@
  */
 #include "src/pt2pt.h"
 
-static inline int recv_checks(const char *fn, void *buf, int count, MPI_Datatype type,
-                              int source, int tag, mpir_comm *c, cu_dtype **dt)
-{
-    int rc;
-    if ((rc = mpir_check_count(fn, "count", count)) ||
-        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
-        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
-        (rc = mpir_check_tag(fn, "tag", tag, 1)) ||
-        (rc = mpir_check_rank(fn, "source", c, source, 1)))
-        return rc;
-    return MPI_SUCCESS;
-}
-
 int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
               MPI_Comm comm, MPI_Status *status)
 {
@@ -23,7 +10,7 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     mpir_comm *c;
     MPIR_GET_COMM("MPI_Recv", comm, c);
     cu_dtype *dt;
-    int rc = recv_checks("MPI_Recv", buf, count, datatype, source, tag, c, &dt);
+    int rc = mpir_p2p_checks("MPI_Recv", buf, count, datatype, source, tag, 1, c, &dt);
     if (rc)
         return mpir_err_comm(comm, rc);
     mpid_request *r;
@@ -47,7 +34,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     mpir_comm *c;
     MPIR_GET_COMM("MPI_Irecv", comm, c);
     cu_dtype *dt;
-    int rc = recv_checks("MPI_Irecv", buf, count, datatype, source, tag, c, &dt);
+    int rc = mpir_p2p_checks("MPI_Irecv", buf, count, datatype, source, tag, 1, c, &dt);
     if (!rc && !request)
         rc = mpir_err(MPI_ERR_ARG, "MPI_Irecv", "request is NULL");
     if (rc)

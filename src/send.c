@@ -4,27 +4,13 @@
  */
 #include "src/pt2pt.h"
 
-/* Checks shared by every send-side entry point; *c and *dt on success. */
-static inline int send_checks(const char *fn, const void *buf, int count, MPI_Datatype type,
-                              int dest, int tag, mpir_comm *c, cu_dtype **dt)
-{
-    int rc;
-    if ((rc = mpir_check_count(fn, "count", count)) ||
-        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
-        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
-        (rc = mpir_check_tag(fn, "tag", tag, 0)) ||
-        (rc = mpir_check_rank(fn, "dest", c, dest, 0)))
-        return rc;
-    return MPI_SUCCESS;
-}
-
 static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatype type,
                          int dest, int tag, MPI_Comm comm, int mode)
 {
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
-    int rc = send_checks(fn, buf, count, type, dest, tag, c, &dt);
+    int rc = mpir_p2p_checks(fn, buf, count, type, dest, tag, 0, c, &dt);
     if (rc)
         return mpir_err_comm(comm, rc);
     mpid_request *r;
@@ -44,7 +30,7 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
-    int rc = send_checks(fn, buf, count, type, dest, tag, c, &dt);
+    int rc = mpir_p2p_checks(fn, buf, count, type, dest, tag, 0, c, &dt);
     if (!rc && !request)
         rc = mpir_err(MPI_ERR_ARG, fn, "request is NULL");
     if (rc)
@@ -56,53 +42,30 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     return mpir_req_handle(fn, r, comm, request);
 }
 
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm)
-{
-    MPIR_ENTER("MPI_Send");
-    return send_blocking("MPI_Send", buf, count, datatype, dest, tag, comm, MPID_SEND_STANDARD);
-}
-MPIR_WEAK(Send)
+/* The entry points differ only in their mode. */
+#define SEND_BLOCKING(name, mode)                                                   \
+    int PMPI_##name(const void *buf, int count, MPI_Datatype datatype, int dest,    \
+                    int tag, MPI_Comm comm)                                         \
+    {                                                                               \
+        MPIR_ENTER("MPI_" #name);                                                   \
+        return send_blocking("MPI_" #name, buf, count, datatype, dest, tag, comm,   \
+                             mode);                                                 \
+    }                                                                               \
+    MPIR_WEAK(name)
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
-{
-    MPIR_ENTER("MPI_Ssend");
-    return send_blocking("MPI_Ssend", buf, count, datatype, dest, tag, comm, MPID_SEND_SYNC);
-}
-MPIR_WEAK(Ssend)
+#define SEND_NONBLOCKING(name, mode)                                                \
+    int PMPI_##name(const void *buf, int count, MPI_Datatype datatype, int dest,    \
+                    int tag, MPI_Comm comm, MPI_Request *request)                   \
+    {                                                                               \
+        MPIR_ENTER("MPI_" #name);                                                   \
+        return send_nonblocking("MPI_" #name, buf, count, datatype, dest, tag,      \
+                                comm, mode, request);                               \
+    }                                                                               \
+    MPIR_WEAK(name)
 
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm)
-{
-    MPIR_ENTER("MPI_Rsend");
-    return send_blocking("MPI_Rsend", buf, count, datatype, dest, tag, comm, MPID_SEND_READY);
-}
-MPIR_WEAK(Rsend)
-
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Isend");
-    return send_nonblocking("MPI_Isend", buf, count, datatype, dest, tag, comm,
-                            MPID_SEND_STANDARD, request);
-}
-MPIR_WEAK(Isend)
-
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Issend");
-    return send_nonblocking("MPI_Issend", buf, count, datatype, dest, tag, comm,
-                            MPID_SEND_SYNC, request);
-}
-MPIR_WEAK(Issend)
-
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-    MPIR_ENTER("MPI_Irsend");
-    return send_nonblocking("MPI_Irsend", buf, count, datatype, dest, tag, comm,
-                            MPID_SEND_READY, request);
-}
-MPIR_WEAK(Irsend)
+SEND_BLOCKING(Send, MPID_SEND_STANDARD)
+SEND_BLOCKING(Ssend, MPID_SEND_SYNC)
+SEND_BLOCKING(Rsend, MPID_SEND_READY)
+SEND_NONBLOCKING(Isend, MPID_SEND_STANDARD)
+SEND_NONBLOCKING(Issend, MPID_SEND_SYNC)
+SEND_NONBLOCKING(Irsend, MPID_SEND_READY)
