@@ -70,10 +70,13 @@ void mpid_win_set_paths(mpid_win *w)
     p->ts = w->my_ts;
     for (int t = 0; t < w->comm->size; t++) {
         p = &w->peers[t];
+        const mpid_channel *ch = mpid_dests[w->comm->world_ranks[t]].ch;
         if (t == me && (force_am && w->comm->size > 1))
             p->path = &mpid_rma_path_am;
         else if (t == me || (p->direct && !force_am))
             p->path = &mpid_rma_path_direct;
+        else if (p->ts && !w->dynamic && !force_am && ch && ch->rma_read && ch->rma_write)
+            p->path = &mpid_rma_path_cma;   /* same node, user memory: its lock words are mapped */
         else
             p->path = &mpid_rma_path_am;
     }

@@ -223,16 +223,10 @@ static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
         return MPI_ERR_NO_MEM;
     int rc = 0;
     for (size_t off = 0; off < total;) {
-        size_t want = total - off < dcap ? total - off : dcap, len = 0;
-        int n = cu_dtype_to_iov((const void *)(uintptr_t)a->tdisp, a->tcount, a->tdt, off,
-                                want, segs + 1, AM_SEGS, &len);
-        if (n > 0 && len % esz) {
-            /* Out of segments mid-element: stop at the last whole element. */
-            want = len - len % esz;
-            n = want ? cu_dtype_to_iov((const void *)(uintptr_t)a->tdisp, a->tcount, a->tdt,
-                                       off, want, segs + 1, AM_SEGS, &len) : 0;
-        }
-        if (n <= 0 || len == 0) {
+        size_t len = 0;
+        int n = mpid_rma_chunk_segs((const void *)(uintptr_t)a->tdisp, a, off, dcap, esz,
+                                    segs + 1, AM_SEGS, &len);
+        if (n <= 0) {
             rc = MPI_ERR_INTERN;
             break;
         }

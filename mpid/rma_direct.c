@@ -54,12 +54,26 @@ void mpid_win_seg_unmap(void *seg, size_t len)
 #define DIRECT_CHUNK (64u * 1024)   /* bounds the accumulate lock's hold time */
 #define DIRECT_SEGS 64
 
-static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+/* One chunk on mapped memory: segments are addresses. */
+static int direct_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *segs, int n,
+                        const void *in, void *out, size_t len)
 {
-    mpid_win_peer *p = &w->peers[a->target];
-    /* Segments are addresses here: the mapped base plus the displacement
+    mpid_rma_tstate *ts = w->peers[a->target].ts;
+    int acc = mpid_rma_is_acc(a->kind);
+    if (acc)
+        mpid_rma_acc_lock(ts);
+    mpid_rma_apply(a->kind, a->op, a->basic, NULL, segs, n, in, out, len);
+    if (acc)
+        mpid_rma_acc_unlock(ts);
+    return 0;
+}
+
+int mpid_rma_run_chunks(mpid_win *w, const mpid_rma_args *a, uintptr_t tbase,
+                        mpid_rma_chunk_fn *chunk)
+{
+    /* Segments are target addresses: the base plus the displacement
      * (dynamic windows, only ever our own: the displacement is an address). */
-    char *tb = (char *)((w->dynamic ? 0 : (uintptr_t)p->direct) + (uintptr_t)a->tdisp);
+    char *tb = (char *)(tbase + (uintptr_t)a->tdisp);
     size_t total = a->tdt->size * a->tcount;
     int acc = mpid_rma_is_acc(a->kind), fetch = mpid_rma_fetches(a->kind);
     int odata = a->kind != MPID_RMA_GET && a->odt;   /* MPI_NO_OP fetches send none */
@@ -78,14 +92,9 @@ static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
     int rc = 0;
     struct iovec segs[DIRECT_SEGS];
     for (size_t off = 0; off < total;) {
-        size_t want = total - off < cap ? total - off : cap, len = 0;
-        int n = cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, DIRECT_SEGS, &len);
-        if (n > 0 && len % esz) {
-            want = len - len % esz;
-            n = want ? cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, DIRECT_SEGS,
-                                       &len) : 0;
-        }
-        if (n <= 0 || len == 0) {
+        size_t len = 0;
+        int n = mpid_rma_chunk_segs(tb, a, off, cap, esz, segs, DIRECT_SEGS, &len);
+        if (n <= 0) {
             rc = MPI_ERR_INTERN;
             break;
         }
@@ -115,22 +124,25 @@ static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
         char *out = NULL;
         if (fetch)
             out = rcontig ? (char *)a->rbuf + a->rdt->true_lb + off : tout;
-        if (acc)
-            mpid_rma_acc_lock(p->ts);
-        mpid_rma_apply(a->kind, a->op, a->basic, NULL, segs, n, in, out, len);
-        if (acc)
-            mpid_rma_acc_unlock(p->ts);
+        if ((rc = chunk(w, a, segs, n, in, out, len)) != 0)
+            break;
         if (fetch && !rcontig)
             cu_dtype_unpack(a->rbuf, a->rcount, a->rdt, off, tout, len);
         off += len;
     }
     free(tin);
     free(tout);
-    (void)rec;   /* complete on return: the caller drops its hold */
     return rc;
 }
 
-static int direct_lock(mpid_win *w, int target, int type)
+static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+{
+    (void)rec;   /* complete on return: the caller drops its hold */
+    return mpid_rma_run_chunks(w, a, w->dynamic ? 0 : (uintptr_t)w->peers[a->target].direct,
+                               direct_chunk);
+}
+
+int mpid_rma_word_lock(mpid_win *w, int target, int type)
 {
     mpid_rma_tstate *ts = w->peers[target].ts;
     /* The holder releases with a store, which wakes nobody: poll (serving
@@ -141,7 +153,7 @@ static int direct_lock(mpid_win *w, int target, int type)
     return MPI_SUCCESS;
 }
 
-static int direct_unlock(mpid_win *w, int target, int type)
+int mpid_rma_word_unlock(mpid_win *w, int target, int type)
 {
     mpid_rma_release_lock(w->peers[target].ts, type);
     return MPI_SUCCESS;
@@ -150,6 +162,6 @@ static int direct_unlock(mpid_win *w, int target, int type)
 const mpid_rma_path mpid_rma_path_direct = {
     .name = "direct",
     .issue = direct_issue,
-    .lock = direct_lock,
-    .unlock = direct_unlock,
+    .lock = mpid_rma_word_lock,
+    .unlock = mpid_rma_word_unlock,
 };

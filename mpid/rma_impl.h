@@ -60,6 +60,20 @@ typedef struct mpid_rma_path {
 
 extern const mpid_rma_path mpid_rma_path_direct;   /* rma_direct.c */
 extern const mpid_rma_path mpid_rma_path_am;       /* rma_am.c */
+extern const mpid_rma_path mpid_rma_path_cma;      /* rma_cma.c */
+
+/* rma_direct.c: operations completed in the caller, chunk by chunk.
+ * run_chunks cuts the target data (segments are addresses: tbase plus the
+ * displacement) into chunks on element boundaries, packs the origin data
+ * into in (CAS: value then compare value) and unpacks what chunk leaves in
+ * out; chunk moves one chunk and returns 0 or an MPI error class. */
+typedef int mpid_rma_chunk_fn(mpid_win *w, const mpid_rma_args *a, const struct iovec *segs,
+                              int n, const void *in, void *out, size_t len);
+int mpid_rma_run_chunks(mpid_win *w, const mpid_rma_args *a, uintptr_t tbase,
+                        mpid_rma_chunk_fn *chunk);
+/* Passive-target locks as atomics on the target's lock word (mapped here). */
+int mpid_rma_word_lock(mpid_win *w, int target, int type);
+int mpid_rma_word_unlock(mpid_win *w, int target, int type);
 
 /* rma.c: the window table and answers at the origin. */
 mpid_win *mpid_win_lookup(uint32_t index);
@@ -104,6 +118,12 @@ int  mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, in
 /* Target-side lock requests that wait (retried from progress). */
 void mpid_rma_lock_wait_add(mpid_win *w, int src, int type);
 void mpid_rma_lock_wait_retry(mpid_win *w);
+
+/* Target segments of the packed bytes [off, off + cap) of a's target data
+ * at tb, cut back to whole elements of esz bytes when segments run out.
+ * Returns their number (*len: the bytes covered), or -1. */
+int mpid_rma_chunk_segs(const void *tb, const mpid_rma_args *a, size_t off, size_t cap,
+                        size_t esz, struct iovec *segs, int maxseg, size_t *len);
 
 /* Element sizes: bytes of one element of basic in the packed stream. */
 size_t mpid_rma_elem(int basic);

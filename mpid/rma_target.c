@@ -21,6 +21,20 @@ size_t mpid_rma_elem(int basic)
     return n ? n : 1;
 }
 
+int mpid_rma_chunk_segs(const void *tb, const mpid_rma_args *a, size_t off, size_t cap,
+                        size_t esz, struct iovec *segs, int maxseg, size_t *len)
+{
+    size_t total = a->tdt->size * a->tcount;
+    size_t want = total - off < cap ? total - off : cap;
+    int n = cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, maxseg, len);
+    if (n > 0 && *len % esz) {
+        /* Out of segments mid-element: stop at the last whole element. */
+        want = *len - *len % esz;
+        n = want ? cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, maxseg, len) : 0;
+    }
+    return n > 0 && *len ? n : -1;
+}
+
 /* ---- data movement between segments and a packed buffer ----------------
  * Segment offsets are relative to base, which is NULL when they are
  * addresses already (dynamic windows, the direct path): integer arithmetic. */

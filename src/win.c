@@ -25,12 +25,15 @@ int mpir_err_win(mpir_win *w, int code)
 #define WIN_ERR(w, cls, fn, ...) mpir_err_win(w, mpir_err(cls, fn, __VA_ARGS__))
 
 typedef struct win_info {   /* what every rank learns of every other */
+    uint64_t base;          /* Win_create: the address, for single-copy access */
     uint64_t size;
     int32_t disp_unit;
     int32_t index;
 } win_info;
 
-enum { SEG_NONE = 0, SEG_ALLOCATE, SEG_SHARED };
+/* SEG_LOCKS: only the lock lines (Win_create: the memory is the user's,
+ * reached by single copy, but the lock words must be shared). */
+enum { SEG_NONE = 0, SEG_ALLOCATE, SEG_SHARED, SEG_LOCKS };
 
 static void win_destroy(mpir_win *w)
 {
@@ -47,9 +50,11 @@ static void win_destroy(mpir_win *w)
 }
 
 /* The per-node segment: lock lines of the node's ranks, then their memory
- * in rank order, contiguous. Collective over the window. */
-static int map_segment(const char *fn, mpir_win *w, const win_info *all, int shared_only)
+ * in rank order, contiguous (SEG_LOCKS: no memory). Collective over the
+ * window. */
+static int map_segment(const char *fn, mpir_win *w, const win_info *all, int mode)
 {
+    int shared_only = mode == SEG_SHARED, locks_only = mode == SEG_LOCKS;
     int n = w->comm->dev.size, me = w->comm->dev.rank;
     const int *wr = w->comm->dev.world_ranks;
     int mynode = mpid_node_of(wr[me]), nlocal = 0, myidx = 0, leader = -1;
@@ -68,7 +73,7 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int sha
             mine_off = mem;
         }
         nlocal++;
-        mem += all[t].size;
+        mem += locks_only ? 0 : all[t].size;
     }
     size_t hdr = ((size_t)nlocal * sizeof(mpid_rma_tstate) + 4095) & ~(size_t)4095;
     size_t len = hdr + (mem ? mem : 1);
@@ -102,18 +107,30 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int sha
     w->dev.seg = seg;
     w->dev.seg_len = len;
     w->dev.my_ts = (mpid_rma_tstate *)seg + myidx;
-    w->dev.base = seg + hdr + mine_off;
+    if (!locks_only)
+        w->dev.base = seg + hdr + mine_off;
     size_t off = 0;
     int li = 0;
     for (int t = 0; t < n; t++) {
         if (mpid_node_of(wr[t]) != mynode)
             continue;
-        w->dev.peers[t].direct = seg + hdr + off;
+        if (!locks_only)
+            w->dev.peers[t].direct = seg + hdr + off;
         w->dev.peers[t].ts = (mpid_rma_tstate *)seg + li;
-        off += all[t].size;
+        off += locks_only ? 0 : all[t].size;
         li++;
     }
     return MPI_SUCCESS;
+}
+
+/* Two ranks of the window on one node (the same answer on every rank). */
+static int shares_node(const mpir_comm *c)
+{
+    for (int t = 0; t < c->dev.size; t++)
+        for (int u = t + 1; u < c->dev.size; u++)
+            if (mpid_node_of(c->dev.world_ranks[t]) == mpid_node_of(c->dev.world_ranks[u]))
+                return 1;
+    return 0;
 }
 
 /* Common creation. seg: SEG_NONE (base is the user's or NULL), SEG_ALLOCATE
@@ -160,24 +177,27 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
         win_destroy(w);
         return mpir_err_comm(comm, mpir_err(rc, fn, "window set-up failed"));
     }
-    win_info mine = { (uint64_t)size, disp_unit, w->dev.index };
+    win_info mine = { (uintptr_t)base, (uint64_t)size, disp_unit, w->dev.index };
     rc = PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE,
                         w->comm->handle);
+    if (seg == SEG_NONE && flavor == MPI_WIN_FLAVOR_CREATE && shares_node(w->comm))
+        seg = SEG_LOCKS;
     if (rc == MPI_SUCCESS && seg != SEG_NONE)
-        rc = map_segment(fn, w, all, seg == SEG_SHARED);
+        rc = map_segment(fn, w, all, seg);
     if (rc != MPI_SUCCESS) {
         free(all);
         win_destroy(w);
         return mpir_err_comm(comm, rc);
     }
     for (int t = 0; t < n; t++) {
+        w->dev.peers[t].base = all[t].base;
         w->dev.peers[t].size = all[t].size;
         w->dev.peers[t].disp_unit = all[t].disp_unit;
         w->dev.peers[t].win_index = all[t].index;
     }
     free(all);
     w->dev.dynamic = flavor == MPI_WIN_FLAVOR_DYNAMIC;
-    if (seg == SEG_NONE)
+    if (seg == SEG_NONE || seg == SEG_LOCKS)
         w->dev.base = base;
     w->dev.size = (size_t)size;
     w->base = flavor == MPI_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM : w->dev.base;
@@ -187,7 +207,7 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
         win_destroy(w);
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of window handles"));
     }
-    if (seg != SEG_NONE)
+    if (baseptr)
         *(void **)baseptr = w->dev.base;
     *win = w->handle;
     return MPI_SUCCESS;

@@ -1,7 +1,8 @@
 # test/rma: one-sided communication tests (standard MPI C, self-checking),
 # run by test/mpi/run-mpi-test once per rank count of their "np:" line, and
 # bench/rma (OSU-style one-sided benchmark, standard MPI only).
-RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors
+RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
+	test/rma/passive
 
 test_rma_ops_SOURCES = test/rma/ops.c
 test_rma_ops_LDADD = libmpi.la
@@ -22,6 +23,10 @@ test_rma_dynamic_LDFLAGS = $(AM_LDFLAGS) -no-install
 test_rma_errors_SOURCES = test/rma/errors.c
 test_rma_errors_LDADD = libmpi.la
 test_rma_errors_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+test_rma_passive_SOURCES = test/rma/passive.c
+test_rma_passive_LDADD = libmpi.la
+test_rma_passive_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 check_PROGRAMS += $(RMA_TESTS)
 TESTS += $(RMA_TESTS)

@@ -1,12 +1,14 @@
 /* np: 2 4 8
  * env: CLUMPI_RMA_AM=1
+ * env: CLUMPI_SHM_CMA=0
  *
  * atomic.c — concurrent origins on one target: every rank adds to counters
  * at rank 0 with Fetch_and_op and Accumulate (the totals must be exact and
  * the fetched values all distinct), read-modify-writes under exclusive
  * locks (no update lost), and a spin lock built from Compare_and_swap.
- * Windows from Win_create (other ranks reach them by active messages) and
- * Win_allocate (shared memory on one node).
+ * Windows from Win_create (same-node ranks reach them by single copy,
+ * process_vm_readv/writev, or by active messages when CLUMPI_SHM_CMA=0
+ * refuses it) and Win_allocate (shared memory on one node).
  */
 #include <mpi.h>
 #include <stdio.h>
