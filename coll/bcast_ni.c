@@ -8,15 +8,10 @@
  * the same path whatever its type map).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include "coll/coll_impl.h"
 #include "coll/ni.h"
-#include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_ring.h"
-#include "src/util/param.h"
-
-static const agt_coll_waiter waiter = { mpid_progress, mpid_progress_until };
 
 static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
                     const mpid_comm *comm, int shape)
@@ -24,13 +19,10 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
     size_t bytes = cu_dtype_bytes(dt, count);
     if (comm->size <= 1 || bytes == 0)
         return MPI_SUCCESS;
-    if (!agt_coll_up() || (size_t)comm->size > agt_coll_max_ranks()) {
-        static int said;
-        if (!said++ && comm->rank == root && cu_param_int("COLL_VERBOSE", 0))
-            fprintf(stderr, "clumpi: coll: ni-%s broadcast needs the NI agent "
-                    "(CLUMPI_NET=agent, several nodes, <= %zu ranks); using the host's %s\n",
-                    shape == AGT_TREE_BINARY ? "binary" : "binomial", agt_coll_max_ranks(),
-                    shape == AGT_TREE_BINARY ? "binary" : "binomial");
+    if (!coll_ni_usable(comm)) {
+        coll_ni_fallback_note("broadcast", shape, comm, root,
+                              "needs the NI agent (CLUMPI_NET=agent, several nodes, "
+                              "a communicator that fits a forwarding table)");
         return shape == AGT_TREE_BINARY ? coll_bcast_binary(buf, count, dt, root, comm)
                                         : coll_bcast_binomial(buf, count, dt, root, comm);
     }
@@ -43,13 +35,13 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
         p = tmp;
     }
     int rc = agt_coll_bcast(p, bytes, root, shape, comm->context_id + MPID_CTX_COLL, comm->rank,
-                            comm->size, comm->world_ranks, &waiter);
+                            comm->size, comm->world_ranks, &coll_ni_waiter);
     if (tmp) {
         if (rc == 0 && comm->rank != root)
             cu_dtype_unpack(buf, count, dt, 0, tmp, bytes);
         free(tmp);
     }
-    return rc == 0 ? MPI_SUCCESS : rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+    return coll_ni_err(rc);
 }
 
 int coll_bcast_ni_binary(void *buf, size_t count, const cu_dtype *dt, int root,

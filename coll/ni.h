@@ -1,15 +1,34 @@
 /*
  * ni.h — NI-level collectives (seed 002 §4.2, §5.3): algorithms whose
- * forwarding runs in the node's agent (CLUMPI_NET=agent), selectable by
- * name through coll/select.c. Without an agent (direct mode, or a job on
- * one node) each falls back to the host algorithm of the same tree shape,
- * on every rank alike, saying so once under CLUMPI_COLL_VERBOSE.
+ * forwarding and combining run in the node's agent (CLUMPI_NET=agent),
+ * selectable by name through coll/select.c. Without an agent (direct mode,
+ * or a job on one node) each falls back to the host algorithm of the same
+ * tree shape, on every rank alike, saying so once under CLUMPI_COLL_VERBOSE.
+ * So does a reduction the agent cannot compute (a user op: the agent runs
+ * no user code); non-commutative ops never get here (the selection table
+ * gives them an order-keeping algorithm, not these).
  */
 #ifndef COLL_NI_H
 #define COLL_NI_H
 
 #include "coll/algos.h"
+#include "netmod/agent/agent_coll.h"
 
-coll_bcast_fn coll_bcast_ni_binary, coll_bcast_ni_binomial;
+coll_bcast_fn     coll_bcast_ni_binary, coll_bcast_ni_binomial;
+coll_reduce_fn    coll_reduce_ni_binary, coll_reduce_ni_binomial;
+coll_allreduce_fn coll_allreduce_ni_binary, coll_allreduce_ni_binomial;
+coll_barrier_fn   coll_barrier_ni_binary, coll_barrier_ni_binomial;
+
+/* ---- shared by the *_ni.c files (coll/ni.c) ---------------------------- */
+/* How NI collectives wait: the device's progress. */
+extern const agt_coll_waiter coll_ni_waiter;
+/* Nonzero when comm's collectives can run in the agents. */
+int coll_ni_usable(const mpid_comm *comm);
+/* Under CLUMPI_COLL_VERBOSE, once per process and operation, on comm rank
+ * `who`: that `what` (e.g. "reduce") ran the host's algorithm, and why. */
+void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, int who,
+                           const char *why);
+/* The agents' errors as MPI error classes. */
+int coll_ni_err(int rc);
 
 #endif

@@ -33,6 +33,9 @@ static const coll_algo barrier_algos[] = {
     { "dissemination", F(coll_barrier_dissemination), 0 },
     { "binomial", F(coll_barrier_binomial), 0 },
     { "hier", F(coll_barrier_hier), 0 },
+    /* a zero-byte allreduce in the NI agents (coll/reduce_ni.c) */
+    { "ni-binary", F(coll_barrier_ni_binary), 0 },
+    { "ni-binomial", F(coll_barrier_ni_binomial), 0 },
 };
 static const coll_rule barrier_rules[] = {
     { ANY, ALL, 2, 0, "hier" },
@@ -160,6 +163,9 @@ static const coll_algo reduce_algos[] = {
     { "binary", F(coll_reduce_binary), O },
     { "rabenseifner", F(coll_reduce_rabenseifner), 0 },
     { "hier", F(coll_reduce_hier), 0 },
+    /* combined in the NI agents (coll/reduce_ni.c, CLUMPI_NET=agent) */
+    { "ni-binary", F(coll_reduce_ni_binary), 0 },
+    { "ni-binomial", F(coll_reduce_ni_binomial), 0 },
 };
 static const coll_rule reduce_rules[] = {
     { ANY, ALL, 2, 0, "hier" },
@@ -173,6 +179,8 @@ static const coll_algo allreduce_algos[] = {
     { "rabenseifner", F(coll_allreduce_rabenseifner), 0 },
     { "reduce_bcast", F(coll_allreduce_reduce_bcast), O },
     { "hier", F(coll_allreduce_hier), 0 },
+    { "ni-binary", F(coll_allreduce_ni_binary), 0 },
+    { "ni-binomial", F(coll_allreduce_ni_binomial), 0 },
 };
 static const coll_rule allreduce_rules[] = {
     { ANY, ALL, 2, 0, "hier" },

@@ -1,17 +1,25 @@
 /*
- * test_agent_coll.c — NI-level collectives (coll/bcast_ni.c) against a
- * reference: MPI_Bcast with the algorithm named by argv[1] (set as
- * CLUMPI_COLL_BCAST before MPI_Init; default ni-binary), every root, sizes
- * around the packet payload (MTU 2 KiB) and the credit window, a derived
- * type, and two overlapping communicators in flight at once (ranks enter
- * them in opposite orders: NI forwarding must not need the receivers, and
- * the trees must not deadlock each other). Run by netmod/agent/test_agent.sh
- * on 1-4 emulated nodes with 1-3 ranks each.
+ * test_agent_coll.c — NI-level collectives (coll/bcast_ni.c, reduce_ni.c)
+ * against a reference, with the algorithm named by argv[1] (default
+ * ni-binary) forced for MPI_Bcast and, when it is an ni-* one, for
+ * MPI_Reduce, MPI_Allreduce and MPI_Barrier too (CLUMPI_COLL_<OP>, set
+ * before MPI_Init).
+ * Broadcast: every root, sizes around the packet payload (MTU 2 KiB) and
+ * the credit window, a derived type, and two overlapping communicators in
+ * flight at once (ranks enter them in opposite orders: NI forwarding must
+ * not need the receivers, and the trees must not deadlock each other).
+ * Reductions: predefined ops on predefined types (pair types and a vector
+ * type included), every root, sizes across the packet and window, in
+ * place; user ops (commutative, and non-commutative: the host's ordered
+ * fallback); disjoint communicators reducing at the same time through the
+ * same agents, and overlapping ones in turn; a barrier that must hold.
+ * Run by netmod/agent/test_agent.sh on 1-8 emulated nodes, 1-3 ranks each.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int rank, size, fails;
 
@@ -44,10 +52,214 @@ static void bcast_check(MPI_Comm comm, size_t n, int root, int iter)
     free(b);
 }
 
+/* ---- reductions --------------------------------------------------------- */
+/* rank r's element i: small positive integers, exact in every type */
+static long long val(int r, size_t i, int salt) { return (long long)((r * 7 + i * 3 + salt) % 11) + 1; }
+
+static long long ref_op(MPI_Op op, long long a, long long b)
+{
+    if (op == MPI_SUM) return a + b;
+    if (op == MPI_PROD) return a * b;
+    if (op == MPI_MAX) return a > b ? a : b;
+    if (op == MPI_MIN) return a < b ? a : b;
+    if (op == MPI_BXOR) return a ^ b;
+    if (op == MPI_BOR) return a | b;
+    if (op == MPI_BAND) return a & b;
+    if (op == MPI_LAND) return a && b;
+    return (a || b) && !(a && b);   /* MPI_LXOR */
+}
+
+typedef struct { double v; int i; } dbl_int;
+
+/* One reduction of n elements of type t with op over comm, at root (or
+ * all, allreduce), optionally in place; checked element by element. */
+static void red_check(MPI_Comm comm, MPI_Datatype t, MPI_Op op, size_t n, int root, int all,
+                      int inplace, int salt)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    int pair = t == MPI_DOUBLE_INT || t == MPI_2INT;
+    size_t es = t == MPI_DOUBLE_INT ? sizeof(dbl_int) : t == MPI_2INT ? 2 * sizeof(int)
+              : t == MPI_INT ? sizeof(int) : t == MPI_DOUBLE ? sizeof(double)
+              : t == MPI_FLOAT ? sizeof(float) : t == MPI_UNSIGNED_CHAR ? 1 : sizeof(long long);
+    char *s = malloc(n * es + 1), *d = malloc(n * es + 1);
+    for (size_t i = 0; i < n; i++) {
+        long long v = val(r, i, salt);
+        if (op == MPI_PROD)
+            v = v % 2 + 1;   /* 2^8 at most over 8 ranks: exact */
+        char *e = s + i * es;
+        if (t == MPI_INT) *(int *)e = (int)v;
+        else if (t == MPI_DOUBLE) *(double *)e = (double)v;
+        else if (t == MPI_FLOAT) *(float *)e = (float)v;
+        else if (t == MPI_UNSIGNED_CHAR) *(unsigned char *)e = (unsigned char)v;
+        else if (t == MPI_LONG_LONG) *(long long *)e = v;
+        else if (t == MPI_DOUBLE_INT) *(dbl_int *)e = (dbl_int){ (double)v, r };
+        else ((int *)e)[0] = (int)v, ((int *)e)[1] = r;
+    }
+    memset(d, 0xee, n * es);
+    if (inplace && (all || r == root))
+        memcpy(d, s, n * es);
+    const void *sb = inplace && (all || r == root) ? MPI_IN_PLACE : s;
+    int rc = all ? MPI_Allreduce(sb, d, (int)n, t, op, comm)
+                 : MPI_Reduce(sb, d, (int)n, t, op, root, comm);
+    CHECK(rc == MPI_SUCCESS, "reduction failed");
+    if (all || r == root)
+        for (size_t i = 0; i < n; i++) {
+            long long want = 0, got = 0;
+            int wloc = 0, gloc = 0;
+            for (int q = 0; q < p; q++) {
+                long long v = val(q, i, salt);
+                if (op == MPI_PROD)
+                    v = v % 2 + 1;
+                if (pair) {   /* MINLOC / MAXLOC: the lowest index among equals */
+                    int better = q == 0 || (op == MPI_MINLOC ? v < want : v > want);
+                    if (better)
+                        want = v, wloc = q;
+                } else {
+                    want = q == 0 ? v : ref_op(op, want, v);
+                }
+            }
+            const char *e = d + i * es;
+            if (t == MPI_INT) got = *(const int *)e;
+            else if (t == MPI_DOUBLE) got = (long long)*(const double *)e;
+            else if (t == MPI_FLOAT) got = (long long)*(const float *)e;
+            else if (t == MPI_UNSIGNED_CHAR) got = *(const unsigned char *)e, want &= 0xff;
+            else if (t == MPI_LONG_LONG) got = *(const long long *)e;
+            else if (t == MPI_DOUBLE_INT) got = (long long)((const dbl_int *)e)->v,
+                                          gloc = ((const dbl_int *)e)->i;
+            else got = ((const int *)e)[0], gloc = ((const int *)e)[1];
+            CHECK(got == want && gloc == wloc,
+                  "%s of %zu elements, root %d, in place %d: element %zu is %lld (at %d), "
+                  "not %lld (at %d)", all ? "allreduce" : "reduce", n, root, inplace, i, got,
+                  gloc, want, wloc);
+        }
+    free(s);
+    free(d);
+}
+
+/* x -> m x + c, composed: non-commutative, associative (mod a prime) */
+typedef struct { long long m, c; } affine;
+#define AFF_P 1000003LL
+static void aff_compose(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    affine *a = in, *b = inout;
+    for (int i = 0; i < *len; i++) {   /* b = a o b */
+        affine x = { a[i].m * b[i].m % AFF_P, (a[i].m * b[i].c + a[i].c) % AFF_P };
+        b[i] = x;
+    }
+}
+static void int_sum(void *in, void *inout, int *len, MPI_Datatype *t)
+{
+    (void)t;
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void user_ops(MPI_Comm comm)
+{
+    int r, p;
+    MPI_Comm_rank(comm, &r);
+    MPI_Comm_size(comm, &p);
+    MPI_Op aff, sum;
+    MPI_Op_create(aff_compose, 0, &aff);
+    MPI_Op_create(int_sum, 1, &sum);
+    enum { N = 700 };   /* 11200 bytes of affine: several packets */
+    affine *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+    for (int i = 0; i < N; i++)
+        a[i] = (affine){ (r + i) % 5 + 1, (r * 3 + i) % 7 };
+    MPI_Datatype pairt;
+    MPI_Type_contiguous(2, MPI_LONG_LONG, &pairt);
+    MPI_Type_commit(&pairt);
+    MPI_Allreduce(a, b, N, pairt, aff, comm);
+    for (int i = 0; i < N; i++) {
+        affine w = { (0 + i) % 5 + 1, (0 * 3 + i) % 7 };
+        for (int q = 1; q < p; q++) {   /* w = w o v_q */
+            affine v = { (q + i) % 5 + 1, (q * 3 + i) % 7 };
+            w = (affine){ w.m * v.m % AFF_P, (w.m * v.c + w.c) % AFF_P };
+        }
+        CHECK(b[i].m == w.m && b[i].c == w.c, "non-commutative allreduce: element %d", i);
+    }
+    int x[3000], y[3000];
+    for (int i = 0; i < 3000; i++)
+        x[i] = r + i;
+    MPI_Reduce(x, y, 3000, MPI_INT, sum, p - 1, comm);
+    if (r == p - 1)
+        for (int i = 0; i < 3000; i++)
+            CHECK(y[i] == p * (p - 1) / 2 + p * i, "user-op reduce: element %d", i);
+    MPI_Type_free(&pairt);
+    MPI_Op_free(&aff);
+    MPI_Op_free(&sum);
+    free(a);
+    free(b);
+}
+
+/* Rank 0 enters late: nobody may leave before it came in. */
+static void barrier_check(MPI_Comm comm)
+{
+    int r;
+    MPI_Comm_rank(comm, &r);
+    for (int round = 0; round < 3; round++) {
+        MPI_Barrier(comm);
+        double t0 = MPI_Wtime();
+        if (r == 0)
+            usleep(30000);
+        CHECK(MPI_Barrier(comm) == MPI_SUCCESS, "barrier failed");
+        CHECK(MPI_Wtime() - t0 >= 0.029, "left the barrier %.3f s after entering, before "
+              "rank 0 came", MPI_Wtime() - t0);
+    }
+}
+
+static void reductions(MPI_Comm comm, int salt)
+{
+    int p;
+    MPI_Comm_size(comm, &p);
+    /* 496 ints fill one packet's 1984 bytes; 16 packets the credit window */
+    const size_t counts[] = { 1, 3, 495, 496, 497, 993, 16 * 496 + 1, 30000 };
+    const size_t nc = sizeof counts / sizeof counts[0];
+    for (int root = 0; root < p; root++)
+        for (size_t c = 0; c < nc; c++)
+            red_check(comm, MPI_INT, MPI_SUM, counts[c], root, 0, root == 1, salt + (int)c);
+    for (size_t c = 0; c < nc; c++)
+        red_check(comm, MPI_INT, MPI_SUM, counts[c], 0, 1, (int)c & 1, salt + (int)c);
+    struct { MPI_Datatype t; MPI_Op op; } tops[] = {
+        { MPI_INT, MPI_MAX }, { MPI_INT, MPI_MIN }, { MPI_DOUBLE, MPI_SUM },
+        { MPI_DOUBLE, MPI_PROD }, { MPI_FLOAT, MPI_MIN }, { MPI_LONG_LONG, MPI_BXOR },
+        { MPI_UNSIGNED_CHAR, MPI_BOR }, { MPI_INT, MPI_BAND }, { MPI_INT, MPI_LAND },
+        { MPI_INT, MPI_LXOR }, { MPI_DOUBLE_INT, MPI_MINLOC }, { MPI_2INT, MPI_MAXLOC },
+    };
+    for (size_t k = 0; k < sizeof tops / sizeof tops[0]; k++) {
+        red_check(comm, tops[k].t, tops[k].op, 5000, p - 1, 0, 0, salt + (int)k);
+        red_check(comm, tops[k].t, tops[k].op, 777, 0, 1, 0, salt + (int)k);
+    }
+    /* a strided type: packed into the agents, unpacked at the ranks */
+    MPI_Datatype vec;
+    MPI_Type_vector(1000, 3, 5, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    int r;
+    MPI_Comm_rank(comm, &r);
+    int *v = malloc(5000 * sizeof(int)), *w = malloc(5000 * sizeof(int));
+    for (int i = 0; i < 5000; i++)
+        v[i] = r + i, w[i] = -7;
+    MPI_Allreduce(v, w, 1, vec, MPI_SUM, comm);
+    for (int i = 0; i < 5000; i++)
+        CHECK(w[i] == (i % 5 < 3 ? p * i + p * (p - 1) / 2 : -7), "vector allreduce: %d is %d",
+              i, w[i]);
+    free(v);
+    free(w);
+    MPI_Type_free(&vec);
+}
+
 int main(int argc, char **argv)
 {
     const char *algo = argc > 1 ? argv[1] : "ni-binary";
     setenv("CLUMPI_COLL_BCAST", algo, 1);
+    if (strncmp(algo, "ni-", 3) == 0) {
+        setenv("CLUMPI_COLL_REDUCE", algo, 1);
+        setenv("CLUMPI_COLL_ALLREDUCE", algo, 1);
+        setenv("CLUMPI_COLL_BARRIER", algo, 1);
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -99,6 +311,27 @@ int main(int argc, char **argv)
         }
         MPI_Comm_free(&a);
         MPI_Comm_free(&b);
+    }
+
+    if (strncmp(algo, "ni-", 3) == 0) {
+        reductions(MPI_COMM_WORLD, 0);
+        user_ops(MPI_COMM_WORLD);
+        barrier_check(MPI_COMM_WORLD);
+        /* even and odd ranks reduce at the same time through the same agents;
+         * then overlapping communicators in turn, in the same order */
+        MPI_Comm half, rev;
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+        MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+        for (int round = 0; round < 3; round++) {
+            red_check(half, MPI_INT, MPI_SUM, round & 1 ? 20000 : 600, 0, 1, 0, round);
+            red_check(half, MPI_DOUBLE, MPI_MAX, 3000, 0, 0, 0, round);
+            red_check(MPI_COMM_WORLD, MPI_INT, MPI_SUM, 10000, round % size, 0, 0, round);
+            red_check(rev, MPI_INT, MPI_MIN, 10000, 0, 1, 0, round);
+            MPI_Barrier(rev);
+            red_check(MPI_COMM_WORLD, MPI_LONG_LONG, MPI_SUM, 5000, 0, 1, 1, round);
+        }
+        MPI_Comm_free(&half);
+        MPI_Comm_free(&rev);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0)

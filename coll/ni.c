@@ -1,0 +1,41 @@
+/*
+ * ni.c — what the NI-level collectives (the *_ni.c files of coll/) share:
+ * when they may run in the agents, how they wait, the note of a host fallback.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "coll/coll_impl.h"
+#include "coll/ni.h"
+#include "netmod/agent/agent_ring.h"
+#include "src/util/param.h"
+
+const agt_coll_waiter coll_ni_waiter = { mpid_progress, mpid_progress_until };
+
+int coll_ni_usable(const mpid_comm *comm)
+{
+    return agt_coll_up() && (size_t)comm->size <= agt_coll_max_ranks();
+}
+
+void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, int who,
+                           const char *why)
+{
+    static char said[8][16];   /* operations already told about */
+    if (comm->rank != who || !cu_param_int("COLL_VERBOSE", 0))
+        return;
+    int i = 0;
+    while (i < 8 && said[i][0] && strcmp(said[i], what) != 0)
+        i++;
+    if (i < 8 && said[i][0])
+        return;
+    if (i < 8)
+        snprintf(said[i], sizeof said[i], "%s", what);
+    const char *tree = shape == AGT_TREE_BINARY ? "binary" : "binomial";
+    fprintf(stderr, "clumpi: coll: ni-%s %s %s; using the host's %s tree\n", tree, what, why,
+            tree);
+}
+
+int coll_ni_err(int rc)
+{
+    return rc == 0 ? MPI_SUCCESS : rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
+}
