@@ -48,6 +48,7 @@ int mpir_nbc_start(const char *fn, MPI_Comm comm, coll_sched *s, int rc, MPI_Req
     mpid_request *r;
     if ((rc = coll_sched_start(s, &r)) != MPI_SUCCESS)
         return build_failed(fn, comm, NULL, rc);
+    r->mpir_kind = MPIR_REQ_NBC;   /* Request_free and Cancel refuse it */
     return mpir_req_handle(fn, r, comm, request);
 }
 

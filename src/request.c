@@ -92,6 +92,17 @@ static int bad_request(const char *fn, const char *arg, MPI_Request h)
                                    (unsigned)h));
 }
 
+/* MPI-3.1 section 5.12: freeing or cancelling the request of a nonblocking
+ * collective is erroneous (the other ranks' schedules depend on ours). We
+ * report it and keep the request, which still completes by Wait/Test. */
+static int nbc_request(const char *fn, const mpid_request *r, MPI_Request h)
+{
+    return mpir_err_comm(r->comm, mpir_err(MPI_ERR_REQUEST, fn,
+                         "request=0x%x belongs to a nonblocking collective, which MPI "
+                         "forbids to free or cancel (MPI-3.1 section 5.12); complete it "
+                         "with MPI_Wait or MPI_Test (the request stays valid)", (unsigned)h));
+}
+
 static int view_done_cb(void *arg) { return view_done(arg); }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -427,6 +438,8 @@ int PMPI_Request_free(MPI_Request *request)
     if (!view(*request, &v) || !v.outer)
         return bad_request("MPI_Request_free", "request", *request);
     mpid_request *r = v.outer;
+    if (r->mpir_kind == MPIR_REQ_NBC)
+        return nbc_request("MPI_Request_free", r, *request);
     mpir_handle_free(&mpir_requests, *request);
     if (r->mpir_kind == MPIR_REQ_PERSISTENT) {
         mpir_preq *p = r->user;
@@ -452,6 +465,8 @@ int PMPI_Cancel(MPI_Request *request)
     req_view v;
     if (!view(*request, &v) || !v.outer)
         return bad_request("MPI_Cancel", "request", *request);
+    if (v.outer->mpir_kind == MPIR_REQ_NBC)
+        return nbc_request("MPI_Cancel", v.outer, *request);
     /* Receives not yet matched are cancelled; sends complete normally
      * (MPI-3.1 lets cancellation fail), and MPI_Test_cancelled says so. */
     if (v.x && v.x->kind == MPID_REQ_RECV)

@@ -474,6 +474,22 @@ static void test_errors(void)
         expect(MPI_Ireduce(a, a, 1, MPI_INT, MPI_SUM, 0, self, &r), MPI_ERR_BUFFER,
                "Ireduce sendbuf == recvbuf");
         expect(MPI_Ibcast(a, 1, MPI_INT, 0, self, NULL), MPI_ERR_ARG, "Ibcast request NULL");
+        /* MPI-3.1 section 5.12: freeing or cancelling a nonblocking
+         * collective's request is erroneous; clumpi says so and keeps the
+         * request, which still completes (on every rank, so it matches). */
+        MPI_Comm d;
+        CT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+        MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN);
+        b[0] = rank;
+        CT_OK(MPI_Iallreduce(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM, d, &r));
+        MPI_Request keep = r;
+        expect(MPI_Request_free(&r), MPI_ERR_REQUEST, "Request_free of an Iallreduce");
+        CT_CHECK(r == keep, "Request_free of an Iallreduce changed the handle");
+        expect(MPI_Cancel(&r), MPI_ERR_REQUEST, "Cancel of an Iallreduce");
+        CT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+        CT_CHECK(b[0] == size * (size - 1) / 2, "Iallreduce after a refused free: %d, "
+                 "expected %d", b[0], size * (size - 1) / 2);
+        CT_OK(MPI_Comm_free(&d));
     }
     /* the failed calls drew no operation number: one that works still matches */
     CT_OK(MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r));
