@@ -5,3 +5,6 @@ bench_pt2pt_SOURCES = bench/pt2pt.c
 bench_pt2pt_LDADD = libmpi.la
 bench_pt2pt_LDFLAGS = $(AM_LDFLAGS) -no-install
 EXTRA_DIST += bench/compare.sh
+# Shared by the benchmarks: bench_util.h (header-only, so each program still
+# builds with one mpicc command) and plot_lib.sh (gnuplot helpers).
+EXTRA_DIST += bench/bench_util.h bench/plot_lib.sh

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ctype.h>
+#include "bench_util.h"
 
 static int me, np;
 
@@ -74,28 +75,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
-    int len;
-    MPI_Get_library_version(lib, &len);
     if (!label)
-        label = strstr(lib, "clumpi") ? "clumpi" : strstr(lib, "Open MPI") ? "openmpi"
-              : strstr(lib, "MPICH") ? "mpich" : "mpi";
-    /* nodes: distinct processor names */
-    char name[MPI_MAX_PROCESSOR_NAME] = "", *names = NULL;
-    MPI_Get_processor_name(name, &len);
-    if (me == 0)
-        names = calloc((size_t)np, MPI_MAX_PROCESSOR_NAME);
-    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0,
-               MPI_COMM_WORLD);
-    int nodes = 0;
-    if (me == 0)
-        for (int i = 0; i < np; i++) {
-            int seen = 0;
-            for (int j = 0; j < i && !seen; j++)
-                seen = !strcmp(names + (size_t)i * MPI_MAX_PROCESSOR_NAME,
-                               names + (size_t)j * MPI_MAX_PROCESSOR_NAME);
-            nodes += !seen;
-        }
+        label = bench_mpi_label();
+    int nodes = bench_nodes(MPI_COMM_WORLD);
     FILE *out = NULL;
     if (me == 0 && csv) {
         out = fopen(csv, "a");
@@ -157,7 +139,6 @@ int main(int argc, char **argv)
     free(a);
     free(b);
     free(all);
-    free(names);
     MPI_Finalize();
     return 0;
 }
