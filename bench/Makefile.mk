@@ -8,3 +8,11 @@ EXTRA_DIST += bench/compare.sh
 # Shared by the benchmarks: bench_util.h (header-only, so each program still
 # builds with one mpicc command) and plot_lib.sh (gnuplot helpers).
 EXTRA_DIST += bench/bench_util.h bench/plot_lib.sh
+# Host-versus-NI broadcast benchmark (seed 002): bench/ni_run.sh runs the
+# grid, bench/ni_plot.sh plots it, ni_test.sh runs the quick grid in make check.
+noinst_PROGRAMS += bench/ni
+bench_ni_SOURCES = bench/ni.c
+bench_ni_LDADD = libmpi.la
+bench_ni_LDFLAGS = $(AM_LDFLAGS) -no-install
+TESTS += bench/ni_test.sh
+EXTRA_DIST += bench/ni_run.sh bench/ni_plot.sh bench/ni_test.sh
