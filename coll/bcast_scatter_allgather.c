@@ -7,15 +7,6 @@
  */
 #include "coll/coll_impl.h"
 
-static void chunk(size_t n, size_t c, long lo_rel, long hi_rel, size_t *off, size_t *len)
-{
-    size_t lo = (size_t)lo_rel * c, hi = (size_t)hi_rel * c;
-    if (lo > n) lo = n;
-    if (hi > n) hi = n;
-    *off = lo;
-    *len = hi - lo;
-}
-
 int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, int root,
                                  const mpid_comm *comm)
 {
@@ -36,7 +27,7 @@ int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, in
         mask <<= 1;
     if (rel != 0) {
         long sub = mask < p - rel ? mask : p - rel;
-        chunk(b.n, c, rel, rel + sub, &off, &len);
+        coll_chunk(b.n, c, rel, rel + sub, &off, &len);
         if (len)
             rc = coll_recv(b.p + off, len, byte, (me - mask + p) % p, COLL_TAG_BCAST, comm);
     }
@@ -44,7 +35,7 @@ int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, in
         if (rel + mask >= p)
             continue;
         long sub = mask < p - rel - mask ? mask : p - rel - mask;
-        chunk(b.n, c, rel + mask, rel + mask + sub, &off, &len);
+        coll_chunk(b.n, c, rel + mask, rel + mask + sub, &off, &len);
         if (len)
             rc = coll_send(b.p + off, len, byte, (me + mask) % p, COLL_TAG_BCAST, comm);
     }
@@ -54,8 +45,8 @@ int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, in
     for (int s = 0; s < p - 1 && rc == MPI_SUCCESS; s++) {
         size_t soff, slen, roff, rlen;
         long sc = (rel - s + p) % p, rcv = (rel - s - 1 + 2 * p) % p;
-        chunk(b.n, c, sc, sc + 1, &soff, &slen);
-        chunk(b.n, c, rcv, rcv + 1, &roff, &rlen);
+        coll_chunk(b.n, c, sc, sc + 1, &soff, &slen);
+        coll_chunk(b.n, c, rcv, rcv + 1, &roff, &rlen);
         mpid_request *r[2] = { NULL, NULL };
         if (rlen)
             rc = mpid_irecv(b.p + roff, rlen, byte, left, COLL_TAG_BCAST, comm, MPID_CTX_COLL,

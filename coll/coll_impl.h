@@ -69,6 +69,15 @@ int  coll_bytes_get(coll_bytes *b, const void *buf, size_t count, const cu_dtype
 /* unpack: copy received bytes back into the buffer; frees the copy. */
 void coll_bytes_put(coll_bytes *b, void *buf, size_t count, const cu_dtype *dt, int unpack);
 
+/* Chunks [lo, hi) of n bytes cut in chunks of c (the last ones short or
+ * empty): byte offset and length, for scatter+allgather. */
+static inline void coll_chunk(size_t n, size_t c, long lo, long hi, size_t *off, size_t *len)
+{
+    size_t a = (size_t)lo * c, b = (size_t)hi * c;
+    *off = a < n ? a : n;
+    *len = (b < n ? b : n) - *off;
+}
+
 /* Tunables (CLUMPI_COLL_SEGSIZE, CLUMPI_COLL_KNOMIAL_K, ...), read once. */
 size_t coll_param_segsize(void);
 int    coll_param_knomial_k(void);

@@ -1,9 +1,14 @@
 /*
- * nbc_allgather.c — Iallgather(v) (ring) and Ialltoall(v,w) (linear) as
- * schedules.
+ * nbc_allgather.c — Iallgather(v) (ring, linear) and Ialltoall(v,w)
+ * (linear) as schedules.
  */
 #include "coll/sched.h"
 #include "coll/coll_impl.h"
+
+/* Block i of the result (rcounts NULL: the plain form). */
+#define CNT(i) (rcounts ? (size_t)rcounts[i] : rcount)
+#define BLK(i) ((char *)rbuf + (displs ? (ptrdiff_t)displs[i] : (ptrdiff_t)(i) * (ptrdiff_t)rcount) \
+                                   * rdt->extent)
 
 /* Ring: p - 1 rounds; in round k each rank passes on the block it received
  * in round k - 1 (its own first) and receives the next one from the left.
@@ -15,9 +20,6 @@ int coll_nbc_allgather(coll_sched *s, const void *sbuf, size_t scount, const cu_
 {
     const mpid_comm *c = coll_sched_comm(s);
     int p = c->size, me = c->rank, left = (me - 1 + p) % p, right = (me + 1) % p;
-#define CNT(i) (rcounts ? (size_t)rcounts[i] : rcount)
-#define BLK(i) ((char *)rbuf + (displs ? (ptrdiff_t)displs[i] : (ptrdiff_t)(i) * (ptrdiff_t)rcount) \
-                                   * rdt->extent)
     if (sbuf != MPI_IN_PLACE)
         coll_sched_copy(s, sbuf, scount, sdt, BLK(me), CNT(me), rdt);
     for (int k = 0; k < p - 1; k++) {
@@ -26,10 +28,31 @@ int coll_nbc_allgather(coll_sched *s, const void *sbuf, size_t scount, const cu_
         coll_sched_send(s, BLK(sb), CNT(sb), rdt, right);
         coll_sched_barrier(s);
     }
-#undef CNT
-#undef BLK
     return coll_sched_failed(s);
 }
+
+/* Linear: one round, every block sent straight to every rank. p - 1
+ * messages in and out per rank, but no rank waits on a chain of others:
+ * for small blocks, and for oversubscribed cores where each ring step
+ * waits for a descheduled neighbour. */
+int coll_nbc_allgather_linear(coll_sched *s, const void *sbuf, size_t scount,
+                              const cu_dtype *sdt, void *rbuf, const int *rcounts,
+                              const int *displs, size_t rcount, const cu_dtype *rdt)
+{
+    const mpid_comm *c = coll_sched_comm(s);
+    int p = c->size, me = c->rank;
+    if (sbuf != MPI_IN_PLACE)
+        coll_sched_copy(s, sbuf, scount, sdt, BLK(me), CNT(me), rdt);   /* runs before the sends */
+    for (int k = 1; k < p; k++) {
+        int i = (me - k + p) % p;
+        coll_sched_recv(s, BLK(i), CNT(i), rdt, i);
+    }
+    for (int k = 1; k < p; k++)
+        coll_sched_send(s, BLK(me), CNT(me), rdt, (me + k) % p);
+    return coll_sched_failed(s);
+}
+#undef CNT
+#undef BLK
 
 /* Linear: every receive and send posted at once. MPI_IN_PLACE: the blocks
  * to send are packed out of the receive buffer at the call (the standard

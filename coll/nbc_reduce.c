@@ -1,5 +1,6 @@
 /*
- * nbc_reduce.c — Ireduce (binomial), Iallreduce (recursive doubling),
+ * nbc_reduce.c — Ireduce (binomial, linear), Iallreduce (recursive
+ * doubling, reduce+bcast),
  * Ireduce_scatter (reduce + scatterv) and Iscan/Iexscan (recursive
  * doubling) as schedules. All keep MPI's operand order, so they serve
  * non-commutative ops too: the schedule is fixed at the call, so "which
@@ -81,6 +82,40 @@ int coll_nbc_reduce(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
 {
     const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     return build_reduce(s, mine, rbuf, count, dt, root, coll_sched_op(s)->commute);
+}
+
+/* Linear: the root receives every rank's vector at once (one round, p - 1
+ * buffers) and combines them in rank order, right to left:
+ * x0 op (x1 op (... op x(p-1))), which associativity makes MPI's result. */
+int coll_nbc_reduce_linear(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
+                           const cu_dtype *dt, int root)
+{
+    const mpid_comm *c = coll_sched_comm(s);
+    int p = c->size, me = c->rank;
+    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (me != root) {
+        coll_sched_send(s, mine, count, dt, root);
+        return coll_sched_failed(s);
+    }
+    const void **x = coll_sched_bytes(s, (size_t)p * sizeof *x);
+    if (!x)
+        return coll_sched_failed(s);
+    for (int i = 0; i < p; i++) {
+        /* in place, my vector is in the result we fold into: keep a copy */
+        void *t = i != me || mine == rbuf ? coll_sched_tmp(s, count, dt) : NULL;
+        if (i != me && !t)
+            return coll_sched_failed(s);
+        if (i != me)
+            coll_sched_recv(s, t, count, dt, i);
+        else if (t)
+            coll_sched_copy(s, mine, count, dt, t, count, dt);
+        x[i] = t ? t : mine;
+    }
+    coll_sched_barrier(s);
+    coll_sched_copy(s, x[p - 1], count, dt, rbuf, count, dt);
+    for (int i = p - 2; i >= 0; i--)
+        coll_sched_reduce(s, x[i], rbuf, count, dt);
+    return coll_sched_failed(s);
 }
 
 /* Recursive doubling over the largest power of two pof2 <= p: the first
@@ -198,4 +233,18 @@ int coll_nbc_scan(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
         }
     }
     return coll_sched_failed(s);
+}
+
+/* Reduce onto rank 0 (the order-keeping binomial tree), then a binomial
+ * broadcast from it on sub-tag 1: 2 log2 p rounds of one message each way
+ * per tree edge, against log2 p rounds of exchanges for recursive doubling. */
+int coll_nbc_allreduce_reduce_bcast(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
+                                    const cu_dtype *dt)
+{
+    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    int rc = build_reduce(s, mine, rbuf, count, dt, 0, coll_sched_op(s)->commute);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    coll_sched_subtag(s, 1);
+    return coll_nbc_bcast(s, rbuf, count, dt, 0);
 }

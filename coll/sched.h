@@ -67,28 +67,43 @@ int  coll_sched_start(coll_sched *s, mpid_request **out);
 void coll_sched_free(coll_sched *s);
 
 /* ---- the nonblocking algorithms (coll/nbc_*.c): each builds its steps into
- * s. Arguments are checked; MPI_IN_PLACE arrives as is. ------------------ */
-int coll_nbc_barrier(coll_sched *s);
-int coll_nbc_bcast(coll_sched *s, void *buf, size_t count, const cu_dtype *dt, int root);
+ * s. Arguments are checked; MPI_IN_PLACE arrives as is. The operations with
+ * several algorithms have a signature each, for the selection table
+ * (coll/select.c: CLUMPI_COLL_IBCAST=... and friends). ------------------ */
+typedef int coll_nbc_barrier_fn(coll_sched *s);
+typedef int coll_nbc_bcast_fn(coll_sched *s, void *buf, size_t count, const cu_dtype *dt,
+                              int root);
+typedef int coll_nbc_reduce_fn(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
+                               const cu_dtype *dt, int root);
+typedef int coll_nbc_allreduce_fn(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
+                                  const cu_dtype *dt);
+/* rcounts/displs NULL: the plain form (rcount each). */
+typedef int coll_nbc_allgather_fn(coll_sched *s, const void *sbuf, size_t scount,
+                                  const cu_dtype *sdt, void *rbuf, const int *rcounts,
+                                  const int *displs, size_t rcount, const cu_dtype *rdt);
+/* Ibarrier: dissemination (coll_nbc_barrier), binomial tree. */
+coll_nbc_barrier_fn coll_nbc_barrier, coll_nbc_barrier_binomial;
+/* Ibcast: binomial (coll_nbc_bcast), scatter+allgather. */
+coll_nbc_bcast_fn coll_nbc_bcast, coll_nbc_bcast_scatter_allgather;
+/* Ireduce: binomial (coll_nbc_reduce), linear; both keep the order. */
+coll_nbc_reduce_fn coll_nbc_reduce, coll_nbc_reduce_linear;
+/* Iallreduce: recursive doubling (coll_nbc_allreduce), reduce+bcast; both
+ * keep the order. */
+coll_nbc_allreduce_fn coll_nbc_allreduce, coll_nbc_allreduce_reduce_bcast;
+/* Iallgather(v): ring (coll_nbc_allgather), linear. */
+coll_nbc_allgather_fn coll_nbc_allgather, coll_nbc_allgather_linear;
 int coll_nbc_gather(coll_sched *s, const void *sbuf, size_t scount, const cu_dtype *sdt,
                     void *rbuf, const int *rcounts, const int *displs, size_t rcount,
                     const cu_dtype *rdt, int root);
 int coll_nbc_scatter(coll_sched *s, const void *sbuf, const int *scounts, const int *displs,
                      size_t scount, const cu_dtype *sdt, void *rbuf, size_t rcount,
                      const cu_dtype *rdt, int root);
-int coll_nbc_allgather(coll_sched *s, const void *sbuf, size_t scount, const cu_dtype *sdt,
-                       void *rbuf, const int *rcounts, const int *displs, size_t rcount,
-                       const cu_dtype *rdt);
 /* Alltoall, -v and -w in one: per-peer counts, displacements in bytes and
  * types (the entry points expand the plain forms). */
 int coll_nbc_alltoallw(coll_sched *s, const void *sbuf, const size_t *scounts,
                        const ptrdiff_t *sdispls, const cu_dtype *const *sdts, void *rbuf,
                        const size_t *rcounts, const ptrdiff_t *rdispls,
                        const cu_dtype *const *rdts);
-int coll_nbc_reduce(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
-                    const cu_dtype *dt, int root);
-int coll_nbc_allreduce(coll_sched *s, const void *sbuf, void *rbuf, size_t count,
-                       const cu_dtype *dt);
 int coll_nbc_reduce_scatter(coll_sched *s, const void *sbuf, void *rbuf, const int *rcounts,
                             const cu_dtype *dt);
 int coll_nbc_scan(coll_sched *s, const void *sbuf, void *rbuf, size_t count,

@@ -223,6 +223,50 @@ static const coll_rule exscan_rules[] = {
     { 65536, ALL, 1, 0, "recdbl" },
     { ANY, ALL, 1, 0, "linear" },
 };
+
+/* ---- nonblocking forms: schedules (coll/nbc_*.c) -----------------------
+ * The first algorithm of each is the one every call ran before there was a
+ * choice, and stays the default: a schedule's rounds run in the progress of
+ * whatever the application does meanwhile, and the others are not yet
+ * measured against them as schedules. The others: scatter+allgather for
+ * large broadcasts (2n bytes per rank instead of n log2 p at the root),
+ * linear exchanges for small blocks (one round), trees for the fewest
+ * messages. */
+static const coll_algo ibarrier_algos[] = {
+    { "dissemination", F(coll_nbc_barrier), 0 },
+    { "binomial", F(coll_nbc_barrier_binomial), 0 },
+};
+static const coll_rule ibarrier_rules[] = {
+    { ANY, ALL, 1, 0, "dissemination" },
+};
+static const coll_algo ibcast_algos[] = {
+    { "binomial", F(coll_nbc_bcast), 0 },
+    { "scatter_allgather", F(coll_nbc_bcast_scatter_allgather), 0 },
+};
+static const coll_rule ibcast_rules[] = {
+    { ANY, ALL, 1, 0, "binomial" },
+};
+static const coll_algo ireduce_algos[] = {
+    { "binomial", F(coll_nbc_reduce), O },
+    { "linear", F(coll_nbc_reduce_linear), O },
+};
+static const coll_rule ireduce_rules[] = {
+    { ANY, ALL, 1, 0, "binomial" },
+};
+static const coll_algo iallreduce_algos[] = {
+    { "recdbl", F(coll_nbc_allreduce), O },
+    { "reduce_bcast", F(coll_nbc_allreduce_reduce_bcast), O },
+};
+static const coll_rule iallreduce_rules[] = {
+    { ANY, ALL, 1, 0, "recdbl" },
+};
+static const coll_algo iallgather_algos[] = {
+    { "ring", F(coll_nbc_allgather), 0 },
+    { "linear", F(coll_nbc_allgather_linear), 0 },
+};
+static const coll_rule iallgather_rules[] = {
+    { ANY, ALL, 1, 0, "ring" },
+};
 #undef O
 
 /* ---- the table --------------------------------------------------------- */
@@ -256,6 +300,12 @@ static const coll_optab table[COLL_OP_COUNT] = {
                                          reduce_scatter_block_rules),
     [COLL_OP_SCAN]       = ROW("scan", scan_algos, scan_rules),
     [COLL_OP_EXSCAN]     = ROW("exscan", exscan_algos, exscan_rules),
+    [COLL_OP_IBARRIER]   = ROW("ibarrier", ibarrier_algos, ibarrier_rules),
+    [COLL_OP_IBCAST]     = ROW("ibcast", ibcast_algos, ibcast_rules),
+    [COLL_OP_IREDUCE]    = ROW("ireduce", ireduce_algos, ireduce_rules),
+    [COLL_OP_IALLREDUCE] = ROW("iallreduce", iallreduce_algos, iallreduce_rules),
+    [COLL_OP_IALLGATHER] = ROW("iallgather", iallgather_algos, iallgather_rules),
+    [COLL_OP_IALLGATHERV] = ROW("iallgatherv", iallgather_algos, iallgather_rules),
 };
 
 /* ---- overrides, read once ---------------------------------------------- */
@@ -447,3 +497,20 @@ coll_scan_fn *coll_select_scan(size_t bytes, const coll_op *op, const mpid_comm 
 coll_scan_fn *coll_select_exscan(size_t bytes, const coll_op *op, const mpid_comm *comm,
                                  const char **name)
 { return SEL(coll_scan_fn, COLL_OP_EXSCAN, bytes, op->commute != 0); }
+
+coll_nbc_barrier_fn *coll_select_ibarrier(const mpid_comm *comm, const char **name)
+{ return SEL(coll_nbc_barrier_fn, COLL_OP_IBARRIER, 0, -1); }
+coll_nbc_bcast_fn *coll_select_ibcast(size_t bytes, const mpid_comm *comm, const char **name)
+{ return SEL(coll_nbc_bcast_fn, COLL_OP_IBCAST, bytes, -1); }
+coll_nbc_reduce_fn *coll_select_ireduce(size_t bytes, const coll_op *op, const mpid_comm *comm,
+                                        const char **name)
+{ return SEL(coll_nbc_reduce_fn, COLL_OP_IREDUCE, bytes, op->commute != 0); }
+coll_nbc_allreduce_fn *coll_select_iallreduce(size_t bytes, const coll_op *op,
+                                              const mpid_comm *comm, const char **name)
+{ return SEL(coll_nbc_allreduce_fn, COLL_OP_IALLREDUCE, bytes, op->commute != 0); }
+coll_nbc_allgather_fn *coll_select_iallgather(size_t bytes, const mpid_comm *comm,
+                                              const char **name)
+{ return SEL(coll_nbc_allgather_fn, COLL_OP_IALLGATHER, bytes, -1); }
+coll_nbc_allgather_fn *coll_select_iallgatherv(size_t bytes, const mpid_comm *comm,
+                                               const char **name)
+{ return SEL(coll_nbc_allgather_fn, COLL_OP_IALLGATHERV, bytes, -1); }

@@ -21,7 +21,7 @@
 #ifndef COLL_SELECT_H
 #define COLL_SELECT_H
 
-#include "coll/algos.h"
+#include "coll/sched.h"
 
 /* Operations, in the order of the table. */
 enum coll_opid {
@@ -31,6 +31,9 @@ enum coll_opid {
     /* reductions: rows maintained with src/coll_reduce_entry.c */
     COLL_OP_REDUCE, COLL_OP_ALLREDUCE, COLL_OP_REDUCE_SCATTER,
     COLL_OP_REDUCE_SCATTER_BLOCK, COLL_OP_SCAN, COLL_OP_EXSCAN,
+    /* nonblocking forms with a choice of schedules (coll/nbc_*.c) */
+    COLL_OP_IBARRIER, COLL_OP_IBCAST, COLL_OP_IREDUCE, COLL_OP_IALLREDUCE,
+    COLL_OP_IALLGATHER, COLL_OP_IALLGATHERV,
     COLL_OP_COUNT
 };
 
@@ -86,6 +89,20 @@ coll_scan_fn      *coll_select_scan(size_t bytes, const coll_op *op, const mpid_
                                     const char **name);
 coll_scan_fn      *coll_select_exscan(size_t bytes, const coll_op *op, const mpid_comm *comm,
                                       const char **name);
+
+/* Nonblocking forms: the schedule builder to run (same rules, overrides
+ * CLUMPI_COLL_IBCAST=... and messages as the blocking ones). */
+coll_nbc_barrier_fn   *coll_select_ibarrier(const mpid_comm *comm, const char **name);
+coll_nbc_bcast_fn     *coll_select_ibcast(size_t bytes, const mpid_comm *comm,
+                                          const char **name);
+coll_nbc_reduce_fn    *coll_select_ireduce(size_t bytes, const coll_op *op,
+                                           const mpid_comm *comm, const char **name);
+coll_nbc_allreduce_fn *coll_select_iallreduce(size_t bytes, const coll_op *op,
+                                              const mpid_comm *comm, const char **name);
+coll_nbc_allgather_fn *coll_select_iallgather(size_t bytes, const mpid_comm *comm,
+                                              const char **name);
+coll_nbc_allgather_fn *coll_select_iallgatherv(size_t bytes, const mpid_comm *comm,
+                                               const char **name);
 
 /* The generic chooser behind the typed ones (commute < 0: not a reduction). */
 coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "src/coll_nbc.h"
+#include "coll/select.h"
 #include "src/pt2pt.h"
 
 static int seq_keyval = MPI_KEYVAL_INVALID;
@@ -70,6 +71,16 @@ int mpir_nbc_run(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
 
 #define CHECKED(rc) do { if ((rc) != MPI_SUCCESS) return mpir_err_comm(comm, (rc)); } while (0)
 
+/* The schedule builder the selection table picks (CLUMPI_COLL_I<OP>
+ * overrides it), before the operation draws its number: an unknown name
+ * fails the call on every rank alike, with the valid names. */
+#define SELECTED(f, select_call)                                                   \
+    do {                                                                           \
+        const char *name_;                                                         \
+        if (!((f) = select_call))                                                  \
+            return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "%s", name_));    \
+    } while (0)
+
 /* A new schedule that keeps the call's types (either may be NULL) and, for
  * reductions, the op. Counts and displacements are read while building:
  * no schedule keeps the user's arrays. */
@@ -91,8 +102,10 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     static const char fn[] = "MPI_Ibarrier";
     mpir_comm *c;
     MPIR_NBC_ENTER(fn, comm, c, request);
+    coll_nbc_barrier_fn *f;
+    SELECTED(f, coll_select_ibarrier(&c->dev, &name_));
     coll_sched *s = mpir_nbc_new(c);
-    return mpir_nbc_start(fn, comm, s, s ? coll_nbc_barrier(s) : 0, request);
+    return mpir_nbc_start(fn, comm, s, s ? f(s) : 0, request);
 }
 MPIR_WEAK(Ibarrier)
 
@@ -104,9 +117,10 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     MPIR_NBC_ENTER(fn, comm, c, request);
     cu_dtype *dt;
     CHECKED(mpir_check_bcast(fn, c, buffer, count, datatype, root, &dt));
+    coll_nbc_bcast_fn *f;
+    SELECTED(f, coll_select_ibcast(cu_dtype_bytes(dt, (size_t)count), &c->dev, &name_));
     coll_sched *s = typed_sched(c, dt, NULL, NULL);
-    return mpir_nbc_start(fn, comm, s, s ? coll_nbc_bcast(s, buffer, (size_t)count, dt, root) : 0,
-                          request);
+    return mpir_nbc_start(fn, comm, s, s ? f(s, buffer, (size_t)count, dt, root) : 0, request);
 }
 MPIR_WEAK(Ibcast)
 
@@ -191,10 +205,13 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, &sdt, &rdt));
+    coll_nbc_allgather_fn *f;
+    SELECTED(f, coll_select_iallgather(cu_dtype_bytes(rdt, (size_t)recvcount) *
+                                       (size_t)c->dev.size, &c->dev, &name_));
     coll_sched *s = typed_sched(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
-                          s ? coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                                 NULL, NULL, (size_t)recvcount, rdt) : 0,
+                          s ? f(s, sendbuf, (size_t)sendcount, sdt, recvbuf, NULL, NULL,
+                                (size_t)recvcount, rdt) : 0,
                           request);
 }
 MPIR_WEAK(Iallgather)
@@ -209,10 +226,15 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                   displs, recvtype, &sdt, &rdt));
+    size_t total = 0;
+    for (int i = 0; i < c->dev.size; i++)
+        total += (size_t)recvcounts[i];
+    coll_nbc_allgather_fn *f;
+    SELECTED(f, coll_select_iallgatherv(cu_dtype_bytes(rdt, total), &c->dev, &name_));
     coll_sched *s = typed_sched(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
-                          s ? coll_nbc_allgather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
-                                                 recvcounts, displs, 0, rdt) : 0,
+                          s ? f(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
+                                0, rdt) : 0,
                           request);
 }
 MPIR_WEAK(Iallgatherv)
@@ -317,9 +339,11 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_reduce(fn, c, sendbuf, recvbuf, count, datatype, op, root, &dt, &cop));
+    coll_nbc_reduce_fn *f;
+    SELECTED(f, coll_select_ireduce(cu_dtype_bytes(dt, (size_t)count), &cop, &c->dev, &name_));
     coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
-                          s ? coll_nbc_reduce(s, sendbuf, recvbuf, (size_t)count, dt, root) : 0,
+                          s ? f(s, sendbuf, recvbuf, (size_t)count, dt, root) : 0,
                           request);
 }
 MPIR_WEAK(Ireduce)
@@ -333,9 +357,12 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    coll_nbc_allreduce_fn *f;
+    SELECTED(f, coll_select_iallreduce(cu_dtype_bytes(dt, (size_t)count), &cop, &c->dev,
+                                       &name_));
     coll_sched *s = typed_sched(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
-                          s ? coll_nbc_allreduce(s, sendbuf, recvbuf, (size_t)count, dt) : 0,
+                          s ? f(s, sendbuf, recvbuf, (size_t)count, dt) : 0,
                           request);
 }
 MPIR_WEAK(Iallreduce)
