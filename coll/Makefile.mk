@@ -12,7 +12,7 @@ libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h col
 	coll/alltoall_pairwise.c coll/alltoall_bruck.c coll/alltoall_linear.c \
 	coll/alltoallv_linear.c coll/alltoallw_linear.c
 # NI-level collectives (offload mode, netmod/agent)
-libmpi_la_SOURCES += coll/ni.h coll/ni.c coll/bcast_ni.c coll/reduce_ni.c
+libmpi_la_SOURCES += coll/ni.h coll/ni.c coll/bcast_ni.c coll/reduce_ni.c coll/fadd_ni.c
 
 # Reductions: coll/op_apply.c, reduce_*.c, allreduce_*.c, reduce_scatter*.c,
 # scan*.c (maintained with src/coll_reduce_entry.c) — list them here.

@@ -19,6 +19,15 @@ coll_reduce_fn    coll_reduce_ni_binary, coll_reduce_ni_binomial;
 coll_allreduce_fn coll_allreduce_ni_binary, coll_allreduce_ni_binomial;
 coll_barrier_fn   coll_barrier_ni_binary, coll_barrier_ni_binomial;
 
+/* Fetch-and-add held by the agent of the owner's node (coll/fadd_ni.c),
+ * for MPIX_Counter: whether it is there (the same answer on every rank),
+ * and the counter (comm rank owner, id) set, added to, forgotten. Each
+ * returns an MPI error class; MPI_ERR_ARG: no such counter. */
+int coll_fadd_ni_up(void);
+int coll_fadd_ni_init(const mpid_comm *comm, int owner, uint32_t id, long long value);
+int coll_fadd_ni(const mpid_comm *comm, int owner, uint32_t id, long long add, long long *old);
+int coll_fadd_ni_free(const mpid_comm *comm, int owner, uint32_t id);
+
 /* ---- shared by the *_ni.c files (coll/ni.c) ---------------------------- */
 /* How NI collectives wait: the device's progress. */
 extern const agt_coll_waiter coll_ni_waiter;

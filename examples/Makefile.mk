@@ -1,6 +1,6 @@
 # examples: standard MPI programs, also run as tests (np: line in each
 # source; see test/Makefile.mk for the runner).
-EXAMPLES = examples/hello examples/ring examples/pi examples/stencil
+EXAMPLES = examples/hello examples/ring examples/pi examples/stencil examples/ordered_bcast
 check_PROGRAMS += $(EXAMPLES)
 TESTS += $(EXAMPLES)
 
@@ -19,3 +19,7 @@ examples_pi_LDFLAGS = $(AM_LDFLAGS) -no-install
 examples_stencil_SOURCES = examples/stencil.c
 examples_stencil_LDADD = libmpi.la
 examples_stencil_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+examples_ordered_bcast_SOURCES = examples/ordered_bcast.c
+examples_ordered_bcast_LDADD = libmpi.la
+examples_ordered_bcast_LDFLAGS = $(AM_LDFLAGS) -no-install

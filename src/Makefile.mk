@@ -12,3 +12,5 @@ libmpi_la_SOURCES += src/pt2pt.h src/send.c src/recv.c src/sendrecv.c src/probe.
 libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
 # One-sided communication (rma owner): windows, operations, epochs.
 libmpi_la_SOURCES += src/win.h src/win.c src/rma.c src/win_sync.c
+# MPIX extensions: shared counters (fetch-and-add by the NI agent, or a window).
+libmpi_la_SOURCES += src/counter.c

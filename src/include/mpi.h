@@ -630,3 +630,29 @@ CLUMPI_API(int, Win_sync, (MPI_Win win));
 }
 #endif
 #endif /* CLUMPI_MPI_H */
+
+/* ---- MPIX: clumpi extensions --------------------------------------------
+ * Shared counters: a 64-bit integer owned by one rank of a communicator,
+ * that any member may fetch-and-add at any time (seed 002's F&A, the
+ * sequencer of a totally ordered broadcast). In offload mode across nodes
+ * (CLUMPI_NET=agent) the owner's node agent holds it and serves every
+ * request itself, so the owner rank may compute without calling MPI;
+ * otherwise it lives in an RMA window at the owner (MPI_Fetch_and_op).
+ * Operations on one counter are atomic and totally ordered; the sum wraps
+ * modulo 2^64 like MPI_SUM's.
+ *   MPIX_Counter_create  collective over comm: a new counter holding
+ *                        `initial`, owned by comm rank `owner`.
+ *   MPIX_Counter_fetch_and_add  *old = the value, then value += add.
+ *   MPIX_Counter_free    collective over the creating comm's members; sets
+ *                        *counter to MPIX_COUNTER_NULL. The counter keeps
+ *                        working if comm is freed first.
+ * Errors go to MPI_COMM_WORLD's error handler (the creating comm's for
+ * create). Every function has a PMPIX_ twin for tools. */
+typedef int MPIX_Counter;
+#define MPIX_COUNTER_NULL ((MPIX_Counter)0)
+#define CLUMPI_APIX(ret, name, args) ret MPIX_##name args; ret PMPIX_##name args
+CLUMPI_APIX(int, Counter_create, (MPI_Comm comm, int owner, long long initial, MPIX_Counter *counter));
+CLUMPI_APIX(int, Counter_fetch_and_add, (MPIX_Counter counter, long long add, long long *old));
+CLUMPI_APIX(int, Counter_free, (MPIX_Counter *counter));
+#undef CLUMPI_APIX
+

@@ -13,6 +13,7 @@
  * place; user ops (commutative, and non-commutative: the host's ordered
  * fallback); disjoint communicators reducing at the same time through the
  * same agents, and overlapping ones in turn; a barrier that must hold.
+ * MPIX_Counter: two counters fetch-and-added by every rank at once.
  * Run by netmod/agent/test_agent.sh on 1-8 emulated nodes, 1-3 ranks each.
  */
 #include <mpi.h>
@@ -251,6 +252,60 @@ static void reductions(MPI_Comm comm, int salt)
     MPI_Type_free(&vec);
 }
 
+/* ---- MPIX_Counter: fetch-and-add held by the owner's agent ------------ */
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every rank adds to two counters (owners on different nodes) at once: the
+ * old values seen by all must be exactly initial .. initial + n - 1. */
+static void fadd_check(void)
+{
+    enum { N = 200 };
+    MPIX_Counter c[2];
+    const long long init[2] = { -50, 1LL << 40 };
+    for (int j = 0; j < 2; j++)
+        CHECK(MPIX_Counter_create(MPI_COMM_WORLD, j ? size - 1 : 0, init[j], &c[j]) ==
+              MPI_SUCCESS, "counter create");
+    long long *old = malloc(sizeof *old * 2 * N), *all = malloc(sizeof *all * 2 * N * size);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < 2; j++)
+            CHECK(MPIX_Counter_fetch_and_add(c[j], j ? 3 : 1, &old[j * N + i]) == MPI_SUCCESS,
+                  "fetch_and_add");
+    MPI_Allgather(old, 2 * N, MPI_LONG_LONG, all, 2 * N, MPI_LONG_LONG, MPI_COMM_WORLD);
+    for (int j = 0; j < 2; j++) {
+        long long *v = malloc(sizeof *v * N * size);
+        for (int r = 0; r < size; r++)
+            memcpy(v + (size_t)r * N, all + (size_t)r * 2 * N + (size_t)j * N, sizeof *v * N);
+        qsort(v, (size_t)N * size, sizeof *v, cmp_ll);
+        for (int i = 0; i < N * size; i++)
+            CHECK(v[i] == init[j] + (long long)i * (j ? 3 : 1),
+                  "counter %d: the %d-th value taken is %lld", j, i, v[i]);
+        free(v);
+    }
+    long long last;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPIX_Counter_fetch_and_add(c[1], 0, &last);
+    CHECK(last == init[1] + 3LL * N * size, "counter ends at %lld", last);
+    MPIX_Counter dead = c[0];
+    for (int j = 0; j < 2; j++) {
+        CHECK(MPIX_Counter_free(&c[j]) == MPI_SUCCESS && c[j] == MPIX_COUNTER_NULL, "free");
+    }
+    /* a freed counter is an argument error, not a crash */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int cls, rc = MPIX_Counter_fetch_and_add(dead, 1, &last);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_ARG, "fetch_and_add on a freed counter: class %d", cls);
+    rc = MPIX_Counter_create(MPI_COMM_WORLD, size, 0, &dead);
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_RANK, "counter owner out of range: class %d", cls);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    free(old);
+    free(all);
+}
+
 int main(int argc, char **argv)
 {
     const char *algo = argc > 1 ? argv[1] : "ni-binary";
@@ -313,6 +368,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&b);
     }
 
+    fadd_check();
     if (strncmp(algo, "ni-", 3) == 0) {
         reductions(MPI_COMM_WORLD, 0);
         user_ops(MPI_COMM_WORLD);
