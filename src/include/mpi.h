@@ -624,13 +624,6 @@ CLUMPI_API(int, Win_flush_local, (int rank, MPI_Win win));
 CLUMPI_API(int, Win_flush_local_all, (MPI_Win win));
 CLUMPI_API(int, Win_sync, (MPI_Win win));
 
-#undef CLUMPI_API
-
-#ifdef __cplusplus
-}
-#endif
-#endif /* CLUMPI_MPI_H */
-
 /* ---- MPIX: clumpi extensions --------------------------------------------
  * Shared counters: a 64-bit integer owned by one rank of a communicator,
  * that any member may fetch-and-add at any time (seed 002's F&A, the
@@ -656,3 +649,9 @@ CLUMPI_APIX(int, Counter_fetch_and_add, (MPIX_Counter counter, long long add, lo
 CLUMPI_APIX(int, Counter_free, (MPIX_Counter *counter));
 #undef CLUMPI_APIX
 
+#undef CLUMPI_API
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CLUMPI_MPI_H */
