@@ -7,9 +7,11 @@
  *
  * Patterns (-p, comma-separated; default all), root 0 unless said:
  *   lat        broadcast latency to the last receiver: for each receiver r
- *              the root times Bcast + a 0-byte ack from r and subtracts r's
- *              one-way ack latency (half a ping-pong); value = the largest
- *              over r (the last receiver), aux = the smallest (the first)
+ *              the root times Bcast + a 0-byte ack from r (median of the
+ *              rounds) and subtracts r's one-way ack latency (half the
+ *              median of 0-byte ping-pongs taken in between); value = the
+ *              largest over r (the last receiver), aux = the smallest (the
+ *              first); 0 when noise made the ack look slower than both
  *   tput       throughput at the root: back-to-back broadcasts, then a
  *              0-byte ack from every receiver; value = us per broadcast
  *   asp        the same while receivers compute C us (+-J% jitter) after
@@ -163,26 +165,32 @@ static void report(const char *pattern, size_t bytes, double poll_us, double com
 }
 
 /* ---- lat: latency to the last receiver ----------------------------------- */
-static double *oneway;  /* us, root <-> r, half a 0-byte round trip */
+/* Medians of single rounds, not means: on a loaded machine one descheduled
+ * round of milliseconds would outweigh a hundred of 20 us. Each broadcast
+ * round alternates with a 0-byte ping-pong between the root and r, so the
+ * ack's one-way latency is taken under the same load. */
+static double *rounds, *pings;  /* one measurement's round trips (s) */
 
-static void measure_oneway(void)
+static int cmp_double(const void *x, const void *y)
 {
-    int it = quick ? 5 : 50, warm = 5;
-    for (int r = 1; r < np; r++) {
-        double t0 = 0;
-        for (int i = 0; i < warm + it; i++) {
-            if (i == warm)
-                t0 = MPI_Wtime();
-            if (me == 0) {
-                CHECK(MPI_Send(NULL, 0, MPI_BYTE, r, TAG_PING, world));
-                CHECK(MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_PING, world, MPI_STATUS_IGNORE));
-            } else if (me == r) {
-                CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_PING, world, MPI_STATUS_IGNORE));
-                CHECK(MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_PING, world));
-            }
-        }
-        if (me == 0)
-            oneway[r] = (MPI_Wtime() - t0) / it / 2 * 1e6;
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void ping(int r)
+{
+    if (me == 0) {
+        CHECK(MPI_Send(NULL, 0, MPI_BYTE, r, TAG_PING, world));
+        CHECK(MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_PING, world, MPI_STATUS_IGNORE));
+    } else if (me == r) {
+        CHECK(MPI_Recv(NULL, 0, MPI_BYTE, 0, TAG_PING, world, MPI_STATUS_IGNORE));
+        CHECK(MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_PING, world));
     }
 }
 
@@ -194,20 +202,23 @@ static void pat_lat(char *buf, size_t size)
     double worst = 0, best = 1e30;
     for (int r = 1; r < np; r++) {
         CHECK(MPI_Barrier(world));
-        double t = 0;
         for (int i = 0; i < warm + it; i++) {
             double t0 = MPI_Wtime();
+            ping(r);
+            double t1 = MPI_Wtime();
             CHECK(MPI_Bcast(buf, n, MPI_BYTE, 0, world));
             if (me == 0)
                 CHECK(MPI_Recv(NULL, 0, MPI_BYTE, r, TAG_ACK, world, MPI_STATUS_IGNORE));
             else if (me == r)
                 CHECK(MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_ACK, world));
-            if (i >= warm)
-                t += MPI_Wtime() - t0;
+            if (i >= warm) {
+                pings[i - warm] = t1 - t0;
+                rounds[i - warm] = MPI_Wtime() - t1;
+            }
         }
         if (me == 0) {
-            double us = t / it * 1e6 - oneway[r];
-            us = us < 0 ? 0 : us;
+            double us = (median(rounds, it) - median(pings, it) / 2) * 1e6;
+            us = us < 0 ? 0 : us;  /* noise: the broadcast beat the ack */
             worst = us > worst ? us : worst;
             best = us < best ? us : best;
         }
@@ -391,15 +402,14 @@ int main(int argc, char **argv)
                "nodes", "bytes", "poll", "compute", "iters", "value(us)", "aux(us)", "MB/s");
 
     char *a = malloc(hi), *b = malloc(hi);
-    oneway = calloc((size_t)np, sizeof *oneway);
-    if (!a || !b || !oneway) {
+    rounds = calloc((size_t)iters_for(1), sizeof *rounds);  /* iters_for is largest at 1 */
+    pings = calloc((size_t)iters_for(1), sizeof *pings);
+    if (!a || !b || !rounds || !pings) {
         fprintf(stderr, "ni: out of memory\n");
         MPI_Abort(world, 1);
     }
     memset(a, 1, hi);
     memset(b, 0, hi);
-    if (has(patterns, "lat"))
-        measure_oneway();
     for (size_t size = lo; size <= hi; size *= factor) {
         if (has(patterns, "lat"))
             pat_lat(a, size);
@@ -417,7 +427,8 @@ int main(int argc, char **argv)
         fclose(csv);
     free(a);
     free(b);
-    free(oneway);
+    free(rounds);
+    free(pings);
     MPI_Finalize();
     return 0;
 }
