@@ -28,8 +28,11 @@ AM_TESTS_ENVIRONMENT += CLUMPI_AGENT_PATH=$(abs_top_builddir)/netmod/agent/clump
 # about 1 run in 5 under load); make check-agent runs it, check-long too.
 check-agent: all
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_agent.sh"
-check-long: check-agent
-.PHONY: check-agent
+# check-long adds the long rows (AGENT_TEST_LONG: 5-8 nodes, slow agents)
+check-agent-long: all
+	AGENT_TEST_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_agent.sh"
+check-long: check-agent-long
+.PHONY: check-agent check-agent-long
 EXTRA_DIST += netmod/agent/test_agent.sh
 
 # NI collectives against a reference (run by test_agent.sh on 1-4 nodes)

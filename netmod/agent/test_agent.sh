@@ -68,7 +68,18 @@ if [ -x "$NI" ]; then
     run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" ni-binomial
     run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_POOL=1 -- "$NI" ni-binary
     CLUMPI_NET=direct run 2 4 -- "$NI" ni-binary   # no agent: the host's tree
+    # 5-8 nodes (check-long): deeper trees, both shapes, a slow agent
+    if [ -n "${AGENT_TEST_LONG:-}" ]; then
+        for nodes in 5 6 7 8; do
+            run "$nodes" "$nodes" -- "$NI" ni-binary
+            run "$nodes" $((nodes * 2)) -- "$NI" ni-binomial
+        done
+        run 8 16 CLUMPI_AGENT_WINDOW=4 CLUMPI_AGENT_DELAY_NS=5000 -- "$NI" ni-binary
+        run 8 24 -- "$NI" ni-binomial
+    fi
 fi
+# MPIX_Counter served by the agents: a totally ordered broadcast
+[ -x "$top_builddir/examples/ordered_bcast" ] && run 4 8 -- "$top_builddir/examples/ordered_bcast" 200
 
 # Agent killed mid-run: find node 0's agent among mpirun's descendants and
 # kill that pid (never by name: other jobs may be running).
