@@ -41,10 +41,12 @@ int mpid_win_register(mpid_win *w, const mpid_comm *comm)
     w->peers = calloc((size_t)n, sizeof *w->peers);
     w->pending = calloc((size_t)n, sizeof *w->pending);
     w->granted = calloc((size_t)n, sizeof *w->granted);
-    if (!w->peers || !w->pending || !w->granted) {
+    w->grant_want = calloc((size_t)n, sizeof *w->grant_want);
+    if (!w->peers || !w->pending || !w->granted || !w->grant_want) {
         free(w->peers);
         free(w->pending);
         free(w->granted);
+        free(w->grant_want);
         return MPI_ERR_NO_MEM;
     }
     w->pending_total = 0;
@@ -89,6 +91,7 @@ void mpid_win_unregister(mpid_win *w)
     free(w->peers);
     free(w->pending);
     free(w->granted);
+    free(w->grant_want);
     while (w->regions) {
         mpid_win_region *r = w->regions;
         w->regions = r->next;
@@ -97,6 +100,7 @@ void mpid_win_unregister(mpid_win *w)
     w->peers = NULL;
     w->pending = NULL;
     w->granted = NULL;
+    w->grant_want = NULL;
 }
 
 /* ---- operation records ------------------------------------------------- */
@@ -135,7 +139,7 @@ void mpid_rma_rec_done(mpid_rma_rec *rec, int n)
         return;
     if (rec->req) {
         rec->req->status.MPI_ERROR = rec->err;
-        rec->req->done = 1;
+        mpid_req_complete(mpid_req_of(rec->req));   /* freed by the user: released now */
     }
     if (rec->rdt)
         cu_dtype_release(rec->rdt);
@@ -186,9 +190,11 @@ void mpid_rma_on_packet(int src, const void *hdr, size_t hdrlen, const void *pay
 /* ---- operations, flush, locks ------------------------------------------ */
 mpid_request *mpid_rma_request_new(void)
 {
-    /* Completed by the answers, never polled: progress drops it from its
-     * list of polled requests at once. */
-    return mpid_request_new_other();
+    /* Completed by the answers, never polled. Of the send kind for what
+     * MPI_Request_free does to it: an active one is only marked, completes
+     * anyway (then goes back to the pool) and Finalize waits for it. */
+    mpid_req *r = mpid_req_alloc(MPID_REQ_SEND);
+    return r ? &r->pub : NULL;
 }
 
 int mpid_rma_issue(mpid_win *w, const mpid_rma_args *a)

@@ -80,6 +80,8 @@ typedef struct mpid_win {
     int64_t *pending;          /* [size] chunks not yet answered, per target */
     int64_t pending_total;
     int *granted;              /* [size] lock grants received (am path) */
+    int *grant_want;           /* [size] grants the next access must wait for (am
+                                  path: Win_lock returns before the grant) */
     int err;                   /* first error a target reported (MPI class) */
     /* target side: lock requests waiting (am path) */
     struct mpid_lock_wait *waiters;

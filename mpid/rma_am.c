@@ -203,8 +203,18 @@ static int err_of(int rc)
     return rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
 }
 
+struct grant_arg { mpid_win *w; int target, want; };
+static int granted(void *arg)
+{
+    struct grant_arg *g = arg;
+    return g->w->granted[g->target] >= g->want;
+}
+
+static void wait_grant(mpid_win *w, int target);
+
 static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
+    wait_grant(w, a->target);
     int world = w->comm->world_ranks[a->target];
     size_t maxp = mpid_dests[world].ch->max_payload;
     if (maxp > (1u << 20))
@@ -284,28 +294,32 @@ static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
     return rc;
 }
 
-struct grant_arg { mpid_win *w; int target, want; };
-static int granted(void *arg)
-{
-    struct grant_arg *g = arg;
-    return g->w->granted[g->target] >= g->want;
-}
-
+/* Lazy acquisition: Win_lock sends the request and returns (the standard
+ * lets it); the first operation or the unlock waits for the grant, so
+ * Win_lock_all asks every target at once and computation between Win_lock
+ * and the first access overlaps the round trip. */
 static int am_lock(mpid_win *w, int target, int type)
 {
     mpid_pkt_rma h;
     hdr_init(&h, w, target, MPID_RMA_LOCK);
     h.op = (uint8_t)type;
-    struct grant_arg g = { w, target, w->granted[target] + 1 };
     int rc = mpid_rma_send(w->comm->world_ranks[target], &h, NULL, 0, 0);
     if (rc < 0)
         return err_of(rc);
-    mpid_progress_until(granted, &g);
+    w->grant_want[target] = w->granted[target] + 1;
     return MPI_SUCCESS;
+}
+
+static void wait_grant(mpid_win *w, int target)
+{
+    struct grant_arg g = { w, target, w->grant_want[target] };
+    if (!granted(&g))
+        mpid_progress_until(granted, &g);
 }
 
 static int am_unlock(mpid_win *w, int target, int type)
 {
+    wait_grant(w, target);
     mpid_pkt_rma h;
     hdr_init(&h, w, target, MPID_RMA_UNLOCK);
     h.op = (uint8_t)type;

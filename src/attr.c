@@ -7,10 +7,12 @@
  * in the table until the last attribute using it is deleted, as the standard
  * asks. Communicator attributes hang off mpir_comm.attrs; datatype
  * attributes live in a side list keyed by handle, since the datatype object
- * belongs to the datatype engine.
+ * belongs to the datatype engine; window attributes hang off mpir_win.attrs
+ * (the predefined MPI_WIN_BASE ... are answered by win.c).
  */
 #include <stdlib.h>
 #include "src/core.h"
+#include "src/win.h"
 
 struct mpir_attr {
     int        keyval;
@@ -18,7 +20,8 @@ struct mpir_attr {
     mpir_attr *next;
 };
 
-enum { KV_COMM = 1, KV_TYPE = 2 };
+enum { KV_COMM = 1, KV_TYPE = 2, KV_WIN = 3 };
+static const char *const kv_owner[] = { "", "communicators", "datatypes", "windows" };
 
 typedef struct kv_t {
     int   kind;       /* 0: slot free */
@@ -265,6 +268,16 @@ static int create_keyval(int kind, MPI_Comm_copy_attr_function *copy,
     return MPI_SUCCESS;
 }
 
+/* The body of MPI_{Comm,Type,Win}_create_keyval. */
+static int keyval_entry(const char *fn, int kind, MPI_Comm_copy_attr_function *copy,
+                        MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
+{
+    if (!keyval)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "keyval is NULL"));
+    int rc = create_keyval(kind, copy, del, keyval, extra);
+    return rc ? mpir_err_world(mpir_err(rc, fn, "out of memory")) : MPI_SUCCESS;
+}
+
 /* Checks a keyval handle for kind; allow_freed lets get/delete reach a
  * keyval the user freed while attributes still use it. */
 static int check_keyval(const char *fn, int kind, int keyval, int allow_freed, int allow_pre)
@@ -281,7 +294,7 @@ static int check_keyval(const char *fn, int kind, int keyval, int allow_freed, i
                             (unsigned)keyval);
     } else if (kvs[idx].kind != kind) {
         return mpir_err(MPI_ERR_KEYVAL, fn, "keyval 0x%x belongs to %s", (unsigned)keyval,
-                        kvs[idx].kind == KV_COMM ? "communicators" : "datatypes");
+                        kv_owner[kvs[idx].kind]);
     }
     return MPI_SUCCESS;
 }
@@ -308,6 +321,15 @@ static mpir_attr *find_attr(mpir_attr *l, int keyval)
         if (l->keyval == keyval)
             return l;
     return NULL;
+}
+
+/* *flag: keyval has a value in l, then stored at val. */
+static void get_value(mpir_attr *l, int keyval, void *val, int *flag)
+{
+    mpir_attr *a = find_attr(l, keyval);
+    *flag = a != NULL;
+    if (a)
+        *(void **)val = a->val;
 }
 
 static int delete_attr(int obj, mpir_attr **list, int keyval)
@@ -356,10 +378,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
 {
     static const char fn[] = "MPI_Comm_create_keyval";
     MPIR_ENTER(fn);
-    if (!keyval)
-        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "keyval is NULL"));
-    int rc = create_keyval(KV_COMM, copy_fn, delete_fn, keyval, extra_state);
-    return rc ? mpir_err_world(mpir_err(rc, fn, "out of memory")) : MPI_SUCCESS;
+    return keyval_entry(fn, KV_COMM, copy_fn, delete_fn, keyval, extra_state);
 }
 MPIR_WEAK(Comm_create_keyval)
 
@@ -410,10 +429,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
         *flag = 1;
         return MPI_SUCCESS;
     }
-    mpir_attr *a = find_attr(c->attrs, keyval);
-    *flag = a != NULL;
-    if (a)
-        *(void **)attribute_val = a->val;
+    get_value(c->attrs, keyval, attribute_val, flag);
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Comm_get_attr)
@@ -450,10 +466,7 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
 {
     static const char fn[] = "MPI_Type_create_keyval";
     MPIR_ENTER(fn);
-    if (!keyval)
-        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "keyval is NULL"));
-    int rc = create_keyval(KV_TYPE, copy_fn, delete_fn, keyval, extra_state);
-    return rc ? mpir_err_world(mpir_err(rc, fn, "out of memory")) : MPI_SUCCESS;
+    return keyval_entry(fn, KV_TYPE, copy_fn, delete_fn, keyval, extra_state);
 }
 MPIR_WEAK(Type_create_keyval)
 
@@ -495,10 +508,7 @@ int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void *attribute_val, int *
         return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "%s is NULL",
                                        flag ? "attribute_val" : "flag"));
     mpir_attr **l = type_list(type, 0);
-    mpir_attr *a = l ? find_attr(*l, keyval) : NULL;
-    *flag = a != NULL;
-    if (a)
-        *(void **)attribute_val = a->val;
+    get_value(l ? *l : NULL, keyval, attribute_val, flag);
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Type_get_attr)
@@ -519,6 +529,68 @@ int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Type_delete_attr)
+
+/* ---- window attributes ----------------------------------------------------------- */
+/* No call copies a window, so the copy callback is kept but never runs. */
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
+                           MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra_state)
+{
+    static const char fn[] = "MPI_Win_create_keyval";
+    MPIR_ENTER(fn);
+    return keyval_entry(fn, KV_WIN, (MPI_Comm_copy_attr_function *)copy_fn,
+                        (MPI_Comm_delete_attr_function *)delete_fn, keyval, extra_state);
+}
+MPIR_WEAK(Win_create_keyval)
+
+int PMPI_Win_free_keyval(int *keyval)
+{
+    static const char fn[] = "MPI_Win_free_keyval";
+    MPIR_ENTER(fn);
+    return mpir_err_world(free_keyval(fn, KV_WIN, keyval));
+}
+MPIR_WEAK(Win_free_keyval)
+
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
+{
+    static const char fn[] = "MPI_Win_set_attr";
+    MPIR_ENTER(fn);
+    mpir_win *w;
+    MPIR_GET_WIN(fn, win, w);
+    int rc = check_keyval(fn, KV_WIN, keyval, 0, 0);
+    if (!rc && (rc = set_attr(win, &w->attrs, keyval, attribute_val)))
+        rc = mpir_err(rc, fn, "the delete callback of the old value failed or memory ran out "
+                      "(keyval 0x%x)", (unsigned)keyval);
+    return rc ? mpir_err_win(w, rc) : MPI_SUCCESS;
+}
+MPIR_WEAK(Win_set_attr)
+
+int mpir_win_attr_get(const char *fn, mpir_win *w, int keyval, void *attribute_val, int *flag)
+{
+    *flag = 0;
+    int rc = check_keyval(fn, KV_WIN, keyval, 1, 0);
+    if (rc)
+        return rc;
+    get_value(w->attrs, keyval, attribute_val, flag);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+    static const char fn[] = "MPI_Win_delete_attr";
+    MPIR_ENTER(fn);
+    mpir_win *w;
+    MPIR_GET_WIN(fn, win, w);
+    int rc = check_keyval(fn, KV_WIN, keyval, 1, 0);
+    if (!rc && (rc = delete_attr(win, &w->attrs, keyval)))
+        rc = mpir_err(rc, fn, "the delete callback of keyval 0x%x failed", (unsigned)keyval);
+    return rc ? mpir_err_win(w, rc) : MPI_SUCCESS;
+}
+MPIR_WEAK(Win_delete_attr)
+
+int mpir_win_attrs_free(mpir_win *w)
+{
+    return free_list(w->handle, &w->attrs);
+}
 
 /* ---- predefined callbacks (MPI_COMM_NULL_COPY_FN, ...) ------------------------------ */
 
@@ -554,6 +626,24 @@ int clumpi_type_dup_fn(MPI_Datatype t, int k, void *extra, void *in, void *out, 
 }
 
 int clumpi_type_null_delete_fn(MPI_Datatype t, int k, void *val, void *extra)
+{
+    return MPI_SUCCESS;
+}
+
+int clumpi_win_null_copy_fn(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+{
+    *flag = 0;
+    return MPI_SUCCESS;
+}
+
+int clumpi_win_dup_fn(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+{
+    *(void **)out = in;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int clumpi_win_null_delete_fn(MPI_Win w, int k, void *val, void *extra)
 {
     return MPI_SUCCESS;
 }

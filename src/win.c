@@ -344,11 +344,14 @@ int PMPI_Win_free(MPI_Win *win)
     /* Our operations are answered, then nobody still touches our memory. */
     int err = mpid_win_flush(&w->dev, -1);
     int rc = PMPI_Barrier(w->comm->handle);
+    int arc = mpir_win_attrs_free(w);   /* callbacks still see a valid window */
     mpir_handle_free(&mpir_wins, w->handle);
     win_destroy(w);
     *win = MPI_WIN_NULL;
     if (err)
         return mpir_err_world(mpir_err(err, fn, "a target reported an error"));
+    if (arc)
+        return mpir_err_world(mpir_err(arc, fn, "an attribute's delete callback failed"));
     return rc;
 }
 MPIR_WEAK(Win_free)
@@ -380,10 +383,10 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
     case MPI_WIN_DISP_UNIT: *(int **)attribute_val = &w->disp_unit; break;
     case MPI_WIN_CREATE_FLAVOR: *(int **)attribute_val = &w->flavor; break;
     case MPI_WIN_MODEL: *(int **)attribute_val = &w->model; break;
-    default:
-        *flag = 0;
-        return WIN_ERR(w, MPI_ERR_KEYVAL, fn, "keyval 0x%x is not a window attribute key",
-                       (unsigned)keyval);
+    default: {
+        int rc = mpir_win_attr_get(fn, w, keyval, attribute_val, flag);
+        return rc ? mpir_err_win(w, rc) : MPI_SUCCESS;
+    }
     }
     return MPI_SUCCESS;
 }

@@ -21,6 +21,7 @@ typedef struct mpir_win {
     void       *base;
     MPI_Errhandler errhandler;
     char        name[MPI_MAX_OBJECT_NAME];
+    mpir_attr  *attrs;        /* user attributes (attr.c) */
     void       *alloc;        /* Win_allocate memory outside a segment */
     /* epochs (win_sync.c) */
     int         fence;        /* a fence opened an access/exposure epoch */
@@ -51,6 +52,12 @@ int mpir_err_win(mpir_win *w, int code);
                                    "invalid window (win=0x%x)",              \
                                    (unsigned)(handle)));                     \
     } while (0)
+
+/* User attributes (attr.c): the value of a user keyval (the predefined
+ * keys are win.c's), and deleting them all at Win_free (the first failing
+ * delete callback's code). */
+int mpir_win_attr_get(const char *fn, mpir_win *w, int keyval, void *attribute_val, int *flag);
+int mpir_win_attrs_free(mpir_win *w);
 
 /* Access to target allowed by the current epochs (win_sync.c). */
 int mpir_win_can_access(const mpir_win *w, int target);

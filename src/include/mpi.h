@@ -579,6 +579,14 @@ CLUMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[
 #define MPI_MODE_NOSUCCEED 16384
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+typedef int MPI_Win_copy_attr_function(MPI_Win, int, void *, void *, void *, int *);
+typedef int MPI_Win_delete_attr_function(MPI_Win, int, void *, void *);
+int clumpi_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
+int clumpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
+int clumpi_win_null_delete_fn(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN   clumpi_win_null_copy_fn
+#define MPI_WIN_DUP_FN         clumpi_win_dup_fn
+#define MPI_WIN_NULL_DELETE_FN clumpi_win_null_delete_fn
 #define MPI_Win_c2f(w)      ((MPI_Fint)(w))
 #define MPI_Win_f2c(f)      ((MPI_Win)(f))
 
@@ -592,6 +600,10 @@ CLUMPI_API(int, Win_detach, (MPI_Win win, const void *base));
 CLUMPI_API(int, Win_free, (MPI_Win *win));
 CLUMPI_API(int, Win_get_group, (MPI_Win win, MPI_Group *group));
 CLUMPI_API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag));
+CLUMPI_API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val));
+CLUMPI_API(int, Win_delete_attr, (MPI_Win win, int win_keyval));
+CLUMPI_API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state));
+CLUMPI_API(int, Win_free_keyval, (int *win_keyval));
 CLUMPI_API(int, Win_set_name, (MPI_Win win, const char *win_name));
 CLUMPI_API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen));
 CLUMPI_API(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhandler_fn, MPI_Errhandler *errhandler));
@@ -623,6 +635,7 @@ CLUMPI_API(int, Win_flush_all, (MPI_Win win));
 CLUMPI_API(int, Win_flush_local, (int rank, MPI_Win win));
 CLUMPI_API(int, Win_flush_local_all, (MPI_Win win));
 CLUMPI_API(int, Win_sync, (MPI_Win win));
+
 
 /* ---- MPIX: clumpi extensions --------------------------------------------
  * Shared counters: a 64-bit integer owned by one rank of a communicator,

@@ -2,7 +2,7 @@
 # run by test/mpi/run-mpi-test once per rank count of their "np:" line, and
 # bench/rma (OSU-style one-sided benchmark, standard MPI only).
 RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
-	test/rma/passive
+	test/rma/passive test/rma/winattr
 
 test_rma_ops_SOURCES = test/rma/ops.c
 test_rma_ops_LDADD = libmpi.la
@@ -27,6 +27,10 @@ test_rma_errors_LDFLAGS = $(AM_LDFLAGS) -no-install
 test_rma_passive_SOURCES = test/rma/passive.c
 test_rma_passive_LDADD = libmpi.la
 test_rma_passive_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+test_rma_winattr_SOURCES = test/rma/winattr.c
+test_rma_winattr_LDADD = libmpi.la
+test_rma_winattr_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 check_PROGRAMS += $(RMA_TESTS)
 TESTS += $(RMA_TESTS)
