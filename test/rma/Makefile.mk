@@ -1,6 +1,7 @@
 # test/rma: one-sided communication tests (standard MPI C, self-checking),
 # run by test/mpi/run-mpi-test once per rank count of their "np:" line, and
-# bench/rma (OSU-style one-sided benchmark, standard MPI only).
+# bench/rma (OSU-style one-sided benchmark, standard MPI only; bench/rma_run.sh
+# runs it beside Open MPI).
 RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
 	test/rma/passive test/rma/winattr
 
@@ -39,3 +40,4 @@ noinst_PROGRAMS += bench/rma
 bench_rma_SOURCES = bench/rma.c
 bench_rma_LDADD = libmpi.la
 bench_rma_LDFLAGS = $(AM_LDFLAGS) -no-install
+EXTRA_DIST += bench/rma_run.sh

@@ -6,9 +6,9 @@
  * get, accumulate, fetch-and-op, compare-and-swap and take an exclusive
  * lock, on windows from Win_create (same node: single copy) and
  * Win_allocate (same node: shared memory). An origin on the target's node
- * — or on any node in offload mode (CLUMPI_NET=agent: the agent serves
- * the target) — must finish long before the deadline; other origins (active
- * messages, served once the target calls MPI again) only must be right.
+ * must finish long before the deadline; other origins (active messages,
+ * served once the target calls MPI again) only must be right, and run once
+ * the target stopped computing.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -84,8 +84,7 @@ int main(int argc, char **argv)
     /* the target's node: rank 0 is node rank 0 there */
     int with_target = 0, mine = rank == 0;
     MPI_Allreduce(&mine, &with_target, 1, MPI_INT, MPI_MAX, node);
-    const char *net = getenv("CLUMPI_NET");
-    int strict = with_target || (net && !strcmp(net, "agent"));
+    int strict = with_target;
     /* the target waits for the strict origins only: the others need it */
     int nstrict = 0, me_strict = rank != 0 && strict;
     MPI_Allreduce(&me_strict, &nstrict, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
