@@ -30,7 +30,7 @@ gp_plot() {
             echo "set title '$_title'"
             echo "set xlabel '$_xl'"
             echo "set ylabel '$_yl'"
-            [ "$_lx" = 1 ] && echo "set logscale x 2"
+            [ "$_lx" = 1 ] && echo "set logscale x 2" && echo "set format x '%.0b%B'"
             [ "$_ly" = 1 ] && echo "set logscale y"
             echo "set key left top"
             echo "set grid"
