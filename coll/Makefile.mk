@@ -3,8 +3,9 @@
 libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h coll/select.c \
 	coll/coll_util.c coll/hier.c coll/internal.c \
 	coll/barrier_dissemination.c coll/barrier_binomial.c coll/barrier_hier.c \
+	coll/shm_sync.h coll/shm_sync.c coll/barrier_shm.c \
 	coll/bcast_binomial.c coll/bcast_binary.c coll/bcast_knomial.c coll/bcast_flat.c \
-	coll/bcast_scatter_allgather.c coll/bcast_hier.c \
+	coll/bcast_scatter_allgather.c coll/bcast_hier.c coll/bcast_shm.c \
 	coll/gather_binomial.c coll/gather_linear.c coll/gatherv_linear.c \
 	coll/scatter_binomial.c coll/scatter_linear.c coll/scatterv_linear.c \
 	coll/allgather_ring.c coll/allgather_recdbl.c coll/allgather_bruck.c \
@@ -76,7 +77,7 @@ endif
 libmpi_la_SOURCES += coll/reduce_impl.h coll/reduce_util.c coll/op_apply.c \
 	coll/reduce_binomial.c coll/reduce_binary.c coll/reduce_rabenseifner.c coll/reduce_hier.c \
 	coll/allreduce_recdbl.c coll/allreduce_ring.c coll/allreduce_rabenseifner.c \
-	coll/allreduce_reduce_bcast.c coll/allreduce_hier.c \
+	coll/allreduce_reduce_bcast.c coll/allreduce_hier.c coll/allreduce_shm.c \
 	coll/reduce_scatter.c coll/scan.c
 
 # Reduction tests: test/coll/reduce_algos runs once per algorithm of each

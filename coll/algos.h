@@ -73,9 +73,10 @@ typedef int coll_scan_fn(const void *sbuf, void *rbuf, size_t count, const cu_dt
                          const coll_op *op, const mpid_comm *comm);
 
 /* ---- data movement (coll/barrier_*.c, bcast_*.c, gather_*.c, ...) ------ */
-coll_barrier_fn coll_barrier_dissemination, coll_barrier_binomial, coll_barrier_hier;
+coll_barrier_fn coll_barrier_dissemination, coll_barrier_binomial, coll_barrier_hier,
+                coll_barrier_shm;
 coll_bcast_fn   coll_bcast_binomial, coll_bcast_binary, coll_bcast_knomial, coll_bcast_flat,
-                coll_bcast_scatter_allgather, coll_bcast_hier;
+                coll_bcast_scatter_allgather, coll_bcast_hier, coll_bcast_shm;
 coll_gather_fn  coll_gather_binomial, coll_gather_linear;
 coll_scatter_fn coll_scatter_binomial, coll_scatter_linear;
 coll_gatherv_fn  coll_gatherv_linear;
@@ -91,7 +92,7 @@ coll_alltoallw_fn coll_alltoallw_linear;
 coll_reduce_fn    coll_reduce_binomial, coll_reduce_binary, coll_reduce_rabenseifner,
                   coll_reduce_hier;
 coll_allreduce_fn coll_allreduce_recdbl, coll_allreduce_ring, coll_allreduce_rabenseifner,
-                  coll_allreduce_reduce_bcast, coll_allreduce_hier;
+                  coll_allreduce_reduce_bcast, coll_allreduce_hier, coll_allreduce_shm;
 coll_reduce_scatter_fn       coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_ring,
                              coll_reduce_scatter_block_reduce_scatter;

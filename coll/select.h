@@ -58,6 +58,7 @@ typedef struct coll_rule {
     int         min_nodes;  /* nodes spanned >= min_nodes (1: any) */
     int         pow2;       /* 1: only when comm size is a power of two */
     const char *algo;
+    int         oversub;    /* 1: only when this host's ranks outnumber its cores */
 } coll_rule;
 
 coll_barrier_fn   *coll_select_barrier(const mpid_comm *comm, const char **name);

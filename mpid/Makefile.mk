@@ -2,7 +2,7 @@
 libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h \
 	mpid/match.c mpid/request.c mpid/pt2pt.c mpid/eager.c mpid/rndv.c \
 	mpid/progress.c mpid/route.c mpid/self.c mpid/init.c \
-	mpid/netpoll.c
+	mpid/netpoll.c mpid/node_area.c
 # one-sided communication (rma owner)
 libmpi_la_SOURCES += mpid/rma.h mpid/rma_impl.h mpid/rma.c mpid/rma_am.c \
 	mpid/rma_direct.c mpid/rma_target.c mpid/rma_cma.c

@@ -79,6 +79,18 @@ typedef struct mpid_channel {
      * channels can poll() all of them at once instead of calling sleep().
      * Returns -1 when the channel has none. NULL: none either. */
     int  (*wait_fd)(void);
+
+    /* Node-level shared memory (the device's node areas, mpid/node_area.c).
+     * area_map maps `bytes` of a job-private area called `key` (unique in
+     * the job), creating it zeroed when create is set; NULL on failure.
+     * area_unlink drops the name once every user has it mapped; area_unmap
+     * ends one mapping. wake(dest): a local peer that may be blocked in
+     * sleep() wakes up (it waits on a store into an area, which wakes
+     * nobody by itself); a no-op when it is awake. NULL: no such memory. */
+    void *(*area_map)(const char *key, size_t bytes, int create);
+    void  (*area_unlink)(const char *key);
+    void  (*area_unmap)(void *base, size_t bytes);
+    void  (*wake)(int dest);
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */

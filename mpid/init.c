@@ -149,6 +149,7 @@ int mpid_finalize(void)
     mpid_progress_until(drained, NULL);
     if (mpid_my_world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
+    mpid_node_area_finalize();
     if (net_up)
         mpid_net_chan->finalize();
     net_up = 0;

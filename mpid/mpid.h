@@ -113,5 +113,29 @@ int mpid_progress(void);
 int mpid_progress_until(int (*done)(void *arg), void *arg);
 /* Convenience: progress until req->done. */
 int mpid_wait(mpid_request *req);
+/* Nonzero when this host's ranks outnumber the cores they may use (the
+ * same answer on every rank of a host: mpirun's CLUMPI_HOST_NRANKS and
+ * CLUMPI_HOST_CPUS, or CLUMPI_OVERSUBSCRIBED). */
+int mpid_oversubscribed(void);
+
+/* ---- node areas: shared memory for the collectives ---------------------
+ * A view is a communicator or a sub-view of one (its context, my index and
+ * its members' world ranks, as in mpid_comm). */
+/* The area of `bytes` bytes shared by the members of view, zeroed when
+ * made. The first call on a view is collective over its members (each calls
+ * it with the same bytes at the same point; the set-up talks on the view's
+ * collective context with tag MPID_TAG_NODE_AREA); later calls return the
+ * same memory at once. MPI_ERR_UNSUPPORTED_OPERATION, on every member alike,
+ * when the members are not all on this node's shared memory or it cannot be
+ * had: the caller then uses messages. Areas last until MPI_Finalize. */
+#define MPID_TAG_NODE_AREA (-64)
+int  mpid_node_area(const mpid_comm *view, size_t bytes, void **base);
+/* Wakes member `rank` of view if it may be blocked in progress: after a
+ * store into an area that it may be waiting for (stores wake nobody). */
+void mpid_node_wake(const mpid_comm *view, int rank);
+/* Progress until done(arg), a condition a store into a node area makes
+ * true: the writer calls mpid_node_wake, and as a wake-up that comes between
+ * the last look and the block is lost, blocks last 1 ms at most. */
+int  mpid_progress_until_store(int (*done)(void *arg), void *arg);
 
 #endif

@@ -236,6 +236,7 @@ typedef struct mpid_dest {
 
 extern mpid_dest *mpid_dests;          /* [world size] */
 extern int mpid_my_world_rank, mpid_my_world_size;
+void mpid_node_area_finalize(void);   /* node_area.c: unmaps every area */
 int  mpid_route_init(const int *node_of, int my_node, int shm_up);
 void mpid_route_finalize(void);
 

@@ -86,6 +86,8 @@ void mpid_progress_init(int local_size)
              oversubscribed ? "oversubscribed, yield then block" : "spin then block");
 }
 
+int mpid_oversubscribed(void) { return oversubscribed; }
+
 int mpid_progress(void)
 {
     int n = 0;
@@ -107,6 +109,19 @@ static inline int is_done(int (*done)(void *), void *arg)
 }
 
 static int progress_until(int (*done)(void *arg), void *arg);
+
+/* Blocks of at most 1 ms: a store's wake-up can be lost (see mpid.h). */
+#define STORE_NAP_US 1000
+
+int mpid_progress_until_store(int (*done)(void *arg), void *arg)
+{
+    long saved = sleep_us;
+    if (sleep_us > STORE_NAP_US)
+        sleep_us = STORE_NAP_US;
+    int rc = mpid_progress_until(done, arg);
+    sleep_us = saved;
+    return rc;
+}
 
 /* Waiting on one request whose peer is on another node: only the network
  * can complete it, so poll the network on every call meanwhile. */

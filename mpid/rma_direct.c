@@ -3,51 +3,36 @@
  * (a window's per-node shared segment, or our own memory), so operations are
  * loads and stores, accumulates run under the target's accumulate lock word,
  * and passive-target locks are atomics on its lock word; nothing waits for
- * the target. Also the mapping of the per-node shared segment.
+ * the target. Also the per-node shared segment (mapped by the shm channel).
  */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "mpid/rma_impl.h"
 #include "src/util/log.h"
 
 /* ---- the shared segment --------------------------------------------------- */
+/* Mapped by the shm channel (its node areas), warning here: a window that
+ * cannot be had is the user's error to see. */
 void *mpid_win_seg_map(const char *name, size_t len, int create)
 {
-    int fd = shm_open(name, create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
-    if (fd < 0) {
-        cu_warn("window segment %s: shm_open: %s", name, strerror(errno));
-        return NULL;
-    }
-    if (create && ftruncate(fd, (off_t)len) != 0) {
-        cu_warn("window segment %s: ftruncate(%zu): %s", name, len, strerror(errno));
-        close(fd);
-        shm_unlink(name);
-        return NULL;
-    }
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        cu_warn("window segment %s: mmap(%zu): %s", name, len, strerror(errno));
-        if (create)
-            shm_unlink(name);
-        return NULL;
-    }
+    void *p = mpid_channel_shm.area_map ? mpid_channel_shm.area_map(name, len, create) : NULL;
+    if (!p)
+        cu_warn("window segment %s (%zu bytes): cannot %s it", name, len,
+                create ? "create" : "map");
     return p;
 }
 
 void mpid_win_seg_unlink(const char *name)
 {
-    shm_unlink(name);
+    mpid_channel_shm.area_unlink(name);
 }
 
 void mpid_win_seg_unmap(void *seg, size_t len)
 {
     if (seg)
-        munmap(seg, len);
+        mpid_channel_shm.area_unmap(seg, len);
 }
 
 /* ---- the path ------------------------------------------------------------ */

@@ -212,6 +212,14 @@ static void shm_wake(shm_peer *p)
     }
 }
 
+/* A local peer waiting on a store into a node area. */
+static void shm_wake_rank(int dest)
+{
+    int l = shm_st.local_of && dest >= 0 && dest < shm_st.world_size ? shm_st.local_of[dest] : -1;
+    if (l >= 0 && l != shm_st.local_rank)
+        shm_wake(&shm_st.peers[l]);
+}
+
 /* HOT PATH: every send to a local peer. */
 static int shm_send(int dest, const void *hdr, size_t hdrlen,
                     const struct iovec *iov, int iovcnt, unsigned flags)
@@ -435,4 +443,8 @@ const mpid_channel mpid_channel_shm = {
     .sleep = shm_sleep,
     .disarm_sleep = shm_disarm_sleep,
     .wait_fd = shm_wait_fd,
+    .area_map = shm_area_map,
+    .area_unlink = shm_area_unlink,
+    .area_unmap = shm_area_unmap,
+    .wake = shm_wake_rank,
 };

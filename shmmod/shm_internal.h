@@ -115,6 +115,11 @@ static inline void shm_pool_free(shm_pool *p, uint32_t frag)
     atomic_store_explicit(&p->busy[frag], 0, memory_order_release);
 }
 
+/* area.c: node areas (mpid_channel.area_map/unlink/unmap) */
+void *shm_area_map(const char *key, size_t bytes, int create);
+void  shm_area_unlink(const char *key);
+void  shm_area_unmap(void *base, size_t bytes);
+
 /* cma.c */
 ssize_t shm_cma_read(pid_t pid, const struct iovec *local, int nlocal,
                      const struct iovec *remote, int nremote);

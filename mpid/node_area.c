@@ -1,0 +1,150 @@
+/*
+ * node_area.c — node areas: shared memory among the ranks of a communicator
+ * (or a sub-view of one) on this node, made by the shm channel and handed
+ * to the collectives (coll/shm_*.c). See mpid.h.
+ *
+ * The first call on a view is collective over its members and runs over
+ * point-to-point on the view's collective context, tag MPID_TAG_NODE_AREA:
+ * the leader (member 0) creates the area and tells every member whether it
+ * could; each member maps it and answers; the leader unlinks the name and
+ * sends the verdict, so every member gets the memory or every member gets
+ * the error (a half-shared area would deadlock the collective using it).
+ * The outcome is cached per view (context id and member list) until
+ * MPI_Finalize, so later calls cost a list walk.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpid/mpidi.h"
+
+typedef struct node_area {
+    struct node_area *next;
+    uint32_t ctx;
+    uint64_t members;     /* hash of the members' world ranks */
+    int      size;
+    size_t   bytes;
+    void    *base;        /* NULL: the view cannot have one */
+} node_area;
+
+static node_area *areas;
+
+static uint64_t members_hash(const mpid_comm *v)
+{
+    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+    for (int i = 0; i < v->size; i++) {
+        h ^= (uint32_t)v->world_ranks[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Every member on this node, reached by the shm channel (emulated nodes on
+ * one machine share memory too, but must keep to their network path). */
+static int all_local(const mpid_comm *v)
+{
+    const mpid_channel *ch = &mpid_channel_shm;
+    if (!ch->area_map)
+        return 0;
+    for (int i = 0; i < v->size; i++) {
+        int w = v->world_ranks[i];
+        if (w != mpid_my_world_rank && mpid_dests[w].ch != ch)
+            return 0;
+    }
+    return 1;
+}
+
+/* One int to or from a member, blocking. */
+static int xfer(const mpid_comm *v, int peer, int *val, int send)
+{
+    mpid_request *r;
+    const cu_dtype *t = cu_dtype_builtin(MPI_INT & 0xffffff);
+    int rc = send ? mpid_isend(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL,
+                               MPID_SEND_STANDARD, &r)
+                  : mpid_irecv(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    mpid_wait(r);
+    rc = r->status.MPI_ERROR;
+    mpid_request_free(r);
+    return rc;
+}
+
+/* The create / attach / unlink protocol; the area or NULL, alike everywhere. */
+static void *establish(const mpid_comm *v, size_t bytes, const char *key)
+{
+    const mpid_channel *ch = &mpid_channel_shm;
+    int ok = all_local(v), rc = MPI_SUCCESS;
+    void *base = NULL;
+    if (v->rank == 0) {
+        if (ok && !(base = ch->area_map(key, bytes, 1)))
+            ok = 0;
+        for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
+            rc = xfer(v, i, &ok, 1);
+        for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++) {
+            int theirs = 0;
+            rc = xfer(v, i, &theirs, 0);
+            ok = ok && theirs;
+        }
+        if (base)
+            ch->area_unlink(key);   /* everyone has it mapped, or it is dropped */
+        for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
+            rc = xfer(v, i, &ok, 1);
+    } else {
+        rc = xfer(v, 0, &ok, 0);
+        int mine = rc == MPI_SUCCESS && ok && all_local(v) &&
+                   (base = ch->area_map(key, bytes, 0)) != NULL;
+        if (rc == MPI_SUCCESS)
+            rc = xfer(v, 0, &mine, 1);
+        if (rc == MPI_SUCCESS)
+            rc = xfer(v, 0, &ok, 0);
+    }
+    if ((rc != MPI_SUCCESS || !ok) && base) {
+        ch->area_unmap(base, bytes);
+        base = NULL;
+    }
+    return base;
+}
+
+int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
+{
+    uint64_t h = members_hash(view);
+    for (node_area *a = areas; a; a = a->next)
+        if (a->ctx == view->context_id && a->members == h && a->size == view->size &&
+            a->bytes == bytes) {
+            *base = a->base;
+            return a->base ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_OPERATION;
+        }
+    node_area *a = calloc(1, sizeof *a);
+    if (!a)
+        return MPI_ERR_NO_MEM;   /* before any message: the caller must abort */
+    char key[128];
+    snprintf(key, sizeof key, "/clumpi-%s-na%u-%d-%016llx", mpid_job_id(), view->context_id,
+             view->world_ranks[0], (unsigned long long)h);
+    a->ctx = view->context_id;
+    a->members = h;
+    a->size = view->size;
+    a->bytes = bytes;
+    a->base = view->size > 1 ? establish(view, bytes, key) : NULL;
+    a->next = areas;
+    areas = a;
+    *base = a->base;
+    return a->base ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_OPERATION;
+}
+
+void mpid_node_wake(const mpid_comm *view, int rank)
+{
+    int w = view->world_ranks[rank];
+    if (w != mpid_my_world_rank && mpid_channel_shm.wake)
+        mpid_channel_shm.wake(w);
+}
+
+void mpid_node_area_finalize(void)
+{
+    while (areas) {
+        node_area *a = areas;
+        areas = a->next;
+        if (a->base)
+            mpid_channel_shm.area_unmap(a->base, a->bytes);
+        free(a);
+    }
+}
