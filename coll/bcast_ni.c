@@ -6,6 +6,9 @@
  * Large messages pipeline packet by packet. A noncontiguous type is
  * packed on the way in and unpacked on the way out (every rank must take
  * the same path whatever its type map).
+ * host-packet-* is the comparison of seed 002 (l-sdma-hmc): the same
+ * packets and agents, but the forwarding done by one rank per node in its
+ * own progress (netmod/agent/agent_mc_rank.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +26,8 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
         coll_ni_fallback_note("broadcast", shape, comm, root,
                               "needs the NI agent (CLUMPI_NET=agent, several nodes, "
                               "a communicator that fits a forwarding table)");
-        return shape == AGT_TREE_BINARY ? coll_bcast_binary(buf, count, dt, root, comm)
+        return (shape & AGT_TREE_SHAPE) == AGT_TREE_BINARY
+                   ? coll_bcast_binary(buf, count, dt, root, comm)
                                         : coll_bcast_binomial(buf, count, dt, root, comm);
     }
     char *p = (char *)buf + dt->true_lb, *tmp = NULL;
@@ -54,4 +58,16 @@ int coll_bcast_ni_binomial(void *buf, size_t count, const cu_dtype *dt, int root
                            const mpid_comm *comm)
 {
     return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINOMIAL);
+}
+
+int coll_bcast_host_packet_binary(void *buf, size_t count, const cu_dtype *dt, int root,
+                                  const mpid_comm *comm)
+{
+    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINARY | AGT_TREE_HOST);
+}
+
+int coll_bcast_host_packet_binomial(void *buf, size_t count, const cu_dtype *dt, int root,
+                                    const mpid_comm *comm)
+{
+    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINOMIAL | AGT_TREE_HOST);
 }

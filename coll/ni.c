@@ -30,9 +30,9 @@ void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, i
         return;
     if (i < 8)
         snprintf(said[i], sizeof said[i], "%s", what);
-    const char *tree = shape == AGT_TREE_BINARY ? "binary" : "binomial";
-    fprintf(stderr, "clumpi: coll: ni-%s %s %s; using the host's %s tree\n", tree, what, why,
-            tree);
+    const char *tree = (shape & AGT_TREE_SHAPE) == AGT_TREE_BINARY ? "binary" : "binomial";
+    fprintf(stderr, "clumpi: coll: %s-%s %s %s; using the host's %s tree\n",
+            shape & AGT_TREE_HOST ? "host-packet" : "ni", tree, what, why, tree);
 }
 
 int coll_ni_err(int rc)

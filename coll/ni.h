@@ -15,6 +15,8 @@
 #include "netmod/agent/agent_coll.h"
 
 coll_bcast_fn     coll_bcast_ni_binary, coll_bcast_ni_binomial;
+/* the same packets forwarded by one rank per node (seed 002's l-sdma-hmc) */
+coll_bcast_fn     coll_bcast_host_packet_binary, coll_bcast_host_packet_binomial;
 coll_reduce_fn    coll_reduce_ni_binary, coll_reduce_ni_binomial;
 coll_allreduce_fn coll_allreduce_ni_binary, coll_allreduce_ni_binomial;
 coll_barrier_fn   coll_barrier_ni_binary, coll_barrier_ni_binomial;

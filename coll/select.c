@@ -66,6 +66,9 @@ static const coll_algo bcast_algos[] = {
     { "ni-binary", F(coll_bcast_ni_binary), 0 },
     { "ni-binomial", F(coll_bcast_ni_binomial), 0 },
     { "host-message", F(coll_bcast_binomial), 0 },
+    /* the agents' packets, forwarded by one rank per node (seed 002's l-sdma-hmc) */
+    { "host-packet", F(coll_bcast_host_packet_binomial), 0 },
+    { "host-packet-binary", F(coll_bcast_host_packet_binary), 0 },
 };
 static const coll_rule bcast_rules[] = {
     { 16384, 2, 1, 0, "flat" },

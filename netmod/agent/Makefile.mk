@@ -12,6 +12,7 @@ bin_PROGRAMS += netmod/agent/clumpi-agent
 netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent.h \
 	netmod/agent/agent_net.c netmod/agent/agent_mc.c netmod/agent/agent_mc.h \
 	netmod/agent/agent_red.c netmod/agent/agent_red.h netmod/agent/agent_fadd.c \
+	netmod/agent/agent_tree.h \
 	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \

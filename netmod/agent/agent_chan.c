@@ -302,6 +302,7 @@ static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec
 }
 
 int agt_chan_up(void) { return R.up; }
+const uint32_t *agt_chan_nodes(void) { return R.up ? agt_nodes(R.h) : NULL; }
 
 int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
 {

@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 
 int  agt_chan_up(void);   /* offload mode is running on this rank */
+const uint32_t *agt_chan_nodes(void);   /* world rank -> node, while up */
 /* Copy iov into a tx slot and post command op (AGT_CMD_PIO/TREE) for it;
  * -EAGAIN: no free tx slot or command cell yet. */
 int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);

@@ -22,8 +22,9 @@
 #include "netmod/agent/agent.h"
 #include "netmod/agent/agent_mc.h"
 #include "netmod/agent/agent_red.h"
+#include "netmod/agent/agent_tree.h"
 
-#define MC_CHILD 32
+#define MC_CHILD AGT_TREE_CHILD_MAX
 
 typedef struct mc_tree {
     agt_mc_hdr key;      /* ctx, root, hash, shape */
@@ -212,27 +213,19 @@ int agt_mc_origin(const char *pkt, size_t len)
         return -1;
     memcpy(agt_slot_mem(&A.pool, (uint32_t)k), pkt, len);
     agt_mc_own((uint32_t)k);
+    const agt_mc_hdr *h = (const agt_mc_hdr *)(agt_slot_mem(&A.pool, (uint32_t)k) +
+                                               sizeof(agt_wire));
+    if (h->to_node) {   /* host-packet: a rank forwards to one child's agent */
+        if (h->to_node > A.nnodes) {
+            fprintf(stderr, "clumpi-agent[node %d]: forward to node %d of %d\n", A.node,
+                    h->to_node - 1, A.nnodes);
+            exit(1);
+        }
+        agt_mc_send((uint32_t)k, h->to_node - 1);
+        return 0;
+    }
     mc_dispatch((uint32_t)k);
     return 0;
-}
-
-/* Children of relative index r among n nodes. */
-static int children(int shape, int r, int n, int *out)
-{
-    int c = 0;
-    if (shape == AGT_TREE_BINARY) {
-        for (int i = 1; i <= 2; i++)
-            if (2 * r + i < n)
-                out[c++] = 2 * r + i;
-        return c;
-    }
-    int mask = 1;
-    while (mask < n && !(r & mask))
-        mask <<= 1;
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (r + mask < n && c < MC_CHILD)
-            out[c++] = r + mask;
-    return c;
 }
 
 void agt_mc_install(const agt_tree_cmd *c)
@@ -247,8 +240,10 @@ void agt_mc_install(const agt_tree_cmd *c)
             oom();
         trees = nt, captrees = cap;
     }
+    int shape = c->key.shape & AGT_TREE_SHAPE;
     if (c->n == 0 || c->n > AGT_TREE_MAX || c->key.root >= c->n ||
-        (c->key.shape != AGT_TREE_BINARY && c->key.shape != AGT_TREE_BINOMIAL)) {
+        (shape != AGT_TREE_BINARY && shape != AGT_TREE_BINOMIAL) ||
+        (c->key.shape & ~(AGT_TREE_SHAPE | AGT_TREE_HOST))) {
         fprintf(stderr, "clumpi-agent[node %d]: bad multicast tree command\n", A.node);
         exit(1);
     }
@@ -286,14 +281,13 @@ void agt_mc_install(const agt_tree_cmd *c)
         }
     }
     t->parent = -1;
-    if (me >= 0) {
+    if (me >= 0 && !(c->key.shape & AGT_TREE_HOST)) {   /* host-packet: ranks forward */
         int rel[MC_CHILD];
-        t->nchild = children(c->key.shape, me, nn, rel);
+        t->nchild = agt_tree_children(c->key.shape, me, nn, rel);
         for (int i = 0; i < t->nchild; i++)
             t->child[i] = order[rel[i]];
-        /* the inverse of children(): binary (r-1)/2, binomial r minus its lowest bit */
         if (me > 0)
-            t->parent = order[c->key.shape == AGT_TREE_BINARY ? (me - 1) / 2 : me & (me - 1)];
+            t->parent = order[agt_tree_parent(c->key.shape, me)];
     }
     free(order);
     t->used = 1;

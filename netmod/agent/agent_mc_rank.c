@@ -8,6 +8,11 @@
  * The forwarding table is installed by each member's first use of a
  * (communicator, root, shape): the agent keeps the first and holds early
  * packets until it has one.
+ *
+ * host-packet (AGT_TREE_HOST, seed 002's l-sdma-hmc): the agents only
+ * deliver; the root and the first member on every other node send each
+ * packet on to their children's agents themselves, as they take it in,
+ * so a rank that does not progress holds up its whole subtree.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,6 +22,7 @@
 #include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_mc_rank.h"
 #include "netmod/agent/agent_ring.h"
+#include "netmod/agent/agent_tree.h"
 #include "src/util/log.h"
 
 typedef struct mc_stash { struct mc_stash *next; agt_mc_hdr h; size_t len; char data[]; } mc_stash;
@@ -28,9 +34,17 @@ static struct {
     agt_mc_hdr key;
     char *buf;
     size_t total, got, npk;
+    uint32_t root_world;
     int active;
 } rx;
 static mc_stash *stash_h;
+/* host-packet: packets this rank still has to send on, (off, len) FIFO,
+ * each to every child node (next: the child the head goes to next) */
+static struct {
+    int nchild, child[AGT_TREE_CHILD_MAX], next;
+    uint32_t *off, *len;
+    size_t h, t;
+} fwd;
 
 static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
 {
@@ -48,6 +62,37 @@ static void take(const agt_mc_hdr *h, const char *pay, size_t len)
     memcpy(rx.buf + h->off, pay, len);
     rx.got += len;
     rx.npk++;
+    if (fwd.nchild) {
+        fwd.off[fwd.t] = h->off, fwd.len[fwd.t] = (uint32_t)len;
+        fwd.t++;
+    }
+}
+
+/* One packet of the current broadcast from buf to node's agent (to_node)
+ * or multicast by ours (node < 0). */
+static int post_packet(const void *buf, uint32_t off, uint32_t len, int node)
+{
+    agt_mc_hdr key = rx.key;
+    key.off = off, key.total = (uint32_t)rx.total, key.to_node = (uint16_t)(node + 1);
+    agt_wire wire = { .kind = AGT_K_MCAST, .hdrlen = sizeof key, .len = (uint16_t)len,
+                      .src = rx.root_world, .dst = rx.root_world };
+    struct iovec iov[3] = { { &wire, sizeof wire }, { &key, sizeof key },
+                            { (char *)buf + off, len } };
+    return agt_chan_post(AGT_CMD_PIO, iov, 3);
+}
+
+/* Send on what we can without waiting (tx slots may be all in flight). */
+static void fwd_pump(void)
+{
+    while (fwd.h < fwd.t) {
+        int rc = post_packet(rx.buf, fwd.off[fwd.h], fwd.len[fwd.h], fwd.child[fwd.next]);
+        if (rc == -EAGAIN)
+            return;
+        if (rc)
+            cu_fatal("agent: cannot forward a multicast packet (%d)", rc);
+        if (++fwd.next == fwd.nchild)
+            fwd.next = 0, fwd.h++;
+    }
 }
 
 static void mc_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len)
@@ -79,11 +124,19 @@ void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *
         mc_packet(hdr, hdrlen, pay, len);
 }
 
-/* done once every byte is in (an empty result: its one packet) */
+/* done once every byte is in (an empty result: its one packet) and sent on */
 static int rx_done(void *arg)
 {
     (void)arg;
-    return rx.got >= rx.total && rx.npk > 0;
+    if (fwd.h < fwd.t)
+        fwd_pump();
+    return rx.got >= rx.total && rx.npk > 0 && fwd.h == fwd.t;
+}
+
+/* also when forwards wait for tx slots: those free without waking us */
+static int rx_done_or_stuck(void *arg)
+{
+    return rx_done(arg) || fwd.h < fwd.t;
 }
 
 void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w)
@@ -150,11 +203,61 @@ void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total)
     }
 }
 
+size_t agt_mc_rx_count(void) { return rx.npk; }
+
 void agt_mc_rx_wait(const agt_coll_waiter *w)
 {
-    if (!rx_done(NULL))
-        w->until(rx_done, NULL);
+    for (unsigned spins = 0; !rx_done(NULL); spins++) {
+        if (fwd.h == fwd.t)
+            w->until(rx_done_or_stuck, NULL);
+        else if (w->progress() == 0 && (spins & 15) == 15)
+            sched_yield();
+    }
     rx.active = 0;
+}
+
+/* host-packet: the child nodes this rank sends to (none unless it is the
+ * root or its node's first member in tree order). 0 or -errno. */
+static int fwd_setup(int shape, int root, int rank, int size, const int *world, size_t len)
+{
+    fwd.nchild = 0, fwd.h = fwd.t = 0, fwd.next = 0;
+    const uint32_t *nodes = agt_chan_nodes();
+    if (!nodes)
+        return -ENOTCONN;
+    int nn = 0, me = -1, first = 0;
+    int order[AGT_TREE_MAX];
+    uint32_t mynode = nodes[world[rank]];
+    for (int i = 0; i < size; i++) {
+        int r = (root + i) % size;
+        uint32_t node = nodes[world[r]];
+        int j = 0;
+        while (j < nn && order[j] != (int)node)
+            j++;
+        if (j == nn) {
+            order[nn++] = (int)node;
+            if (node == mynode)
+                me = j, first = r == rank;
+        }
+    }
+    if (!first)
+        return 0;
+    int rel[AGT_TREE_CHILD_MAX];
+    int nc = agt_tree_children(shape, me, nn, rel);
+    for (int i = 0; i < nc; i++)
+        fwd.child[i] = order[rel[i]];
+    if (rank == root || nc == 0) {
+        fwd.nchild = nc;   /* the root sends as it goes, without a queue */
+        return 0;
+    }
+    size_t n = len / AGT_MAX_PAYLOAD + 1;
+    uint32_t *o = realloc(fwd.off, n * sizeof *o), *l;
+    if (o)
+        fwd.off = o;
+    if (!o || !(l = realloc(fwd.len, n * sizeof *l)))
+        return -ENOMEM;
+    fwd.len = l;
+    fwd.nchild = nc;
+    return 0;
 }
 
 int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
@@ -166,21 +269,31 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
     int rc = agt_mc_key(&key, shape, ctx, root, size, world, w);
     if (rc)
         return rc;
+    fwd.nchild = 0;
+    if ((shape & AGT_TREE_HOST) && (rc = fwd_setup(shape, root, rank, size, world, len)))
+        return rc;
+    rx.root_world = (uint32_t)world[root];
     if (rank == root) {
-        agt_wire wire = { .kind = AGT_K_MCAST, .hdrlen = sizeof(agt_mc_hdr),
-                          .src = (uint32_t)world[root], .dst = (uint32_t)world[root] };
-        key.total = (uint32_t)len;
+        /* to our agent for this node; host-packet: on to each child's too */
+        rx.key = key, rx.total = len;
         for (size_t off = 0; off < len; off += AGT_MAX_PAYLOAD) {
-            size_t n = len - off < AGT_MAX_PAYLOAD ? len - off : AGT_MAX_PAYLOAD;
-            wire.len = (uint16_t)n;
-            key.off = (uint32_t)off;
-            struct iovec iov[3] = { { &wire, sizeof wire }, { &key, sizeof key },
-                                    { (char *)buf + off, n } };
-            agt_mc_post(AGT_CMD_PIO, iov, 3, w);
+            uint32_t n = (uint32_t)(len - off < AGT_MAX_PAYLOAD ? len - off : AGT_MAX_PAYLOAD);
+            for (int c = -1; c < fwd.nchild; c++)
+                for (unsigned spins = 0;; spins++) {
+                    rc = post_packet(buf, (uint32_t)off, n, c < 0 ? -1 : fwd.child[c]);
+                    if (rc != -EAGAIN)
+                        break;
+                    if (w->progress() == 0 && (spins & 15) == 15)
+                        sched_yield();
+                }
+            if (rc)
+                cu_fatal("agent: cannot post a multicast packet (%d)", rc);
         }
+        fwd.nchild = 0;
         return 0;
     }
     agt_mc_rx_begin(&key, buf, len);
     agt_mc_rx_wait(w);
+    fwd.nchild = 0;
     return 0;
 }

@@ -23,6 +23,8 @@ int  agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, co
  * into buf: begin takes what came early, wait progresses until all is in. */
 void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total);
 void agt_mc_rx_wait(const agt_coll_waiter *w);
+/* Packets of the current receive taken so far. */
+size_t agt_mc_rx_count(void);
 
 /* agent_fadd_rank.c: a fetch-and-add reply arrived. */
 void agt_fadd_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);

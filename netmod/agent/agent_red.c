@@ -10,15 +10,17 @@
  * is an allreduce of one empty packet. Large messages pipeline packet by
  * packet under the usual credit flow control.
  *
- * Where an accumulator lives: in the first contribution's own buffer — a
- * rank's tx slot (PIO) kept until the result leaves, or the receive slot a
- * child's packet came in (swapped for a fresh pool slot while more than W
- * are free, else held with its credit, agent_mc_keep). So a rank running
- * ahead is limited by its own tx slots, never by the shared pool, and
- * another communicator's reduction cannot starve this one. Only a finished
- * result at the root that sits in a tx slot needs a pool slot (to be
- * shared by the deliveries and forwards); without one it waits here and is
- * retried from the event loop. Predefined ops are commutative, so the
+ * Where an accumulator lives: in a pool slot while more than W are free
+ * (the first contribution copied there, its tx slot or receive slot given
+ * back at once), else in the first contribution's own buffer — the rank's
+ * tx slot (PIO), kept until the result leaves, or the receive slot with
+ * its credit (agent_mc_keep). So when the pool runs low a rank running
+ * ahead is held back by its own tx slots, and a child by its credits,
+ * never by another communicator's reduction. (An allreduce's ranks also
+ * keep at most a window of packets ahead of the results they got,
+ * agent_red_rank.c.) A finished result at the root that sits in a tx slot
+ * needs a pool slot to be shared by the deliveries and forwards; without
+ * one it waits here and is retried from the event loop. Predefined ops are commutative, so the
  * order of combination does not matter; an allreduce's result is computed
  * once, at the root's node, so every rank gets the same bits.
  */
@@ -165,6 +167,12 @@ int agt_red_origin(agt_tx *t)
         combine(a, t->pkt);
         agt_tx_done(t);
         check(a);
+    } else if (A.pool.nfree > (uint32_t)A.flow.W) {   /* the rank's slot back at once */
+        uint32_t k = (uint32_t)agt_slot_get(&A.pool);
+        memcpy(agt_slot_mem(&A.pool, k), t->pkt, t->len);
+        agt_tx_done(t);
+        agt_mc_own(k);
+        open_acc(agt_slot_mem(&A.pool, k), NULL, k);
     } else {
         open_acc(t->pkt, t, 0);
     }

@@ -6,13 +6,18 @@
  * MCAST packets. The receive is armed before posting, so result packets
  * that come back while we still post land in place (a result packet needs
  * our own contribution to that packet first, so even an in-place buffer is
- * safe).
+ * safe). An allreduce keeps at most RED_AHEAD packets posted beyond the
+ * results it has, so one fast rank cannot fill its agent with open
+ * accumulators (each holds a slot until the slowest member catches up).
  */
+#include <sched.h>
 #include <errno.h>
 #include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_mc_rank.h"
 #include "netmod/agent/agent_red.h"
 #include "src/util/op.h"
+
+#define RED_AHEAD 16   /* packets; the agents' default window W */
 
 int agt_coll_red_ok(int op, int basic)
 {
@@ -41,8 +46,12 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
     size_t chunk = bytes ? AGT_MAX_PAYLOAD / cu_op_packed_size(basic) * cu_op_packed_size(basic) : 1;
     agt_wire wire = { .kind = AGT_K_RED, .hdrlen = sizeof h, .src = (uint32_t)world[rank],
                       .dst = (uint32_t)world[root] };
-    size_t off = 0;
+    size_t off = 0, i = 0;
     do {   /* an empty operation (barrier) is one empty packet */
+        for (unsigned spins = 0; all && i >= agt_mc_rx_count() + RED_AHEAD; spins++)
+            if (w->progress() == 0 && (spins & 15) == 15)
+                sched_yield();
+        i++;
         size_t n = bytes - off < chunk ? bytes - off : chunk;
         wire.len = (uint16_t)n;
         h.mc.off = (uint32_t)off;

@@ -60,12 +60,16 @@ typedef struct agt_wire {
 /* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
  * wire dst the root's world rank. A tree is named by (ctx, root, shape,
  * members), so a communicator id reused for other members is a new tree. */
-enum { AGT_TREE_BINARY = 1, AGT_TREE_BINOMIAL = 2 };
+/* AGT_TREE_HOST (host-packet, seed 002's l-sdma-hmc): the agents only
+ * deliver; one rank per node forwards each packet to its children's agents
+ * (to_node), in its own progress. */
+enum { AGT_TREE_BINARY = 1, AGT_TREE_BINOMIAL = 2, AGT_TREE_SHAPE = 0x0f, AGT_TREE_HOST = 0x10 };
 typedef struct agt_mc_hdr {
     uint32_t ctx, root, hash;   /* communicator context, root's comm rank, members' hash */
     uint32_t seq;               /* the tree's broadcast number */
     uint32_t off, total;        /* this packet's bytes within the message */
-    uint8_t  shape, pad[3];
+    uint8_t  shape, pad;
+    uint16_t to_node;           /* from a rank: send to node to_node - 1 only; 0: multicast */
 } agt_mc_hdr;
 /* AGT_CMD_TREE's body, in the rank's tx slot: the key, then the members'
  * world ranks in communicator order. */

@@ -65,6 +65,9 @@ if [ -x "$NI" ]; then
         done
     done
     run 3 6 -- "$NI" host-message
+    run 3 6 -- "$NI" host-packet
+    run 4 4 -- "$NI" host-packet-binary   # a computing forwarder delays its subtree
+    run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" host-packet
     run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" ni-binomial
     run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_POOL=1 -- "$NI" ni-binary
     CLUMPI_NET=direct run 2 4 -- "$NI" ni-binary   # no agent: the host's tree

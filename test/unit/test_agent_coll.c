@@ -14,6 +14,7 @@
  * fallback); disjoint communicators reducing at the same time through the
  * same agents, and overlapping ones in turn; a barrier that must hold.
  * MPIX_Counter: two counters fetch-and-added by every rank at once.
+ * host-packet: a rank that computes delays its subtree; NI forwarding not.
  * Run by netmod/agent/test_agent.sh on 1-8 emulated nodes, 1-3 ranks each.
  */
 #include <mpi.h>
@@ -252,6 +253,32 @@ static void reductions(MPI_Comm comm, int salt)
     MPI_Type_free(&vec);
 }
 
+/* ---- who forwards: the agents, or the ranks ----------------------------
+ * 4 nodes of one rank: the tree from rank 0 reaches rank 3 through rank 1
+ * (binary) or rank 2 (binomial). That rank computes 600 ms before it calls
+ * MPI_Bcast: NI forwarding reaches rank 3 anyway, host forwarding
+ * (host-packet) only once the forwarder calls (seed 002 §7.4's effect). */
+static void forwarding_check(const char *algo, int nodes)
+{
+    if (size != 4 || nodes != 4)
+        return;
+    int host = strncmp(algo, "host-packet", 11) == 0;
+    int fwd = strstr(algo, "binary") ? 1 : 2;
+    char b[8192];
+    memset(b, rank == 0 ? 5 : 0, sizeof b);
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (rank == fwd)
+        usleep(600000);
+    MPI_Bcast(b, sizeof b, MPI_BYTE, 0, MPI_COMM_WORLD);
+    double t = MPI_Wtime() - t0;
+    CHECK(b[sizeof b - 1] == 5, "forwarding: wrong data");
+    if (rank == 3)
+        CHECK(host ? t >= 0.55 : t < 0.4, "%s: rank 3 got the broadcast after %.3f s while "
+              "rank %d computed 0.6 s", algo, t, fwd);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 /* ---- MPIX_Counter: fetch-and-add held by the owner's agent ------------ */
 static int cmp_ll(const void *a, const void *b)
 {
@@ -369,6 +396,8 @@ int main(int argc, char **argv)
     }
 
     fadd_check();
+    if (strncmp(algo, "ni-", 3) == 0 || strncmp(algo, "host-packet", 11) == 0)
+        forwarding_check(algo, net && strcmp(net, "agent") == 0 ? nodes : 1);
     if (strncmp(algo, "ni-", 3) == 0) {
         reductions(MPI_COMM_WORLD, 0);
         user_ops(MPI_COMM_WORLD);
