@@ -28,31 +28,24 @@ COLL_TESTS = test/coll/barrier.sh test/coll/bcast.sh test/coll/gather.sh \
 	test/coll/scatter.sh test/coll/allgather.sh test/coll/alltoall.sh test/coll/errors.sh
 check_PROGRAMS += $(COLL_TEST_PROGS)
 TESTS += $(COLL_TESTS)
-EXTRA_DIST += test/coll/run-coll $(COLL_TESTS)
-test_coll_bcast_SOURCES = test/coll/bcast.c test/coll/ctest.h
-test_coll_bcast_LDADD = libmpi.la
-test_coll_bcast_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_gather_SOURCES = test/coll/gather.c test/coll/ctest.h
-test_coll_gather_LDADD = libmpi.la
-test_coll_gather_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_scatter_SOURCES = test/coll/scatter.c test/coll/ctest.h
-test_coll_scatter_LDADD = libmpi.la
-test_coll_scatter_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_allgather_SOURCES = test/coll/allgather.c test/coll/ctest.h
-test_coll_allgather_LDADD = libmpi.la
-test_coll_allgather_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_alltoall_SOURCES = test/coll/alltoall.c test/coll/ctest.h
-test_coll_alltoall_LDADD = libmpi.la
-test_coll_alltoall_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_errors_SOURCES = test/coll/errors.c test/coll/ctest.h
-test_coll_errors_LDADD = libmpi.la
-test_coll_errors_LDFLAGS = $(AM_LDFLAGS) -no-install
-
-check-long: check-long-coll
-check-long-coll: $(COLL_TEST_PROGS) src/tools/mpirun
-	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(COLL_TESTS)" \
-	    check_PROGRAMS="$(COLL_TEST_PROGS)"
-.PHONY: check-long check-long-coll
+EXTRA_DIST += test/coll/run-coll $(COLL_TESTS) test/coll/ctest.h
+# Every collective test program is test/coll/<name>.c (automake's default
+# source) linked with libmpi, without libtool's wrapper script (mpirun
+# starts the real program).
+COLL_TEST_LIBS = libmpi.la
+COLL_TEST_LINK = $(AM_LDFLAGS) -no-install
+test_coll_bcast_LDADD = $(COLL_TEST_LIBS)
+test_coll_bcast_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_gather_LDADD = $(COLL_TEST_LIBS)
+test_coll_gather_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_scatter_LDADD = $(COLL_TEST_LIBS)
+test_coll_scatter_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_allgather_LDADD = $(COLL_TEST_LIBS)
+test_coll_allgather_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_alltoall_LDADD = $(COLL_TEST_LIBS)
+test_coll_alltoall_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_errors_LDADD = $(COLL_TEST_LIBS)
+test_coll_errors_LDFLAGS = $(COLL_TEST_LINK)
 
 # Collective benchmark (standard MPI; bench/coll_run.sh also builds it with
 # the peers' mpicc, bench/coll_plot.sh plots the CSV).
@@ -89,17 +82,10 @@ RED_TESTS = test/coll/reduce.sh test/coll/allreduce.sh test/coll/reduce_scatter.
 check_PROGRAMS += $(RED_TEST_PROGS)
 TESTS += $(RED_TESTS) test/coll/op_pairs
 EXTRA_DIST += $(RED_TESTS)
-test_coll_reduce_algos_SOURCES = test/coll/reduce_algos.c test/mpi/mtest.h
-test_coll_reduce_algos_LDADD = libmpi.la
-test_coll_reduce_algos_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_op_pairs_SOURCES = test/coll/op_pairs.c test/mpi/mtest.h
-test_coll_op_pairs_LDADD = libmpi.la
-test_coll_op_pairs_LDFLAGS = $(AM_LDFLAGS) -no-install
-check-long: check-long-reduce
-check-long-reduce: $(RED_TEST_PROGS) src/tools/mpirun
-	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(RED_TESTS)" \
-	    check_PROGRAMS="$(RED_TEST_PROGS)"
-.PHONY: check-long-reduce
+test_coll_reduce_algos_LDADD = $(COLL_TEST_LIBS)
+test_coll_reduce_algos_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_op_pairs_LDADD = $(COLL_TEST_LIBS)
+test_coll_op_pairs_LDFLAGS = $(COLL_TEST_LINK)
 
 # The reduction kernels alone, against a naive reference.
 if HAVE_CRITERION
@@ -119,20 +105,23 @@ libmpi_la_SOURCES += coll/sched.h coll/sched.c coll/nbc_bcast.c coll/nbc_gather.
 	src/coll_neighbor_entry.c
 
 # Nonblocking and neighborhood collective tests (test/coll/nbc.sh,
-# neighbor.sh: 1, 2, 3, 5, 8 ranks in make check, 1..9 with COLL_LONG=1).
+# neighbor.sh: 1, 2, 3, 5, 8 ranks in make check, 1..9 with COLL_LONG=1;
+# check-long-coll runs them).
 NBC_TEST_PROGS = test/coll/nbc test/coll/neighbor
 NBC_TESTS = test/coll/nbc.sh test/coll/neighbor.sh
 check_PROGRAMS += $(NBC_TEST_PROGS)
 TESTS += $(NBC_TESTS)
 EXTRA_DIST += $(NBC_TESTS)
-test_coll_nbc_SOURCES = test/coll/nbc.c test/coll/ctest.h
-test_coll_nbc_LDADD = libmpi.la
-test_coll_nbc_LDFLAGS = $(AM_LDFLAGS) -no-install
-test_coll_neighbor_SOURCES = test/coll/neighbor.c test/coll/ctest.h
-test_coll_neighbor_LDADD = libmpi.la
-test_coll_neighbor_LDFLAGS = $(AM_LDFLAGS) -no-install
-check-long: check-long-nbc
-check-long-nbc: $(NBC_TEST_PROGS) src/tools/mpirun
-	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(NBC_TESTS)" \
-	    check_PROGRAMS="$(NBC_TEST_PROGS)"
-.PHONY: check-long-nbc
+test_coll_nbc_LDADD = $(COLL_TEST_LIBS)
+test_coll_nbc_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_neighbor_LDADD = $(COLL_TEST_LIBS)
+test_coll_neighbor_LDFLAGS = $(COLL_TEST_LINK)
+
+# make check-long: every collective test above with COLL_LONG=1 (after the
+# lists: make expands a rule's prerequisites where it reads the rule).
+check-long: check-long-coll
+check-long-coll: $(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS) src/tools/mpirun
+	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check \
+	    TESTS="$(COLL_TESTS) $(RED_TESTS) $(NBC_TESTS)" \
+	    check_PROGRAMS="$(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS)"
+.PHONY: check-long check-long-coll

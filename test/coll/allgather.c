@@ -61,35 +61,29 @@ static void allgatherv(MPI_Comm comm, long base, const ct_layout *sl, const ct_l
     free(dis);
 }
 
+static void run(MPI_Comm comm, int p, long n, int k)
+{
+    (void)p;
+    int seed = k * 10;
+    allgather(comm, n, &ct_dense, &ct_dense, 0, seed);
+    allgather(comm, n, &ct_dense, &ct_dense, 1, seed + 1);
+    /* large strided messages are slow in the device for now (see README):
+     * every layout pair at large counts only in check-long */
+    if (n > 1000 && !ct_long())
+        return;
+    allgather(comm, n, &ct_holes, &ct_dense, 0, seed + 1);
+    allgather(comm, n, &ct_dense, &ct_holes, 1, seed + 2);
+    allgather(comm, n, &ct_holes, &ct_holes, 1, seed + 3);
+    if (n <= 1000) {
+        allgatherv(comm, n, &ct_dense, &ct_dense, 0, seed + 4);
+        allgatherv(comm, n, &ct_holes, &ct_dense, 1, seed + 5);
+        allgatherv(comm, n, &ct_dense, &ct_holes, 0, seed + 6);
+    }
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv, "allgather");
-    long counts[] = { 0, 1, 7, 1000, 65536 };
-    int nc = (int)(sizeof counts / sizeof counts[0]);
-    for (int c = 0; c < CT_NCOMMS; c++) {
-        MPI_Comm comm = ct_comm(c);
-        int p;
-        MPI_Comm_size(comm, &p);
-        for (int k = 0; k < nc; k++) {
-            long n = counts[k];
-            if (n * p > (1L << 18))       /* at most 1 MiB of results */
-                n = (1L << 18) / p;
-            int seed = k * 10;
-            allgather(comm, n, &ct_dense, &ct_dense, 0, seed);
-            allgather(comm, n, &ct_dense, &ct_dense, 1, seed + 1);
-            /* large strided messages are slow in the device for now (see
-             * README): every layout pair at large counts only in check-long */
-            if (n > 1000 && !ct_long())
-                continue;
-            allgather(comm, n, &ct_holes, &ct_dense, 0, seed + 1);
-            allgather(comm, n, &ct_dense, &ct_holes, 1, seed + 2);
-            allgather(comm, n, &ct_holes, &ct_holes, 1, seed + 3);
-            if (n <= 1000) {
-                allgatherv(comm, n, &ct_dense, &ct_dense, 0, seed + 4);
-                allgatherv(comm, n, &ct_holes, &ct_dense, 1, seed + 5);
-                allgatherv(comm, n, &ct_dense, &ct_holes, 0, seed + 6);
-            }
-        }
-    }
+    ct_each_count(1L << 18, run);   /* at most 1 MiB of results */
     return ct_finish();
 }

@@ -131,40 +131,35 @@ static void alltoallw_types(MPI_Comm comm, int seed)
     free(st);
 }
 
-int main(int argc, char **argv)
+static void run(MPI_Comm comm, int p, long n, int k)
 {
-    ct_init(&argc, &argv, "alltoall");
-    long counts[] = { 0, 1, 7, 1000, 65536 };
-    int nc = (int)(sizeof counts / sizeof counts[0]);
-    for (int c = 0; c < CT_NCOMMS; c++) {
-        MPI_Comm comm = ct_comm(c);
-        int p;
-        MPI_Comm_size(comm, &p);
-        for (int k = 0; k < nc; k++) {
-            long n = counts[k];
-            if (n * p > (1L << 18))       /* at most 1 MiB per rank */
-                n = (1L << 18) / p;
-            int seed = k * 10;
-            alltoall(comm, n, &ct_dense, &ct_dense, 0, seed);
-            alltoall(comm, n, &ct_dense, &ct_dense, 1, seed + 3);
-            /* large strided messages are slow in the device for now (see
-             * README): every layout pair at large counts only in check-long */
-            if (n > 1000 && !ct_long())
-                continue;
-            alltoall(comm, n, &ct_holes, &ct_dense, 0, seed + 1);
-            alltoall(comm, n, &ct_dense, &ct_holes, 1, seed + 2);
-            if (n <= 1000) {
-                alltoallv(comm, n, &ct_dense, &ct_dense, 0, 0, seed + 3);
-                alltoallv(comm, n, &ct_holes, &ct_dense, 0, 0, seed + 4);
-                alltoallv(comm, n, &ct_dense, &ct_holes, 0, 1, seed + 5);
-                alltoallv(comm, n, &ct_holes, &ct_holes, 0, 1, seed + 6);
-            }
-        }
-        /* in place (symmetric counts) */
+    int seed = k * 10;
+    alltoall(comm, n, &ct_dense, &ct_dense, 0, seed);
+    alltoall(comm, n, &ct_dense, &ct_dense, 1, seed + 3);
+    /* large strided messages are slow in the device for now (see README):
+     * every layout pair at large counts only in check-long */
+    if (n > 1000 && !ct_long())
+        return;
+    alltoall(comm, n, &ct_holes, &ct_dense, 0, seed + 1);
+    alltoall(comm, n, &ct_dense, &ct_holes, 1, seed + 2);
+    if (n <= 1000) {
+        alltoallv(comm, n, &ct_dense, &ct_dense, 0, 0, seed + 3);
+        alltoallv(comm, n, &ct_holes, &ct_dense, 0, 0, seed + 4);
+        alltoallv(comm, n, &ct_dense, &ct_holes, 0, 1, seed + 5);
+        alltoallv(comm, n, &ct_holes, &ct_holes, 0, 1, seed + 6);
+    }
+    if (k == CT_NCOUNTS - 1) {   /* once per communicator: in place (symmetric counts) */
         alltoallv(comm, 7, &ct_dense, &ct_dense, 1, 0, 90);
         alltoallv(comm, 1000, &ct_holes, &ct_holes, 1, 0, 92);
         alltoallv(comm, 7, &ct_holes, &ct_holes, 1, 1, 93);
         alltoallw_types(comm, 91);
     }
+    (void)p;
+}
+
+int main(int argc, char **argv)
+{
+    ct_init(&argc, &argv, "alltoall");
+    ct_each_count(1L << 18, run);   /* at most 1 MiB per rank */
     return ct_finish();
 }

@@ -121,6 +121,52 @@ static MPI_Comm ct_comm(int k)
 }
 #define CT_NCOMMS 2
 
+/* The counts every family runs: 0, 1, odd, 1000 and 65536 elements. */
+static const long ct_counts[] = { 0, 1, 7, 1000, 65536 };
+#define CT_NCOUNTS ((int)(sizeof ct_counts / sizeof ct_counts[0]))
+
+/* The driver the tests share: body(comm, p, n, k) for each test
+ * communicator (ct_comm, p ranks) and each count k of ct_counts, n capped
+ * so that n * p stays within cap elements (0: no cap). */
+static inline void ct_each_count(long cap, void (*body)(MPI_Comm comm, int p, long n, int k))
+{
+    for (int c = 0; c < CT_NCOMMS; c++) {
+        MPI_Comm comm = ct_comm(c);
+        int p;
+        MPI_Comm_size(comm, &p);
+        for (int k = 0; k < CT_NCOUNTS; k++) {
+            long n = ct_counts[k];
+            if (cap && n * p > cap)
+                n = cap / p;
+            body(comm, p, n, k);
+        }
+    }
+}
+
+/* One rooted call checked against the reference: n elements per rank
+ * (the v forms: base), layouts of the send and receive buffers. */
+typedef void ct_rooted_fn(MPI_Comm comm, long n, int root, const ct_layout *sl,
+                          const ct_layout *rl, int inplace, int seed);
+
+/* A rooted family at count n (count index k): for every root, fn with
+ * three layout pairs (one in place) and, up to 1000 elements, its v form
+ * fnv the same way; large counts only at root `one` outside check-long. */
+static inline void ct_rooted(MPI_Comm comm, int p, long n, int k, int one, ct_rooted_fn *fn,
+                             ct_rooted_fn *fnv)
+{
+    for (int root = 0; root < p; root++) {
+        if (n > 1000 && !ct_long() && root != one)
+            continue;
+        int seed = k * 100 + root;
+        for (int v = 0; v < (n <= 1000 ? 2 : 1); v++) {
+            ct_rooted_fn *f = v ? fnv : fn;
+            f(comm, n, root, &ct_dense, &ct_dense, 0, seed + 3 * v);
+            f(comm, n, root, &ct_holes, &ct_dense, 1, seed + 3 * v + 1);
+            f(comm, n, root, &ct_dense, &ct_holes, 0, seed + 3 * v + 2);
+        }
+    }
+}
+
 static int ct_finish(void)
 {
     MPI_Type_free(&ct_holes.t);

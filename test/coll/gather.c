@@ -72,34 +72,14 @@ static void gatherv(MPI_Comm comm, long base, int root, const ct_layout *sl,
     free(dis);
 }
 
+static void run(MPI_Comm comm, int p, long n, int k)
+{
+    ct_rooted(comm, p, n, k, 1 % p, gather, gatherv);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv, "gather");
-    long counts[] = { 0, 1, 7, 1000, 65536 };
-    int nc = (int)(sizeof counts / sizeof counts[0]);
-    for (int c = 0; c < CT_NCOMMS; c++) {
-        MPI_Comm comm = ct_comm(c);
-        int p;
-        MPI_Comm_size(comm, &p);
-        for (int k = 0; k < nc; k++) {
-            long n = counts[k];
-            if (n * p > (1L << 20) / 4 * 4 && !ct_long())
-                n = (1L << 18) / p;
-            for (int root = 0; root < p; root++) {
-                int big = n > 1000;
-                if (big && !ct_long() && root != 1 % p)
-                    continue;
-                int seed = k * 100 + root;
-                gather(comm, n, root, &ct_dense, &ct_dense, 0, seed);
-                gather(comm, n, root, &ct_holes, &ct_dense, 0, seed + 1);
-                gather(comm, n, root, &ct_dense, &ct_holes, 1, seed + 2);
-                if (!big) {
-                    gatherv(comm, n, root, &ct_dense, &ct_dense, 0, seed + 3);
-                    gatherv(comm, n, root, &ct_holes, &ct_dense, 1, seed + 4);
-                    gatherv(comm, n, root, &ct_dense, &ct_holes, 0, seed + 5);
-                }
-            }
-        }
-    }
+    ct_each_count(ct_long() ? 0 : 1L << 20, run);   /* at most 4 MiB at the root */
     return ct_finish();
 }

@@ -68,34 +68,14 @@ static void scatterv(MPI_Comm comm, long base, int root, const ct_layout *sl,
     free(dis);
 }
 
+static void run(MPI_Comm comm, int p, long n, int k)
+{
+    ct_rooted(comm, p, n, k, p / 2, scatter, scatterv);
+}
+
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv, "scatter");
-    long counts[] = { 0, 1, 7, 1000, 65536 };
-    int nc = (int)(sizeof counts / sizeof counts[0]);
-    for (int c = 0; c < CT_NCOMMS; c++) {
-        MPI_Comm comm = ct_comm(c);
-        int p;
-        MPI_Comm_size(comm, &p);
-        for (int k = 0; k < nc; k++) {
-            long n = counts[k];
-            if (n * p > (1L << 18) && !ct_long())
-                n = (1L << 18) / p;
-            for (int root = 0; root < p; root++) {
-                int big = n > 1000;
-                if (big && !ct_long() && root != p / 2)
-                    continue;
-                int seed = k * 100 + root;
-                scatter(comm, n, root, &ct_dense, &ct_dense, 0, seed);
-                scatter(comm, n, root, &ct_holes, &ct_dense, 1, seed + 1);
-                scatter(comm, n, root, &ct_dense, &ct_holes, 0, seed + 2);
-                if (!big) {
-                    scatterv(comm, n, root, &ct_dense, &ct_dense, 0, seed + 3);
-                    scatterv(comm, n, root, &ct_holes, &ct_dense, 1, seed + 4);
-                    scatterv(comm, n, root, &ct_dense, &ct_holes, 0, seed + 5);
-                }
-            }
-        }
-    }
+    ct_each_count(ct_long() ? 0 : 1L << 18, run);   /* at most 1 MiB at the root */
     return ct_finish();
 }
