@@ -32,10 +32,22 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/coll \
 	test/mpi/stress
 
-check_PROGRAMS += $(MPI_TESTS) test/mpi/crash
-TESTS += $(MPI_TESTS) test/mpi/crash.sh
+check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
+TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
 
-EXTRA_DIST += test/mpi/run-mpi-test test/mpi/mpirun-env.sh test/mpi/crash.sh
+EXTRA_DIST += test/mpi/run-mpi-test test/mpi/mpirun-env.sh test/mpi/crash.sh \
+	test/mpi/nodes.sh test/mpi/vanish.sh
+
+# Across emulated nodes: make check runs a lean selection (nodes.sh);
+# check-long runs every multi-rank test, rank count and variant on 2 and on
+# 4 nodes.
+check-long: check-long-nodes
+check-long-nodes: $(MPI_TESTS) src/tools/mpirun
+	CLUMPI_TEST_NODES=2 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(MPI_TESTS)" \
+	    check_PROGRAMS="$(MPI_TESTS)"
+	CLUMPI_TEST_NODES=4 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(MPI_TESTS)" \
+	    check_PROGRAMS="$(MPI_TESTS)"
+.PHONY: check-long-nodes
 
 test_mpi_pingpong_SOURCES = test/mpi/pingpong.c test/mpi/mtest.h
 test_mpi_pingpong_LDADD = $(MPI_TEST_LIBS)
@@ -112,6 +124,10 @@ test_mpi_coll_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_stress_SOURCES = test/mpi/stress.c test/mpi/mtest.h
 test_mpi_stress_LDADD = $(MPI_TEST_LIBS)
 test_mpi_stress_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
+test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)
+test_mpi_vanish_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_crash_SOURCES = test/mpi/crash.c test/mpi/mtest.h
 test_mpi_crash_LDADD = $(MPI_TEST_LIBS)

@@ -59,7 +59,10 @@ static int ofi_finalize(void)
 {
     /* Take back what the provider still holds (send completions) so the
      * buffers are not freed under it; the peers have read everything by
-     * now (the device's barrier precedes us). */
+     * now (the device's barrier precedes us). A goodbye first, so that
+     * peers still waiting do not take our closed endpoint for a death. */
+    if (ofi_st.up)
+        ofi_alive_bye();
     for (int k = 0; k < 100000 && ofi_st.up; k++) {
         int free_bufs = 0;
         for (ofi_txbuf *t = ofi_st.tx_free; t; t = t->next)
@@ -107,8 +110,7 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
                 return 0;
             if (rc == -FI_EAGAIN)
                 return -EAGAIN;
-            cu_warn("ofi: send to rank %d failed: %s", dest, fi_strerror((int)-rc));
-            return -EIO;
+            ofi_lost_peer(dest, (int)-rc, NULL);
         }
     }
     if (len > OFI_MAX_PAYLOAD)
@@ -127,13 +129,14 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
     }
     t->dest = dest;
     ssize_t rc = fi_send(ofi_st.ep, t->data, total, t->desc, a, &t->ctx);
-    if (__builtin_expect(rc == 0, 1))
+    if (__builtin_expect(rc == 0, 1)) {
+        ofi_st.tx_out[dest]++;
         return 0;
+    }
     ofi_tx_put(t);
     if (rc == -FI_EAGAIN)
         return -EAGAIN;
-    cu_warn("ofi: send to rank %d failed: %s", dest, fi_strerror((int)-rc));
-    return -EIO;
+    ofi_lost_peer(dest, (int)-rc, NULL);
 }
 
 /* ---- rendezvous reads ---------------------------------------------------- */
@@ -195,6 +198,11 @@ void ofi_rd_done(void *ctx, int ok)
         ofi_st.rd_failed = 1;
 }
 
+int ofi_rd_peer(const void *ctx)
+{
+    return ofi_st.rd_src[(const struct fi_context2 *)ctx - ofi_rd_ctx];
+}
+
 /* The peer's key: 0, or -ENOTSUP when it exposes nothing (no RMA there). */
 static int peer_key(int src)
 {
@@ -217,18 +225,21 @@ static int peer_key(int src)
 /* Completions until at most `upto` reads are pending. Packets that arrive
  * meanwhile are delivered as usual (we are called from the device's
  * progress work or a receive call, never from a packet handler). */
-static void rd_wait(int upto)
+static void rd_wait(int src, int upto)
 {
-    while (ofi_st.rd_pending > upto)
-        ofi_poll(32);
+    while (ofi_st.rd_pending > upto) {
+        if (!ofi_poll(32))
+            ofi_alive_check(src);   /* a long wait: is the peer still there? */
+    }
 }
 
-static int rd_post(const struct iovec *v, void **desc, size_t n, fi_addr_t a,
+static int rd_post(int src, const struct iovec *v, void **desc, size_t n, fi_addr_t a,
                    uint64_t raddr, uint64_t key)
 {
     if (ofi_st.rd_nfree == 0)
-        rd_wait(OFI_RD_MAX - 1);
+        rd_wait(src, OFI_RD_MAX - 1);
     int slot = ofi_st.rd_free[--ofi_st.rd_nfree];
+    ofi_st.rd_src[slot] = src;
     for (;;) {
         ssize_t rc = fi_readv(ofi_st.ep, v, desc, n, a, raddr, key, &ofi_rd_ctx[slot]);
         if (rc == 0) {
@@ -237,7 +248,8 @@ static int rd_post(const struct iovec *v, void **desc, size_t n, fi_addr_t a,
         }
         if (rc != -FI_EAGAIN) {
             ofi_st.rd_free[ofi_st.rd_nfree++] = slot;
-            cu_warn("ofi: posting a remote read failed: %s", fi_strerror((int)-rc));
+            cu_warn("ofi: posting a remote read from rank %d failed: %s", src,
+                    fi_strerror((int)-rc));
             return -EIO;
         }
         ofi_poll(32);   /* the provider wants progress first */
@@ -293,16 +305,16 @@ static ssize_t ofi_rma_read(int src, const struct iovec *local, int nlocal,
             }
             if (!got)
                 break;
-            if ((rc = rd_post(v, desc, n, a, (uint64_t)(uintptr_t)remote[ri].iov_base + roff,
-                              key))) {
-                rd_wait(0);
+            uint64_t raddr = (uint64_t)(uintptr_t)remote[ri].iov_base + roff;
+            if ((rc = rd_post(src, v, desc, n, a, raddr, key))) {
+                rd_wait(src, 0);
                 return rc;
             }
             roff += got;
             total += got;
         }
     }
-    rd_wait(0);
+    rd_wait(src, 0);
     if (ofi_st.rd_failed)
         return -EIO;
     return (ssize_t)total;

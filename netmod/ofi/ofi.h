@@ -28,8 +28,12 @@
 typedef struct ofi_wire {
     uint32_t src;        /* sender's world rank */
     uint16_t hdrlen;     /* device header bytes that follow */
-    uint16_t pad;
+    uint16_t kind;       /* OFI_WIRE_*: a device packet, or the channel's own */
 } ofi_wire;
+
+#define OFI_WIRE_DATA  0 /* for the device */
+#define OFI_WIRE_PROBE 1 /* liveness probe (ofi_alive.c): dropped */
+#define OFI_WIRE_BYE   2 /* the sender finalized: its endpoint goes away */
 
 #define OFI_PKT_MAX (sizeof(ofi_wire) + MPID_HDR_MAX + OFI_MAX_PAYLOAD)
 
@@ -80,6 +84,20 @@ struct ofi_state {
     int got_cqe;              /* a completion was read since the last arm */
     int spurious;             /* sleeps in a row that ended at once, empty */
     long long armed_ns;       /* when the current sleep was armed */
+    unsigned long ncqe;       /* completion batches read so far */
+    /* liveness (ofi_alive.c) */
+    unsigned long quiet_cqe;  /* ncqe when quiet_ns was taken */
+    long long quiet_ns;       /* no completion since */
+    long long probe_ns;       /* last probe round */
+    unsigned char *bye;       /* [size]: the peer said it finalized */
+    int *tx_out;              /* [size]: our sends in flight to each peer */
+    long long *probe_at;      /* [size]: when the probe in flight was posted, or 0 */
+    long long *probe_again;   /* [size]: since when posting one says EAGAIN, or 0 */
+    unsigned char *probe_judged; /* [size]: it went out with nothing queued before it */
+    struct fi_context2 *probe_ctx; /* [size] */
+    ofi_wire probe_msg;
+    struct fid_mr *probe_mr;
+    void *probe_desc;
     /* RMA reads (ofi.c): our memory exposed for remote reads under a
      * random key, the peers' keys fetched on first use */
     struct fid_mr *rma_mr;    /* NULL: no reads (pipelined rendezvous) */
@@ -92,6 +110,7 @@ struct ofi_state {
     int rd_pending;           /* reads posted, not completed */
     int rd_failed;            /* a read completed in error */
     int rd_free[OFI_RD_MAX], rd_nfree;
+    int rd_src[OFI_RD_MAX];   /* the peer each read slot reads from */
 };
 
 extern struct ofi_state ofi_st;
@@ -106,6 +125,7 @@ int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void
 extern struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
 int  ofi_rma_open(void);         /* expose our memory if the provider allows */
 void ofi_rd_done(void *ctx, int ok);
+int  ofi_rd_peer(const void *ctx);
 static inline int ofi_is_rd(const void *ctx)
 {
     return (const char *)ctx >= (const char *)ofi_rd_ctx &&
@@ -118,6 +138,17 @@ int  ofi_poll(int budget);
 ofi_txbuf *ofi_tx_get(void);
 void ofi_tx_put(ofi_txbuf *t);
 void ofi_tx_release_all(void);
+void ofi_lost_peer(int rank, int err, const char *detail) __attribute__((noreturn));
+
+/* ofi_alive.c */
+int  ofi_alive_open(void);
+void ofi_alive_close(void);
+void ofi_alive_check(int only);  /* waiting: probe peers (or one) if quiet long */
+int  ofi_alive_probe_peer(const void *ctx);   /* a probe's context: its peer, else -1 */
+void ofi_alive_probe_done(int rank);
+void ofi_alive_bye(void);        /* finalizing: tell the peers we talked to */
+int  ofi_alive_said_bye(int rank);
+int  ofi_alive_packet(const ofi_wire *w);   /* the channel's own packet? */
 
 /* ofi_wait.c */
 int  ofi_arm_sleep(void);

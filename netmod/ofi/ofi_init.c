@@ -188,7 +188,7 @@ int ofi_open(const mpid_chan_info *info)
     if (cu_pmi_put(key, kval) != 0 && rc == 0)
         rc = -EIO;
     ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)info->world_size);
-    if (!ofi_st.addr && rc == 0)
+    if ((!ofi_st.addr || ofi_alive_open()) && rc == 0)
         rc = -ENOMEM;
     for (int r = 0; ofi_st.addr && r < info->world_size; r++)
         ofi_st.addr[r] = FI_ADDR_NOTAVAIL;
@@ -222,6 +222,7 @@ void ofi_close(void)
         fi_close(&ofi_st.ep->fid);
     if (ofi_st.rma_mr)
         fi_close(&ofi_st.rma_mr->fid);
+    ofi_alive_close();
     free(ofi_st.rkey);
     free(ofi_st.rkey_st);
     ofi_tx_release_all();

@@ -80,6 +80,17 @@ static int is_rx(void *ctx)
            (char *)ctx < (char *)(ofi_st.rx + ofi_st.nrx);
 }
 
+/* A send to `rank` failed (errno-style err, the provider's detail or NULL):
+ * the peer is gone, and with it whatever it would have sent us. */
+void ofi_lost_peer(int rank, int err, const char *detail)
+{
+    char msg[600];
+    snprintf(msg, sizeof msg, "ofi: lost the connection to rank %d (send failed: %s%s%s); "
+             "ending the job", rank, fi_strerror(err), detail && *detail ? ", " : "",
+             detail && *detail ? detail : "");
+    cu_pmi_abort(1, msg);
+}
+
 /* A provider error is fatal for the job: the device has no way to resend. */
 static void on_error(void)
 {
@@ -87,29 +98,39 @@ static void on_error(void)
     memset(&err, 0, sizeof err);
     if (fi_cq_readerr(ofi_st.cq, &err, 0) <= 0)
         return;
-    if (err.err == FI_ECANCELED)
-        return;   /* buffers taken back at close */
+    /* FI_ECANCELED is not benign here: we never cancel, and the endpoint
+     * is closed only after the last poll, so it means the provider flushed
+     * the operations of a connection that broke (net does this when the
+     * peer's socket closes). Ignoring it lost the send buffers and left a
+     * sender waiting for completions that never came. */
     char perr[256] = "";
     const char *ps = fi_cq_strerror(ofi_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
-    char msg[600];
     if (ofi_is_rd(err.op_context)) {
-        /* the reader reports it (rendezvous: MPI_ERR_OTHER on the receive) */
-        cu_warn("ofi: remote read failed: %s%s%s", fi_strerror(err.err),
-                ps && *ps ? ", " : "", ps && *ps ? ps : "");
+        /* the reader reports it (rendezvous: MPI_ERR_OTHER on the receive,
+         * then its FIN to the peer fails and ends the job) */
+        cu_warn("ofi: remote read from rank %d failed: %s%s%s", ofi_rd_peer(err.op_context),
+                fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
         ofi_rd_done(err.op_context, 0);
         return;
     }
-    if (err.op_context && !is_rx(err.op_context)) {
-        ofi_txbuf *t = (ofi_txbuf *)err.op_context;
-        snprintf(msg, sizeof msg,
-                 "clumpi[%d]: ofi: lost the connection to rank %d (send failed: %s%s%s); "
-                 "ending the job\n", ofi_st.rank, t->dest, fi_strerror(err.err),
-                 ps && *ps ? ", " : "", ps && *ps ? ps : "");
-    } else {
-        snprintf(msg, sizeof msg,
-                 "clumpi[%d]: ofi: receive failed (%s%s%s): a peer vanished; ending the job\n",
-                 ofi_st.rank, fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
+    int peer = ofi_alive_probe_peer(err.op_context);
+    if (peer >= 0) {
+        ofi_alive_probe_done(peer);
+        if (ofi_alive_said_bye(peer))
+            return;   /* it met a finalized peer's closed endpoint */
+        ofi_lost_peer(peer, err.err, ps);
     }
+    if (err.op_context && !is_rx(err.op_context)) {
+        ofi_txbuf *t = err.op_context;
+        if (!ofi_alive_said_bye(t->dest))
+            ofi_lost_peer(t->dest, err.err, ps);
+        ofi_st.tx_out[t->dest]--;   /* flushed as the finalized peer closed */
+        ofi_tx_put(t);
+        return;
+    }
+    char msg[600];
+    snprintf(msg, sizeof msg, "ofi: receive failed (%s%s%s): a peer vanished; ending the job",
+             fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
     cu_pmi_abort(1, msg);
 }
 
@@ -121,6 +142,8 @@ static void deliver(const char *p, size_t len)
     memcpy(&w, p, sizeof w);
     if (w.src >= (uint32_t)ofi_st.size || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
         cu_fatal("ofi: corrupt packet (source %u, header %u, %zu bytes)", w.src, w.hdrlen, len);
+    if (ofi_alive_packet(&w))
+        return;
     const char *hdr = p + sizeof w;
     mpid_on_packet((int)w.src, hdr, w.hdrlen, hdr + w.hdrlen, len - sizeof w - w.hdrlen);
 }
@@ -146,8 +169,10 @@ int ofi_poll(int budget)
             cu_fatal("ofi: reading the completion queue failed: %s", fi_strerror((int)-n));
         }
         ofi_st.got_cqe = 1;
+        ofi_st.ncqe++;
         for (ssize_t k = 0; k < n; k++) {
             void *ctx = e[k].op_context;
+            int peer;
             if (e[k].flags & FI_RECV) {
                 ofi_rxbuf *b = (ofi_rxbuf *)ctx;
                 if (e[k].len) {
@@ -164,8 +189,12 @@ int ofi_poll(int budget)
                 }
             } else if (ofi_is_rd(ctx)) {
                 ofi_rd_done(ctx, 1);
+            } else if ((peer = ofi_alive_probe_peer(ctx)) >= 0) {
+                ofi_alive_probe_done(peer);
             } else if (ctx) {
-                ofi_tx_put((ofi_txbuf *)ctx);
+                ofi_txbuf *t = ctx;
+                ofi_st.tx_out[t->dest]--;
+                ofi_tx_put(t);
             }
         }
         if ((size_t)n < want)

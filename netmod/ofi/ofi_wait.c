@@ -37,6 +37,7 @@ int ofi_arm_sleep(void)
 {
     if (!ofi_st.up)
         return 0;
+    ofi_alive_check(-1);
     if (ofi_st.got_cqe)
         ofi_st.spurious = 0;
     ofi_st.got_cqe = 0;

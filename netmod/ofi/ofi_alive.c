@@ -1,0 +1,152 @@
+/*
+ * ofi_alive.c — telling a vanished peer from a quiet one.
+ *
+ * An RDM endpoint says a peer is gone only by failing an operation that was
+ * in flight to it when its connection broke (ofi_progress.c then ends the
+ * job naming the peer). Operations started later get nothing: net retries
+ * the refused connection forever, without an error. A rank that waits for
+ * a packet (a pipelined rendezvous receiver whose CTS met a dead sender) or
+ * for a read from a dead peer would wait forever if the death does not
+ * reach mpirun (the peer's host vanished). So a rank that has waited
+ * OFI_QUIET_NS without a completion sends each peer it has talked to an
+ * empty probe (with a completion): a live peer's kernel takes 8 bytes at
+ * once, whether or not the peer runs. A probe still not sent after
+ * OFI_PROBE_NS, posted when nothing else of ours was queued to that peer
+ * (so it is not stuck behind data a busy peer has not read yet), means the
+ * peer's endpoint is gone: the job ends naming it, about 7 s after the
+ * death at most. Busy ranks do not probe; an idle one sends one small
+ * packet per peer and second. A peer that finalized says so first
+ * (OFI_WIRE_BYE), so that a probe failing on its closed endpoint is no
+ * error.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "netmod/ofi/ofi.h"
+
+#define OFI_QUIET_NS 1000000000LL   /* idle this long: probe */
+#define OFI_PROBE_NS 5000000000LL   /* a probe not sent after this: lost peer */
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int ofi_alive_open(void)
+{
+    size_t n = (size_t)ofi_st.size;
+    ofi_st.bye = calloc(n, 1);
+    ofi_st.tx_out = calloc(n, sizeof *ofi_st.tx_out);
+    ofi_st.probe_at = calloc(n, sizeof *ofi_st.probe_at);
+    ofi_st.probe_again = calloc(n, sizeof *ofi_st.probe_again);
+    ofi_st.probe_judged = calloc(n, 1);
+    ofi_st.probe_ctx = calloc(n, sizeof *ofi_st.probe_ctx);
+    if (!ofi_st.bye || !ofi_st.tx_out || !ofi_st.probe_at || !ofi_st.probe_again ||
+        !ofi_st.probe_judged ||
+        !ofi_st.probe_ctx)
+        return -1;
+    return 0;
+}
+
+void ofi_alive_close(void)
+{
+    if (ofi_st.probe_mr)
+        fi_close(&ofi_st.probe_mr->fid);
+    free(ofi_st.bye);
+    free(ofi_st.tx_out);
+    free(ofi_st.probe_at);
+    free(ofi_st.probe_again);
+    free(ofi_st.probe_judged);
+    free(ofi_st.probe_ctx);
+}
+
+int ofi_alive_probe_peer(const void *ctx)
+{
+    if (!ofi_st.probe_ctx)
+        return -1;
+    const struct fi_context2 *c = ctx;
+    if (c < ofi_st.probe_ctx || c >= ofi_st.probe_ctx + ofi_st.size)
+        return -1;
+    return (int)(c - ofi_st.probe_ctx);
+}
+
+void ofi_alive_probe_done(int rank)
+{
+    ofi_st.probe_at[rank] = 0;
+}
+
+/* Probe `rank`, or judge the probe already out to it. */
+static void probe(int rank, long long t)
+{
+    if (ofi_st.bye[rank])
+        return;
+    if (ofi_st.probe_at[rank]) {
+        if (ofi_st.probe_judged[rank] && t - ofi_st.probe_at[rank] > OFI_PROBE_NS)
+            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent for 5 s");
+        return;
+    }
+    if (!ofi_st.probe_desc && ofi_st.mr_local &&
+        ofi_mr_reg(&ofi_st.probe_msg, sizeof ofi_st.probe_msg, FI_SEND, &ofi_st.probe_mr,
+                   &ofi_st.probe_desc))
+        return;
+    ofi_st.probe_msg = (ofi_wire){ .src = (uint32_t)ofi_st.rank, .kind = OFI_WIRE_PROBE };
+    ssize_t rc = fi_send(ofi_st.ep, &ofi_st.probe_msg, sizeof ofi_st.probe_msg,
+                         ofi_st.probe_desc, ofi_st.addr[rank], &ofi_st.probe_ctx[rank]);
+    if (rc == -FI_EAGAIN) {
+        /* net says EAGAIN while it retries a refused connection: that
+         * counts as not sent, unless our own data is queued first */
+        if (!ofi_st.probe_again[rank] || ofi_st.tx_out[rank])
+            ofi_st.probe_again[rank] = t;
+        else if (t - ofi_st.probe_again[rank] > OFI_PROBE_NS)
+            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent for 5 s");
+        return;
+    }
+    if (rc)
+        ofi_lost_peer(rank, (int)-rc, NULL);
+    ofi_st.probe_again[rank] = 0;
+    ofi_st.probe_at[rank] = t;
+    ofi_st.probe_judged[rank] = ofi_st.tx_out[rank] == 0;
+}
+
+void ofi_alive_check(int only)
+{
+    long long t = now_ns();
+    if (ofi_st.ncqe != ofi_st.quiet_cqe || !ofi_st.quiet_ns) {
+        ofi_st.quiet_cqe = ofi_st.ncqe;
+        ofi_st.quiet_ns = t;
+    }
+    if (t - ofi_st.quiet_ns < OFI_QUIET_NS || t - ofi_st.probe_ns < OFI_QUIET_NS)
+        return;
+    ofi_st.probe_ns = t;
+    for (int r = 0; r < ofi_st.size; r++)
+        if ((only < 0 || r == only) && ofi_st.addr[r] != FI_ADDR_NOTAVAIL)
+            probe(r, t);
+}
+
+void ofi_alive_bye(void)
+{
+    ofi_wire w = { .src = (uint32_t)ofi_st.rank, .kind = OFI_WIRE_BYE };
+    for (int r = 0; r < ofi_st.size; r++) {
+        if (ofi_st.addr[r] == FI_ADDR_NOTAVAIL)
+            continue;
+        for (int k = 0; k < 1000 && fi_inject(ofi_st.ep, &w, sizeof w, ofi_st.addr[r]) == -FI_EAGAIN;
+             k++)
+            ofi_poll(16);
+    }
+}
+
+int ofi_alive_said_bye(int rank)
+{
+    return ofi_st.bye && (unsigned)rank < (unsigned)ofi_st.size && ofi_st.bye[rank];
+}
+
+int ofi_alive_packet(const ofi_wire *w)
+{
+    if (w->kind == OFI_WIRE_DATA)
+        return 0;
+    if (w->kind == OFI_WIRE_BYE)
+        ofi_st.bye[w->src] = 1;
+    return 1;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# nodes.sh — the multi-rank tests across emulated nodes, in make check: a
+# lean selection of test/mpi's programs, each run by run-mpi-test with
+# CLUMPI_TEST_NODES=2 and 4 (mpirun --nodes), so point-to-point crosses the
+# network channel (netmod/ofi) as well as shared memory within a node:
+# every size class both ways (fi_read rendezvous and, with CLUMPI_NO_RMA=1,
+# CTS + pipelined chunks), ANY_SOURCE mixing local and remote senders,
+# ordering, probe, truncation, synchronous sends, cancel, completion calls,
+# collectives, and 16 oversubscribed ranks on 4 nodes.
+# `make check-long` runs every test at every rank count and variant with
+# --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
+# Exit status: 0 when all passed, 1 otherwise (each failure is listed).
+here=$(dirname "$0")
+bin=${MPI_TEST_BINDIR:-./test/mpi}
+status=0
+failed=
+while read -r nodes np prog vars; do
+    case $nodes in ''|'#'*) continue ;; esac
+    if [ ! -x "$bin/$prog" ]; then
+        echo "nodes.sh: $bin/$prog not built"
+        exit 99
+    fi
+    # shellcheck disable=SC2086
+    env $vars CLUMPI_TEST_NODES="$nodes" MPI_TEST_NP="$np" \
+        "$here/run-mpi-test" "$bin/$prog"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        status=1
+        failed="$failed
+  $prog with $np ranks on $nodes nodes $vars: exit status $rc"
+    fi
+done <<'EOF'
+# nodes ranks program [VAR=value...]
+2 2 pingpong CLUMPI_NO_RMA=1
+2 4 anysource
+2 4 order CLUMPI_EAGER_LIMIT=0
+2 3 probe
+2 2 truncate
+2 2 ssend
+2 3 cancel
+2 4 completion
+2 2 rndv_dtype CLUMPI_EAGER_LIMIT=0
+4 4 pingpong
+4 8 anysource
+4 4 sendrecv
+4 5 coll
+4 16 stress
+EOF
+if [ $status -ne 0 ]; then
+    echo "nodes.sh: failed:$failed"
+fi
+exit $status
