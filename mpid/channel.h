@@ -50,6 +50,13 @@ typedef struct mpid_channel {
     int  (*send)(int dest, const void *hdr, size_t hdrlen,
                  const struct iovec *iov, int iovcnt, unsigned flags);
 
+    /* Optional (NULL: none). As send, but a DMA-like channel may still read
+     * the payload (never the header) after it returns: then it returns 1
+     * and calls mpid_on_send_done(cookie, status) from its progress once it
+     * no longer needs the payload; 0 when the payload is free already. */
+    int  (*send_later)(int dest, const void *hdr, size_t hdrlen,
+                       const struct iovec *iov, int iovcnt, void *cookie);
+
     /* Deliver up to budget arrived packets through mpid_on_packet().
      * Returns the number delivered. */
     int  (*progress)(int budget);
@@ -96,6 +103,10 @@ typedef struct mpid_channel {
 /* Upcall into the device, called by channels from progress for each packet. */
 void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
                     const void *payload, size_t len);
+
+/* Upcall for send_later: the payload of that send is free again; status 0,
+ * or a negative errno when the channel could not read it. */
+void mpid_on_send_done(void *cookie, int status);
 
 /* The channels. */
 extern const mpid_channel mpid_channel_self;

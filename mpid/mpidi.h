@@ -121,6 +121,8 @@ struct mpid_request_priv {
     uint8_t state, mode, user_freed, dt_held, in_olist;
     uint64_t peer_req;        /* the other side's request id */
     size_t offset, limit;     /* rendezvous progress */
+    uint32_t inflight;        /* send: DATA packets a channel still reads (send_later) */
+    int32_t late_err;         /* send: first error while packets were in flight */
     size_t msg_size;          /* recv: size of the matched message */
     uint64_t raddr, rniov;    /* recv: the sender's memory (from RTS) */
     struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */

@@ -417,6 +417,8 @@ void mpid_on_cts(const mpid_pkt_cts *h)
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);
+    r->p.inflight = 0;
+    r->p.late_err = 0;
     free(r->p.iovs);   /* the receiver will not read our memory */
     r->p.iovs = NULL;
     if (r->p.limit == 0) {
@@ -433,6 +435,38 @@ void mpid_on_cts(const mpid_pkt_cts *h)
     *pp = r;
 }
 
+/* A send of r failed (or, rc 0, the last packet went out): complete r
+ * unless a channel still reads packets of it; the last
+ * mpid_on_send_done() does then. */
+static void pump_end(mpid_req *r, int rc)
+{
+    if (rc < 0 && !r->p.late_err)
+        r->p.late_err = rc;
+    r->p.offset = r->p.limit;   /* nothing more to send */
+    if (r->p.inflight)
+        return;
+    if (r->p.late_err)
+        mpid_send_fail(r, r->p.late_err);
+    else
+        mpid_req_complete(r);
+}
+
+/* A DATA packet posted with send_later was read (or could not be). */
+void mpid_on_send_done(void *cookie, int status)
+{
+    mpid_req *r = cookie;
+    r->p.inflight--;
+    if (status < 0 && !r->p.late_err)
+        r->p.late_err = status;
+    if (r->p.state == MPID_ST_PUMP && r->p.offset >= r->p.limit && !r->p.inflight)
+        pump_end(r, 0);
+}
+
+/* DATA packets after CTS. Straight from the user's buffer through a
+ * channel's send_later when it has one (the agent's DMA-like path: the
+ * agent pulls each packet later, so the rank posts many at once instead of
+ * waiting for each pull); packed data through send (the bounce buffer is
+ * reused at once). */
 int mpid_pump_one(mpid_req *r)
 {
     mpid_dest *d = &mpid_dests[r->p.peer];
@@ -453,7 +487,7 @@ int mpid_pump_one(mpid_req *r)
             if (len < chunk / 2 || n <= 0) {
                 /* Many small pieces: pack instead of sending tiny packets. */
                 if (!r->p.bounce && !(r->p.bounce = malloc(maxp))) {
-                    mpid_send_fail(r, -ENOMEM);
+                    pump_end(r, -ENOMEM);
                     return 1;
                 }
                 len = cu_dtype_pack(r->p.buf, r->p.count, dt, r->p.offset, r->p.bounce, chunk);
@@ -462,16 +496,19 @@ int mpid_pump_one(mpid_req *r)
                 n = 1;
             }
         }
-        int rc = d->ch->send(r->p.peer, &h, sizeof h, iov, n, 0);
+        int rc = d->ch->send_later && iov[0].iov_base != r->p.bounce
+                     ? d->ch->send_later(r->p.peer, &h, sizeof h, iov, n, r)
+                     : d->ch->send(r->p.peer, &h, sizeof h, iov, n, 0);
         if (rc == -EAGAIN)
             return 0;
         if (rc < 0) {
-            mpid_send_fail(r, rc);
+            pump_end(r, rc);
             return 1;
         }
+        r->p.inflight += rc == 1;
         r->p.offset += len;
     }
-    mpid_req_complete(r);
+    pump_end(r, 0);
     return 1;
 }
 

@@ -7,12 +7,18 @@
  * Two send paths, as seed 002 §5.2: PIO (payloads up to
  * CLUMPI_AGENT_PIO_MAX bytes, default 1024: the rank copies the packet into
  * one of its tx slots and is done) and DMA (the rank posts its buffer's
- * addresses; the agent pulls them with process_vm_readv). The device's
- * contract is that a send's buffer is free when send() returns, so the DMA
- * path waits for the agent's completion word before returning (taking
- * arrived packets aside meanwhile, so no agent ever waits on a rank that
- * waits on it). CLUMPI_AGENT_PIO_BW (MB/s) throttles PIO copies, to
- * emulate a slow I/O bus.
+ * addresses; the agent pulls them with process_vm_readv). A DMA send
+ * "completes later" (seed 002): through send_later the rank posts up to
+ * AGT_DMA_MAX of them and goes on, and progress reports each pull back to
+ * the device (mpid_on_send_done) when the agent's dma_done count passes
+ * it. Plain send() promises a free buffer on return, so there the DMA path
+ * waits for its own pull (taking arrived packets aside meanwhile, so no
+ * agent ever waits on a rank that waits on it). One round trip to the
+ * agent per 2 KiB packet was what made rendezvous crawl under load (issue
+ * 5's "hang"): each side waited for the other with sched_yield, ~2 ms per
+ * yield next to other busy processes, ~50 packets/s.
+ * CLUMPI_AGENT_PIO_BW (MB/s) throttles PIO copies, to emulate a slow I/O
+ * bus.
  *
  * Agent death: a rank blocked notices its socket close; a rank spinning
  * checks the socket every few thousand empty polls. Either ends the job.
@@ -43,11 +49,12 @@ typedef struct stash { struct stash *next; uint32_t src, hdrlen, len, kind; char
 static struct {
     agt_seg_hdr *h;
     size_t size;
-    int li, rank, node, sock, up, closing, in_progress;
+    int li, rank, node, sock, up, closing, in_progress, rx_hold;
     pid_t agent;                     /* first rank only */
     shm_queue *cmdq, *cq;
     agt_rank_blk *b;
-    uint64_t cmd_hc, cq_head, tx_next, tx_freed, dma_posted, rx_freed;
+    uint64_t cmd_hc, cq_head, tx_next, tx_freed, dma_posted, dma_seen, rx_taken;
+    void *dma_ck[AGT_DMA_MAX];       /* send_later cookies by DMA number; NULL: a send() */
     size_t pio_max;
     double pio_ns_per_byte;
     unsigned idle;
@@ -93,7 +100,15 @@ static int connect_agent(void)
                               (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)))
         return -errno;
     int32_t li = R.li;
-    return write(R.sock, &li, sizeof li) == (ssize_t)sizeof li ? 0 : -EIO;
+    if (write(R.sock, &li, sizeof li) != (ssize_t)sizeof li)
+        return -EIO;
+    /* The agent answers once it has accepted us: before that its wake-ups
+     * would have nowhere to go (a rank asleep then waited for its timeout). */
+    struct pollfd p = { .fd = R.sock, .events = POLLIN };
+    char ok;
+    if (poll(&p, 1, 30000) != 1 || recv(R.sock, &ok, 1, 0) != 1)
+        return -ETIMEDOUT;
+    return 0;
 }
 
 static int agt_init(const mpid_chan_info *info)
@@ -223,10 +238,16 @@ static void throttle(size_t bytes)
 }
 
 static int take_aside(void);
+static int dma_status(uint64_t seq);
 
+/* Post a DMA command. cookie != NULL (send_later): returns 1 at once, the
+ * device hears of the pull from progress (dma_reap). NULL (send): waits for
+ * the pull, the buffer is free on return. */
 static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
-                    size_t len)
+                    size_t len, void *cookie)
 {
+    if (R.dma_posted - R.dma_seen >= AGT_DMA_MAX)
+        return -EAGAIN;   /* progress reaps; the device retries */
     agt_cmd c = { .op = AGT_CMD_DMA, .hdrlen = (uint8_t)hdrlen, .niov = (uint8_t)iovcnt,
                   .dst = (uint32_t)dest, .len = (uint32_t)len };
     uint64_t pairs[2 * AGT_DMA_IOV];
@@ -241,9 +262,12 @@ static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec
         return rc;
     if (wake)
         doorbell();
-    uint64_t seq = ++R.dma_posted;
+    uint64_t seq = R.dma_posted++;
+    R.dma_ck[seq % AGT_DMA_MAX] = cookie;
+    if (cookie)
+        return 1;
     for (unsigned spins = 0;; spins++) {
-        if (atomic_load_explicit(&R.b->dma_done, memory_order_acquire) >= seq)
+        if (atomic_load_explicit(&R.b->dma_done, memory_order_acquire) > seq)
             break;
         if (take_aside() == 0 && (spins & 63) == 63) {
             sched_yield();
@@ -251,27 +275,49 @@ static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec
                 agent_died();
         }
     }
-    int err = atomic_exchange_explicit(&R.b->dma_err, 0, memory_order_relaxed);
-    if (err) {
-        cu_warn("agent: the NI agent could not read rank %d's send buffer: %s", R.rank,
-                strerror(-err));
-        return -EIO;
-    }
-    return 0;
+    if (R.dma_seen == seq)
+        R.dma_seen++;   /* nothing of send_later's before it: seen here */
+    return dma_status(seq);
 }
 
-/* HOT PATH: every packet to another node. */
-static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
-                    unsigned flags)
+/* Result of pull seq (its dma_done already passed): 0 or -EIO, told once. */
+static int dma_status(uint64_t seq)
 {
-    (void)flags;
+    int err = atomic_load_explicit(&R.b->dma_err[seq % AGT_DMA_MAX], memory_order_relaxed);
+    if (!err)
+        return 0;
+    cu_warn("agent: the NI agent could not read rank %d's send buffer: %s", R.rank,
+            strerror(-err));
+    return -EIO;
+}
+
+/* Pulls the agent finished: tell the device about the send_later ones, in
+ * order (the agent pulls one rank's commands in order). */
+static int dma_reap(void)
+{
+    uint64_t done = atomic_load_explicit(&R.b->dma_done, memory_order_acquire);
+    int n = 0;
+    for (; R.dma_seen < done; R.dma_seen++) {
+        void *ck = R.dma_ck[R.dma_seen % AGT_DMA_MAX];
+        if (ck) {
+            mpid_on_send_done(ck, dma_status(R.dma_seen));
+            n++;
+        }
+    }
+    return n;
+}
+
+/* HOT PATH: every packet to another node. cookie: see send_dma. */
+static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
+                    void *cookie)
+{
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
     if (__builtin_expect(hdrlen > AGT_HDR_MAX || len > AGT_MAX_PAYLOAD, 0))
         return -EMSGSIZE;
     if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
-        return send_dma(dest, hdr, hdrlen, iov, iovcnt, len);
+        return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
     if (R.tx_next - R.tx_freed >= R.h->ntx) {
         R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
         if (R.tx_next - R.tx_freed >= R.h->ntx)
@@ -299,6 +345,19 @@ static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec
     if (wake)
         doorbell();
     return 0;
+}
+
+static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
+                    unsigned flags)
+{
+    (void)flags;
+    return send_pkt(dest, hdr, hdrlen, iov, iovcnt, NULL);
+}
+
+static int agt_send_later(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov,
+                          int iovcnt, void *cookie)
+{
+    return send_pkt(dest, hdr, hdrlen, iov, iovcnt, cookie);
 }
 
 int agt_chan_up(void) { return R.up; }
@@ -336,28 +395,58 @@ int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
     return 0;
 }
 
-/* One cq entry at head: its parts, valid until consume(). */
-static shm_cell *peek(agt_rx *r, const char **hdr, const char **pay, unsigned char *buf)
+/* Take the packet at the cq head: its agt_rx, and its device header and
+ * inline payload copied into buf (SHM_INLINE_MAX bytes); the cells are
+ * freed at once, so a handler that sends and waits in send_dma (taking
+ * packets aside) never meets this packet again. A payload in an rx slot
+ * stays there until rx_release(). */
+static int take(agt_rx *r, unsigned char *buf, const char **pay)
 {
     shm_cell *c = shm_q_peek(R.cq, R.cq_head);
     if (!c)
-        return NULL;
+        return 0;
     memcpy(r, c->data, sizeof *r);
-    const char *body = (const char *)c->data + sizeof *r;
-    if (c->ilen > SHM_CELL_DATA - sizeof *r) {
+    if (c->ilen > SHM_CELL_DATA - sizeof *r)
         shm_q_gather(R.cq, R.cq_head, c, buf);
-        body = (const char *)buf;
+    else
+        memcpy(buf, c->data + sizeof *r, c->ilen);
+    shm_q_free(R.cq, c, &R.cq_head);
+    if (r->slot == AGT_RX_INLINE) {
+        *pay = (const char *)buf + r->hdrlen;
+    } else {
+        *pay = agt_rxslot(R.h, R.li, r->slot);
+        R.rx_taken++;
     }
-    *hdr = body;
-    *pay = r->slot == AGT_RX_INLINE ? body + r->hdrlen : agt_rxslot(R.h, R.li, r->slot);
-    return c;
+    return 1;
 }
 
-static void consume(shm_cell *c, const agt_rx *r)
+/* rx slots go back in order: every one taken, unless a handler still
+ * reads one (rx_hold; slots taken aside meanwhile wait behind it). */
+static void rx_release(void)
 {
-    shm_q_free(R.cq, c, &R.cq_head);
-    if (r->slot != AGT_RX_INLINE)
-        atomic_store_explicit(&R.b->rx_freed, ++R.rx_freed, memory_order_release);
+    if (!R.rx_hold)
+        atomic_store_explicit(&R.b->rx_freed, R.rx_taken, memory_order_release);
+}
+
+/* We freed cq cells or rx slots: if the agent sleeps waiting for room
+ * here, ring. The fence orders our frees before the load of its flag,
+ * against its flag store before its last look at our room. */
+static void room_made(void)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&R.b->want_room, memory_order_relaxed)) {
+        atomic_store_explicit(&R.b->want_room, 0, memory_order_relaxed);
+        doorbell();
+    }
+}
+
+static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                    size_t len)
+{
+    if (kind != AGT_RXK_DATA)
+        agt_coll_rank_packet(kind, hdr, hdrlen, pay, len);
+    else
+        mpid_on_packet((int)src, hdr, hdrlen, pay, len);
 }
 
 /* While a DMA send waits: copy arrived packets aside so the agent can
@@ -365,18 +454,19 @@ static void consume(shm_cell *c, const agt_rx *r)
 static int take_aside(void)
 {
     agt_rx r;
-    const char *hdr, *pay;
+    const char *pay;
     unsigned char buf[SHM_INLINE_MAX];
-    shm_cell *c = peek(&r, &hdr, &pay, buf);
-    if (!c)
+    if (!take(&r, buf, &pay))
         return 0;
     stash *s = malloc(sizeof *s + r.hdrlen + r.len);
     if (!s)
         cu_fatal("agent: out of memory");
     s->next = NULL, s->src = r.src, s->hdrlen = r.hdrlen, s->len = r.len, s->kind = r.pad;
-    memcpy(s->data, hdr, r.hdrlen);
+    memcpy(s->data, buf, r.hdrlen);
     memcpy(s->data + r.hdrlen, pay, r.len);
-    consume(c, &r);
+    if (r.slot != AGT_RX_INLINE)
+        rx_release();
+    room_made();
     if (R.st)
         R.st->next = s;
     else
@@ -396,27 +486,30 @@ static int agt_progress(int budget)
         R.sh = s->next;
         if (!R.sh)
             R.st = NULL;
-        if (s->kind != AGT_RXK_DATA)
-            agt_coll_rank_packet((int)s->kind, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
-        else
-            mpid_on_packet((int)s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        deliver((int)s->kind, s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
         free(s);
         n++;
     }
     unsigned char buf[SHM_INLINE_MAX];
+    int took = 0;
     while (n < budget) {
         agt_rx r;
-        const char *hdr, *pay;
-        shm_cell *c = peek(&r, &hdr, &pay, buf);
-        if (!c)
+        const char *pay;
+        if (!take(&r, buf, &pay))
             break;
-        if (r.pad != AGT_RXK_DATA)
-            agt_coll_rank_packet(r.pad, hdr, r.hdrlen, pay, r.len);
-        else
-            mpid_on_packet((int)r.src, hdr, r.hdrlen, pay, r.len);
-        consume(c, &r);
+        took = 1;
+        R.rx_hold = r.slot != AGT_RX_INLINE;
+        deliver(r.pad, r.src, (const char *)buf, r.hdrlen, pay, r.len);
+        if (R.rx_hold) {
+            R.rx_hold = 0;
+            rx_release();
+        }
         n++;
     }
+    if (took)
+        room_made();
+    if (R.dma_seen != R.dma_posted)
+        n += dma_reap();
     R.in_progress = 0;
     if (n)
         R.idle = 0;
@@ -430,9 +523,12 @@ static int agt_progress(int budget)
 
 static int agt_arm_sleep(void)
 {
-    if (R.sh)
+    if (R.sh || shm_q_arm(R.cq, R.cq_head))
         return 1;
-    return shm_q_arm(R.cq, R.cq_head);
+    /* after setting the bit (seq_cst): either we see a pull that finished,
+     * or the agent, bumping dma_done (seq_cst), sees the bit and rings */
+    return R.dma_seen != R.dma_posted &&
+           atomic_load_explicit(&R.b->dma_done, memory_order_seq_cst) != R.dma_seen;
 }
 
 static void agt_sleep(long timeout_us)
@@ -456,6 +552,7 @@ const mpid_channel mpid_channel_agent = {
     .init = agt_init,
     .finalize = agt_finalize,
     .send = agt_send,
+    .send_later = agt_send_later,
     .progress = agt_progress,
     .rma_read = NULL,   /* rendezvous: CTS + DATA through the agent */
     .arm_sleep = agt_arm_sleep,

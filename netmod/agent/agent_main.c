@@ -205,10 +205,14 @@ static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
     int err = got == (ssize_t)c->len ? 0 : got < 0 ? -errno : -EIO;
     agt_st.dma++;
     agt_st.dma_bytes += c->len;
-    /* the rank's buffer is free again: complete before sending */
-    if (err)
-        atomic_store_explicit(&b->dma_err, err, memory_order_relaxed);
-    atomic_fetch_add_explicit(&b->dma_done, 1, memory_order_release);
+    /* the rank's buffer is free again: complete before sending. A rank
+     * asleep waiting for its pulls set its cq's sleep bit: seq_cst on both
+     * sides (agt_arm_sleep), so it sees the count or we see the bit. */
+    uint64_t seq = atomic_load_explicit(&b->dma_done, memory_order_relaxed);   /* ours alone */
+    atomic_store_explicit(&b->dma_err[seq % AGT_DMA_MAX], err, memory_order_relaxed);
+    atomic_fetch_add_explicit(&b->dma_done, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&agt_cq(A.h, li)->tail, memory_order_seq_cst) & 1)
+        wake_rank(li);
     if (err) {
         agt_slot_put(&A.pool, (uint32_t)k);
         return 0;
@@ -287,6 +291,8 @@ static int drain_cmds(int li, int budget)
 
 /* ---- sockets: connections and doorbells -------------------------------- */
 
+static int nconn;   /* ranks that connected so far */
+
 static void on_listen(void)
 {
     for (;;) {
@@ -299,6 +305,9 @@ static void on_listen(void)
             continue;
         }
         A.conn[li] = fd;
+        nconn++;
+        char ok = 1;   /* the rank waits for this: its wake-ups can reach it now */
+        (void)!write(fd, &ok, 1);
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)li + 1 };
         epoll_ctl(A.epfd, EPOLL_CTL_ADD, fd, &ev);
     }
@@ -330,11 +339,26 @@ static int setup_socket(void)
     return 0;
 }
 
+/* Block until a rank rings, the fabric has completions, or the timeout.
+ * Everything we could wait for must be able to wake us: commands (the
+ * cmd queues' sleep bits), the fabric (its wait fd), and room in a rank's
+ * cq / rx slots for deliveries that wait (want_room; without it the agent
+ * slept its whole timeout while the rank, having drained its queue,
+ * slept too). An ack that could not go yet keeps us polling. */
 static int idle_block(long timeout_ms)
 {
     int busy = 0;
+    for (int d = 0; d < A.nnodes; d++)
+        busy |= A.ack_owed[d];
     for (int li = 0; li < A.nlocal; li++)
         busy |= shm_q_arm(agt_cmdq(A.h, li), A.cmd_head[li]);
+    for (int li = 0; li < A.nlocal && !busy; li++) {
+        if (A.dq_h[li] == A.dq_t[li])
+            continue;
+        atomic_store_explicit(&agt_rank(A.h, li)->want_room, 1, memory_order_seq_cst);
+        atomic_thread_fence(memory_order_seq_cst);
+        busy |= flush_deliveries(li) > 0;   /* room made before the flag was seen */
+    }
     /* without a CQ wait fd the fabric is looked at again after a short nap */
     if (agt_net_wait_fd() < 0 && timeout_ms > 1)
         timeout_ms = 1;
@@ -351,8 +375,10 @@ static int idle_block(long timeout_ms)
                 on_conn((int)id - 1);
         }
     }
-    for (int li = 0; li < A.nlocal; li++)
+    for (int li = 0; li < A.nlocal; li++) {
         shm_q_disarm(agt_cmdq(A.h, li));
+        atomic_store_explicit(&agt_rank(A.h, li)->want_room, 0, memory_order_relaxed);
+    }
     return busy;
 }
 
@@ -432,6 +458,8 @@ int main(int argc, char **argv)
             break;
         if (st == AGT_ST_QUIESCE)
             A.quiesce = 1;
+        if (nconn < nl)
+            on_listen();   /* busy with other ranks' traffic: accept here too */
         int work = agt_net_poll(32);
         for (int li = 0; li < nl; li++)
             work += flush_deliveries(li) + drain_cmds(li, 16);

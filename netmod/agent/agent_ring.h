@@ -16,7 +16,11 @@
  *        packets, small ones inline, bigger ones in an rx slot.
  *   rx   slots: filled by the agent in order, freed by the rank in order.
  * Sleeping: queue.h's consumer sleep bit on both queues; the wake-up itself
- * is one byte on the rank's unix socket to the agent (either way).
+ * is one byte on the rank's unix socket to the agent (either way). The
+ * other two things a sleeper may wait for use the same bit and byte: a
+ * rank waiting for its DMA pulls is woken by the agent when dma_done moves
+ * while the rank's cq bit is set; an agent waiting for room in a rank's
+ * cq/rx slots sets want_room, and the rank rings once it freed some.
  */
 #ifndef AGT_RING_H
 #define AGT_RING_H
@@ -87,6 +91,9 @@ enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2 };
  * forwarding table (tx slot = its agt_tree_cmd). */
 enum { AGT_CMD_PIO = 1, AGT_CMD_DMA = 2, AGT_CMD_TREE = 3 };
 #define AGT_DMA_IOV 8
+/* DMA commands a rank may have posted and not yet seen pulled (each an
+ * asynchronous send until then, seed 002: the NI "completes later") */
+#define AGT_DMA_MAX 64
 typedef struct agt_cmd {
     uint8_t  op;
     uint8_t  hdrlen;      /* DMA: device header bytes after the command */
@@ -116,8 +123,11 @@ typedef struct agt_rank_blk {
     uint32_t world_rank;
     _Alignas(SHM_CACHELINE) _Atomic uint64_t tx_freed;   /* agent -> rank */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t rx_freed;   /* rank -> agent */
-    _Alignas(SHM_CACHELINE) _Atomic uint64_t dma_done;   /* agent -> rank */
-    _Atomic int32_t dma_err;                             /* -errno of a failed pull */
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t dma_done;   /* agent -> rank: DMA commands pulled */
+    _Atomic int32_t dma_err[AGT_DMA_MAX];   /* pull n's result (0 or -errno) at n % AGT_DMA_MAX */
+    /* agent -> rank: deliveries wait for room in this rank's cq / rx slots
+     * and the agent is about to block: ring the doorbell after freeing some */
+    _Alignas(SHM_CACHELINE) _Atomic uint32_t want_room;
 } agt_rank_blk;
 
 typedef struct agt_seg_hdr {
