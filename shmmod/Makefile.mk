@@ -1,12 +1,12 @@
 # shmmod: the intra-node shared-memory channel (see top Makefile.am)
-libmpi_la_SOURCES += shmmod/shm.c shmmod/shm_internal.h shmmod/queue.h \
+libmpi_la_SOURCES += shmmod/shm.c shmmod/shm_internal.h \
 	shmmod/segment.c shmmod/bulk.c shmmod/cma.c shmmod/area.c
 
 if HAVE_CRITERION
 # The queue alone, many producer processes on a shared mapping.
 check_PROGRAMS += test/unit/test_queue
 TESTS += test/unit/test_queue
-test_unit_test_queue_SOURCES = test/unit/test_queue.c shmmod/queue.h
+test_unit_test_queue_SOURCES = test/unit/test_queue.c src/util/queue.h
 test_unit_test_queue_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_queue_LDADD = $(CRITERION_LIBS)
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "mpid/channel.h"
-#include "shmmod/queue.h"
+#include "src/util/queue.h"
 
 #define SHM_MAGIC     0x636c756d70695348ull   /* "clumpiSH" */
 #define SHM_PAGE      4096

@@ -5,7 +5,7 @@
  * received packets back through host memory.
  *
  * Per local rank:
- *   cmd  queue (shmmod/queue.h, one producer: the rank, consumer: the agent)
+ *   cmd  queue (src/util/queue.h, one producer: the rank, consumer: the agent)
  *        of agt_cmd descriptors: PIO (the packet is already in tx slot k) or
  *        DMA (device header + the rank's buffer addresses; the agent pulls
  *        the payload with process_vm_readv).
@@ -28,7 +28,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "shmmod/queue.h"
+#include "src/util/queue.h"
 
 #define AGT_MAGIC      0x636c756d70694147ull   /* "clumpiAG" */
 #define AGT_MTU_DEF    2048u                   /* seed 002: 2 KB is the best trade-off */

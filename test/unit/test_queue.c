@@ -1,5 +1,5 @@
 /*
- * test_queue.c — the shared-memory inbound queue (shmmod/queue.h) on its own:
+ * test_queue.c — the shared-memory inbound queue (src/util/queue.h) on its own:
  * producer processes forked onto a MAP_SHARED anonymous mapping, one consumer.
  */
 #include <criterion/criterion.h>
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "shmmod/queue.h"
+#include "src/util/queue.h"
 
 typedef struct msg_hdr { uint32_t producer, seq; } msg_hdr;
 

@@ -41,7 +41,10 @@
  * wake the consumer — the fast path needs no extra fence.
  *
  * Self-contained (no library headers) so test/unit/test_queue.c can drive it
- * on a plain shared mapping.
+ * on a plain shared mapping. It lives in src/util because two channels use
+ * it: shmmod for the ranks' inbound queues and netmod/agent for the
+ * rank<->agent command and completion queues (channels never include each
+ * other). The shm_ prefix names the shared-memory queue, not the channel.
  */
 #ifndef SHM_QUEUE_H
 #define SHM_QUEUE_H
