@@ -31,7 +31,7 @@ int coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
                        const coll_op *op, const mpid_comm *comm)
 {
     coll_shm s;
-    int rc;
+    int rc = MPI_SUCCESS;
     if (comm->size <= 1 || count == 0 || !fits(comm, count, dt, &s, &rc))
         return rc != MPI_SUCCESS ? rc : coll_allreduce_recdbl(sbuf, rbuf, count, dt, op, comm);
     const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
