@@ -35,7 +35,7 @@ tail -n +2 "$csv" | sort -t, -k2,2 -k6,6 -k7,7n -k8,8n -k10,10n -k11,11n -k14,14
 
 # the labels in order of first appearance, and the clumpi layouts
 labels=$(tail -n +2 "$csv" | cut -d, -f2 | awk '!seen[$0]++')
-layouts=$(tail -n +2 "$med" | awk -F, '$1 == "clumpi" { print $8, $9 }' | sort -n -u)
+layouts=$(tail -n +2 "$med" | awk -F, '$1 == "clumpi" { print $8, $9 }' | sort -k1,1n -k2,2n -u)
 
 # series files: DIR/<label>, "x y" rows sorted by x
 series() {  # series PLOTDIR XCOL YCOL AWK-CONDITION

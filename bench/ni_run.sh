@@ -26,7 +26,7 @@ quick=0 openmpi=0 cset=0
 # packet, agent transport), host-message (ranks forward whole messages,
 # agent transport), and direct mode's host algorithms
 configs="ni-binary=agent:ni-binary:ni-binary ni-binomial=agent:ni-binomial:ni-binomial
-hostpkt-binary=agent:host-packet-binary hostpkt-binomial=agent:host-packet-binomial
+hostpkt-binary=agent:host-packet-binary hostpkt-binomial=agent:host-packet
 hostmsg-binary=agent:binary:reduce_bcast hostmsg-binomial=agent:binomial:reduce_bcast
 direct-binary=direct:binary:reduce_bcast direct-binomial=direct:binomial:reduce_bcast"
 while getopts b:N:P:c:r:t:d:qo f; do
