@@ -11,21 +11,26 @@
  * OFI_QUIET_NS without a completion sends each peer it has talked to an
  * empty probe (with a completion): a live peer's kernel takes 8 bytes at
  * once, whether or not the peer runs. A probe still not sent after
- * OFI_PROBE_NS, posted when nothing else of ours was queued to that peer
- * (so it is not stuck behind data a busy peer has not read yet), means the
- * peer's endpoint is gone: the job ends naming it, about 7 s after the
+ * CLUMPI_OFI_PROBE_S (5 s), posted when nothing else of ours was queued to
+ * that peer (so it is not stuck behind data a busy peer has not read yet),
+ * means the peer's endpoint is gone: the job ends naming it, about 7 s after the
  * death at most. Busy ranks do not probe; an idle one sends one small
  * packet per peer and second. A peer that finalized says so first
  * (OFI_WIRE_BYE), so that a probe failing on its closed endpoint is no
- * error.
+ * error. The one false alarm left: a live peer that has not read its
+ * socket for that long while it is full of our small (injected, so not
+ * counted) packets and we wait; CLUMPI_OFI_PROBE_S sets the time (seconds,
+ * default 5; 0: no probes).
  */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "netmod/ofi/ofi.h"
+#include "src/util/param.h"
 
 #define OFI_QUIET_NS 1000000000LL   /* idle this long: probe */
-#define OFI_PROBE_NS 5000000000LL   /* a probe not sent after this: lost peer */
+
+static long long probe_limit_ns = 5000000000LL;   /* a probe not sent after this: lost peer */
 
 static long long now_ns(void)
 {
@@ -37,6 +42,7 @@ static long long now_ns(void)
 int ofi_alive_open(void)
 {
     size_t n = (size_t)ofi_st.size;
+    probe_limit_ns = cu_param_int("OFI_PROBE_S", 5) * 1000000000LL;
     ofi_st.bye = calloc(n, 1);
     ofi_st.tx_out = calloc(n, sizeof *ofi_st.tx_out);
     ofi_st.probe_at = calloc(n, sizeof *ofi_st.probe_at);
@@ -83,8 +89,9 @@ static void probe(int rank, long long t)
     if (ofi_st.bye[rank])
         return;
     if (ofi_st.probe_at[rank]) {
-        if (ofi_st.probe_judged[rank] && t - ofi_st.probe_at[rank] > OFI_PROBE_NS)
-            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent for 5 s");
+        if (ofi_st.probe_judged[rank] && t - ofi_st.probe_at[rank] > probe_limit_ns)
+            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent in "
+                                              "CLUMPI_OFI_PROBE_S");
         return;
     }
     if (!ofi_st.probe_desc && ofi_st.mr_local &&
@@ -99,8 +106,9 @@ static void probe(int rank, long long t)
          * counts as not sent, unless our own data is queued first */
         if (!ofi_st.probe_again[rank] || ofi_st.tx_out[rank])
             ofi_st.probe_again[rank] = t;
-        else if (t - ofi_st.probe_again[rank] > OFI_PROBE_NS)
-            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent for 5 s");
+        else if (t - ofi_st.probe_again[rank] > probe_limit_ns)
+            ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent in "
+                                              "CLUMPI_OFI_PROBE_S");
         return;
     }
     if (rc)
@@ -117,7 +125,8 @@ void ofi_alive_check(int only)
         ofi_st.quiet_cqe = ofi_st.ncqe;
         ofi_st.quiet_ns = t;
     }
-    if (t - ofi_st.quiet_ns < OFI_QUIET_NS || t - ofi_st.probe_ns < OFI_QUIET_NS)
+    if (probe_limit_ns <= 0 || t - ofi_st.quiet_ns < OFI_QUIET_NS ||
+        t - ofi_st.probe_ns < OFI_QUIET_NS)
         return;
     ofi_st.probe_ns = t;
     for (int r = 0; r < ofi_st.size; r++)

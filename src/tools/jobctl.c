@@ -80,8 +80,8 @@ void job_rank_exited(struct job *j, struct rank *r, int ws)
     iofwd_drain(j, r);
     if (r->rank == 0 && j->stdin_dst >= 0)
         iofwd_stdin_close(j);
-    if (j->ending)
-        return;
+    if (j->ending || r->aborted)
+        return;   /* the first cause is reported, or its abort says why */
     char where[320];
     launch_where(j, r, where, sizeof where);
     if (r->remote && !r->connected && !(WIFEXITED(ws) && WEXITSTATUS(ws) == 0) && j->listen_fd >= 0) {

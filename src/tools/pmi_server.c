@@ -226,6 +226,15 @@ static void handle(struct job *j, struct rank *r, const char *line)
         int status = (int)(code & 0xff);
         if (status == 0 && code != 0)
             status = 1;
+        /* A rank that aborts because a peer vanished (netmod/ofi: "lost the
+         * connection to rank N") can beat the peer's SIGCHLD: a death that
+         * is under way gets up to 50 ms to be reported first, as the
+         * cause (measured: 1 run in 6 the abort came first). */
+        for (double until = now_sec() + 0.05; !j->ending && now_sec() < until;) {
+            job_reap(j);
+            if (!j->ending)
+                usleep(2000);
+        }
         job_fail(j, status, "rank %d called MPI_Abort with code %ld; ending the job", r->rank, code);
     } else {
         reply(j, r, "cmd=%s_result rc=-1 msg=unsupported_command\n", cmd);

@@ -13,7 +13,8 @@
  * The job must end, non-zero, within seconds, with a message naming the
  * victim: from mpirun when it sees the death, or from the survivor when its
  * completion queue reports the lost peer first (vanish.sh hides the death
- * from mpirun to test that). The victim prints when it dies.
+ * from mpirun to test that). The victim prints when it dies and its job id
+ * (clumpi's, to look for leftover segments).
  */
 #include <signal.h>
 #include "mtest.h"
@@ -63,7 +64,9 @@ int main(int argc, char **argv)
         }
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);   /* vanish.sh times the end from here */
-        fprintf(stderr, "vanish: rank %d dies at %.3f\n", rank, ts.tv_sec + ts.tv_nsec * 1e-9);
+        const char *job = getenv("CLUMPI_JOB_ID");
+        fprintf(stderr, "vanish: rank %d dies at %.3f, job %s\n", rank,
+                ts.tv_sec + ts.tv_nsec * 1e-9, job ? job : "-");
         fflush(stderr);
         raise(SIGKILL);
     }
