@@ -10,8 +10,12 @@
  *   - direct: the target's memory is mapped here (the window's per-node
  *     shared segment, or our own memory): loads, stores and atomics, with
  *     accumulates serialized by the target's accumulate lock word.
+ *   - cma: a same-node Win_create window: the origin moves the data with
+ *     the channel's single-copy calls (process_vm_readv/writev); lock and
+ *     accumulate words in the window's per-node lock segment.
  *   - am: active messages (MPID_PKT_RMA) applied by the target's progress
- *     engine, over whatever channel reaches the target (self, shm, ofi).
+ *     engine, over whatever channel reaches the target (self, shm, ofi);
+ *     locks are acquired lazily (the first access waits for the grant).
  *   - agent (later, issue 5): the target node's NI agent serves the same
  *     calls without the target rank, as the NI did in seed 004 (Bilas:
  *     remote deposit, remote fetch, NI locks). It implements mpid_rma_path

@@ -268,15 +268,26 @@ void mpid_rma_on_request(int src_world, const mpid_pkt_rma *h, const void *paylo
         if (!out)
             err = MPI_ERR_NO_MEM;
     }
+    int a = mpid_rma_is_acc(h->kind);
+    char *aligned = NULL;
+    size_t dlen = h->kind == MPID_RMA_CAS ? 2 * len : len;
+    if (!err && a && !nodata && (uintptr_t)data % _Alignof(max_align_t)) {
+        /* The op kernels load whole elements: the channel's payload may
+         * sit at any offset after its own header. */
+        if (!(aligned = malloc(dlen)))
+            err = MPI_ERR_NO_MEM;
+        else
+            data = memcpy(aligned, data, dlen);
+    }
     if (!err) {
         char *base = w->dynamic ? NULL : w->base;
-        int a = mpid_rma_is_acc(h->kind);
         if (a)
             mpid_rma_acc_lock(w->my_ts);
         mpid_rma_apply(h->kind, h->op, h->basic, base, segs, nseg, data, out, len);
         if (a)
             mpid_rma_acc_unlock(w->my_ts);
     }
+    free(aligned);
     if (fetch)
         answer(src_world, w, h, MPID_RMA_RESP, err, err ? NULL : out, err ? 0 : len);
     else

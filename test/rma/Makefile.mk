@@ -41,3 +41,10 @@ bench_rma_SOURCES = bench/rma.c
 bench_rma_LDADD = libmpi.la
 bench_rma_LDFLAGS = $(AM_LDFLAGS) -no-install
 EXTRA_DIST += bench/rma_run.sh
+
+# make check-long: the matrix (1-8 ranks over 1-4 emulated nodes, offload mode)
+check-long: check-long-rma
+check-long-rma: $(RMA_TESTS) src/tools/mpirun
+	$(SHELL) $(srcdir)/test/rma/matrix.sh "$(abs_builddir)" "$(abs_srcdir)"
+.PHONY: check-long-rma
+EXTRA_DIST += test/rma/matrix.sh
