@@ -2,8 +2,8 @@
 # matrix.sh — make check-long's one-sided matrix: every test/rma program
 # with 1 to 8 ranks over 1 to 4 emulated nodes (direct mode: shared memory,
 # single copy and active messages over the network channel), plus each
-# program's env: variants (run-mpi-test). Offload mode (CLUMPI_NET=agent)
-# runs the programs that pass there today on 2 and 4 nodes.
+# program's env: variants (run-mpi-test), and every program in offload mode
+# (CLUMPI_NET=agent: active messages through the NI agents) on 2 and 4 nodes.
 # usage: matrix.sh BUILD_DIR SRC_DIR   (make check-long-rma passes both)
 b=${1:-.}
 s=${2:-.}
@@ -29,7 +29,7 @@ for n in 1 2 3 4; do
     done
 done
 for n in 2 4; do
-    for p in atomic dynamic errors winattr; do
+    for p in $progs; do
         run "$p, CLUMPI_NET=agent, $n nodes" CLUMPI_NET=agent \
             CLUMPI_AGENT_PATH="$b/netmod/agent/clumpi-agent" CLUMPI_TEST_NODES=$n \
             MPI_TEST_NP="$n" "$s/test/mpi/run-mpi-test" "test/rma/$p"
