@@ -66,6 +66,7 @@ fi_run() {
 pick() { awk -v t="$2" -v s="$3" '/^# (lat|bw|bibw) /{cur=$2} cur==t && $1==s {print $2}' "$1" | tail -n 1; }
 
 vals() { echo "$1 $2" >>"$work/vals"; }
+load0=$(cut -d' ' -f1 /proc/loadavg)
 for ((r = 1; r <= reps; r++)); do
     echo "# run $r of $reps" >&2
     read -r l _ <<<"$(fi_run 1 20000)"; vals fi_lat "$l"
@@ -73,10 +74,11 @@ for ((r = 1; r <= reps; r++)); do
     export CLUMPI_OFI_PROVIDER=$prov CLUMPI_OFI_IFACE=$iface
     "$mpirun" -n 2 --nodes 2 "$pt2pt" lat -m 1 >"$work/c1" 2>&1
     vals c_lat "$(pick "$work/c1" lat 1)"
-    "$mpirun" -n 2 --nodes 2 "$pt2pt" all -m 1048576 -i 0.5 >"$work/c2" 2>&1
+    "$mpirun" -n 2 --nodes 2 "$pt2pt" lat -s 1048576 -m 1048576 >"$work/c2" 2>&1
     l=$(pick "$work/c2" lat 1048576)
     vals c_bwp "$(awk -v l="$l" 'BEGIN { if (l > 0) printf "%.2f", 1048576 / l }')"
-    vals c_bw "$(pick "$work/c2" bw 1048576)"
+    "$mpirun" -n 2 --nodes 2 "$pt2pt" bw -s 1048576 -m 1048576 >"$work/c3" 2>&1
+    vals c_bw "$(pick "$work/c3" bw 1048576)"
     if [ -n "$ompi" ]; then
         mpirun.openmpi "${root[@]}" --mca pml ob1 --mca btl tcp,self \
             --mca btl_tcp_if_include "$iface" -n 2 "$ompi" lat -m 1 >"$work/o1" 2>&1
@@ -88,23 +90,40 @@ for ((r = 1; r <= reps; r++)); do
     vals shm_only "$(pick "$work/s2" lat 1)"
 done
 
-awk -v prov="$prov" -v iface="$iface" -v cores="$(nproc)" -v reps="$reps" '
+load1=$(cut -d' ' -f1 /proc/loadavg)
+awk -v prov="$prov" -v iface="$iface" -v cores="$(nproc)" -v reps="$reps" \
+    -v load0="$load0" -v load1="$load1" '
 function med(k,   n, i, j, v, t) {
-    n = cnt[k]; if (!n) return -1
-    for (i = 1; i <= n; i++) v[i] = x[k, i]
+    n = 0
+    for (i = 1; i <= cnt[k]; i++) if (x[k, i] > 0) v[++n] = x[k, i]
+    if (!n) return -1
     for (i = 2; i <= n; i++) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
     return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
-$2 != "" { x[$1, ++cnt[$1]] = $2 }
+# ratio a/b of each run (the two measured back to back), then their median
+# and range: what to read on a loaded machine
+function ratio(a, b, tgt,   i, n, r, lo, hi) {
+    n = 0; lo = 1e30; hi = -1
+    for (i = 1; i <= cnt[a] && i <= cnt[b]; i++) {
+        if (x[a, i] <= 0 || x[b, i] <= 0) continue   # a failed run
+        r = x[a, i] / x[b, i]; x["r" a b, ++n] = r
+        if (r < lo) lo = r; if (r > hi) hi = r
+    }
+    cnt["r" a b] = n
+    if (!n) return "-"
+    return sprintf("%.3f (runs %.3f..%.3f; target %s)", med("r" a b), lo, hi, tgt)
+}
+{ x[$1, ++cnt[$1]] = NF > 1 ? $2 : -1 }
 END {
-    printf "# bench/net.sh: provider %s, interface %s, %d runs each, medians; %d cores\n", prov, iface, reps, cores
+    printf "# bench/net.sh: provider %s, interface %s, %d interleaved runs, medians; %d cores, load %s -> %s\n", prov, iface, reps, cores, load0, load1
     fl = med("fi_lat"); cl = med("c_lat"); ol = med("o_lat")
     fb = med("fi_bw"); cb = med("c_bwp"); cs = med("c_bw")
     sn = med("shm_net"); so = med("shm_only")
     printf "1-byte latency (us): fi_pingpong %.2f  clumpi %.2f  Open MPI tcp %s\n", fl, cl, ol < 0 ? "-" : sprintf("%.2f", ol)
-    printf "  clumpi / fi_pingpong = %.3f (target <= 1.05)\n", cl / fl
-    if (ol > 0) printf "  clumpi / Open MPI     = %.3f (target <= 1.00)\n", cl / ol
+    printf "  clumpi / fi_pingpong = %s\n", ratio("c_lat", "fi_lat", "<= 1.05")
+    if (ol > 0) printf "  clumpi / Open MPI     = %s\n", ratio("c_lat", "o_lat", "<= 1.00")
     printf "1 MiB ping-pong bandwidth (MB/s): fi_pingpong %.0f  clumpi %.0f  (clumpi streaming bw %.0f)\n", fb, cb, cs
-    printf "  clumpi / fi_pingpong = %.3f (target >= 0.95)\n", cb / fb
-    printf "shm 1-byte latency (us): with netmod %.3f  shm only %.3f  ratio %.3f (target <= 1.05)\n", sn, so, sn / so
+    printf "  clumpi / fi_pingpong = %s\n", ratio("c_bwp", "fi_bw", ">= 0.95")
+    printf "shm 1-byte latency (us): with netmod %.3f  shm only %.3f\n", sn, so
+    printf "  with / without       = %s\n", ratio("shm_net", "shm_only", "<= 1.05")
 }' "$work/vals"

@@ -5,7 +5,8 @@
  * ranks send a window to each other), for sizes 1 B .. 4 MiB. Standard MPI
  * only, so the same source builds against any MPI.
  *
- * usage: mpirun -n 2 ./pt2pt [lat|bw|bibw|all] [-m MAXBYTES] [-i ITERS_SCALE]
+ * usage: mpirun -n 2 ./pt2pt [lat|bw|bibw|all] [-s MINBYTES] [-m MAXBYTES] [-i ITERS_SCALE]
+ * (sizes: powers of two from MINBYTES, default 1, up to MAXBYTES)
  *
  * Output follows the OSU micro-benchmarks: a header per test, then lines of
  * "size value" (latency in microseconds, bandwidth in MB/s = 1e6 bytes/s).
@@ -86,11 +87,13 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *which = "all";
-    size_t maxn = 4 << 20;
+    size_t minn = 1, maxn = 4 << 20;
     double scale = 1.0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-m") && i + 1 < argc)
             maxn = (size_t)atol(argv[++i]);
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
+            minn = (size_t)atol(argv[++i]);
         else if (!strcmp(argv[i], "-i") && i + 1 < argc)
             scale = atof(argv[++i]);
         else
@@ -130,7 +133,7 @@ int main(int argc, char **argv)
             continue;
         if (rank == 0)
             printf("# %s %s\n# Size %20s\n", tests[t].name, tests[t].title, tests[t].unit);
-        for (size_t n = 1; n <= maxn; n *= 2) {
+        for (size_t n = minn ? minn : 1; n <= maxn; n *= 2) {
             int iters = iters_for(n, tests[t].kind ? scale / 20 : scale);
             double v = tests[t].kind == 0 ? latency(n, iters)
                                           : bandwidth(n, iters, tests[t].kind == 2);
