@@ -83,8 +83,11 @@ static void target_run(int epochs, volatile char *flag)
         double t0 = MPI_Wtime();
         while (!*flag && MPI_Wtime() - t0 < 1.0)
             ;   /* no MPI calls: only a target-independent path finishes */
-        *flag = 0;
     }
+    /* Cleared between two barriers: the origin's flag put has landed by
+     * the first (it flushed it), its next one comes after the second. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    *flag = 0;
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -101,6 +104,7 @@ static void origin_end(void)
         else
             MPI_Win_flush(1, win);
     }
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
@@ -201,8 +205,10 @@ int main(int argc, char **argv)
                 target_run(it + 10, flag);
                 continue;
             }
-            double t0 = 0;
-            for (int i = -10; i < it; i++) {
+            /* No warm-up with a computing target: a stall until it stops
+             * computing would hide there. */
+            double t0 = MPI_Wtime();
+            for (int i = compute ? 0 : -10; i < it; i++) {
                 if (i == 0)
                     t0 = MPI_Wtime();
                 origin_open();
