@@ -76,6 +76,7 @@ void agt_mc_install(const agt_tree_cmd *c);
 void agt_mc_arrive(uint32_t k);                /* a MCAST packet in receive slot k */
 int  agt_mc_origin(const char *pkt, size_t len);   /* from a root rank; -1: no slot */
 void agt_mc_put(uint32_t k);                   /* one holder of slot k is done */
+void agt_mc_tree_arrive(uint32_t k);           /* a TREE packet from a member's agent */
 
 /* agent_red.c: reductions up a tree (CMD PIO of kind RED from a rank, RED
  * packets from child agents); agent_fadd.c: fetch-and-add served here.

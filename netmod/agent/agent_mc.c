@@ -2,8 +2,9 @@
  * agent_mc.c — NI-level multicast in the agent (seed 002 §4.2, §5.3): a
  * forwarding table per (communicator, root, shape) — a binary or binomial
  * tree over the communicator's nodes, installed by AGT_CMD_TREE at first
- * use. A multicast packet (from the root rank, or from the parent agent)
- * lives in one pool slot with a reference count: one reference per local
+ * use by a local member, and announced at once to the other members'
+ * agents (TREE packets). A multicast packet (from the root rank, or from
+ * the parent agent) lives in one pool slot with a reference count: one reference per local
  * rank it is delivered to and one per child agent it is forwarded to, all
  * from the same slot, the forwards under the usual credit flow control. A
  * large broadcast is just a stream of such packets, each forwarded as it
@@ -228,7 +229,30 @@ int agt_mc_origin(const char *pkt, size_t len)
     return 0;
 }
 
-void agt_mc_install(const agt_tree_cmd *c)
+/* Tell the other member nodes' agents (TREE packets), so that forwarding
+ * through a node never waits for one of its ranks to call the collective
+ * (an intermediate rank busy in another communicator's operation would
+ * otherwise hold up its whole subtree). Without a free slot the node's
+ * own members' first use installs it there, as before. */
+static void announce(const agt_tree_cmd *c, const int *order, int nn)
+{
+    size_t len = sizeof *c + sizeof(uint32_t) * c->n;
+    for (int j = 0; j < nn; j++) {
+        if (order[j] == A.node)
+            continue;
+        int k = agt_slot_get(&A.pool);
+        if (k < 0)
+            return;
+        agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, (uint32_t)k);
+        memset(w, 0, sizeof *w);
+        w->kind = AGT_K_TREE, w->len = (uint16_t)len;
+        memcpy(w + 1, c, len);
+        agt_mc_own((uint32_t)k);
+        agt_mc_send((uint32_t)k, order[j]);
+    }
+}
+
+static void mc_install(const agt_tree_cmd *c, int tell)
 {
     mc_init();
     if (find_tree(&c->key))
@@ -289,6 +313,8 @@ void agt_mc_install(const agt_tree_cmd *c)
         if (me > 0)
             t->parent = order[agt_tree_parent(c->key.shape, me)];
     }
+    if (tell)
+        announce(c, order, nn);
     free(order);
     t->used = 1;
     ntrees++;
@@ -310,3 +336,18 @@ int agt_mc_tree(const agt_mc_hdr *key, agt_mc_info *out)
 }
 
 unsigned agt_mc_installed(void) { return ninstalled; }
+
+void agt_mc_install(const agt_tree_cmd *c) { mc_install(c, 1); }
+
+void agt_mc_tree_arrive(uint32_t k)
+{
+    const agt_wire *w = (const agt_wire *)agt_slot_mem(&A.pool, k);
+    const agt_tree_cmd *c = (const agt_tree_cmd *)(w + 1);
+    if (w->hdrlen || w->len < sizeof *c || c->n > AGT_TREE_MAX ||
+        w->len != sizeof *c + sizeof(uint32_t) * c->n) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt tree packet\n", A.node);
+        exit(1);
+    }
+    mc_install(c, 0);
+    agt_mc_recycle(k);
+}

@@ -15,7 +15,6 @@
  * so a rank that does not progress holds up its whole subtree.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "netmod/agent/agent_chan.h"
@@ -147,8 +146,7 @@ void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_wait
             return;
         if (rc != -EAGAIN)
             cu_fatal("agent: cannot post a multicast command (%d)", rc);
-        if (w->progress() == 0 && (spins & 15) == 15)
-            sched_yield();
+        agt_mc_idle(w, spins);
     }
 }
 
@@ -210,8 +208,8 @@ void agt_mc_rx_wait(const agt_coll_waiter *w)
     for (unsigned spins = 0; !rx_done(NULL); spins++) {
         if (fwd.h == fwd.t)
             w->until(rx_done_or_stuck, NULL);
-        else if (w->progress() == 0 && (spins & 15) == 15)
-            sched_yield();
+        else
+            agt_mc_idle(w, spins);
     }
     rx.active = 0;
 }
@@ -283,8 +281,7 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
                     rc = post_packet(buf, (uint32_t)off, n, c < 0 ? -1 : fwd.child[c]);
                     if (rc != -EAGAIN)
                         break;
-                    if (w->progress() == 0 && (spins & 15) == 15)
-                        sched_yield();
+                    agt_mc_idle(w, spins);
                 }
             if (rc)
                 cu_fatal("agent: cannot post a multicast packet (%d)", rc);

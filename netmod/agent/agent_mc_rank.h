@@ -6,11 +6,20 @@
 #ifndef AGT_MC_RANK_H
 #define AGT_MC_RANK_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
 #include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_ring.h"
+
+/* One pass of a wait for something the agent frees without waking us (tx
+ * slots, results): progress, and yield the core every 16 idle passes. */
+static inline void agt_mc_idle(const agt_coll_waiter *w, unsigned pass)
+{
+    if (w->progress() == 0 && (pass & 15) == 15)
+        sched_yield();
+}
 
 /* Post a command (the packet in iov), progressing while tx slots are busy. */
 void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w);

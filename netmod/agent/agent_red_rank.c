@@ -10,7 +10,6 @@
  * results it has, so one fast rank cannot fill its agent with open
  * accumulators (each holds a slot until the slowest member catches up).
  */
-#include <sched.h>
 #include <errno.h>
 #include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_mc_rank.h"
@@ -49,8 +48,7 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
     size_t off = 0, i = 0;
     do {   /* an empty operation (barrier) is one empty packet */
         for (unsigned spins = 0; all && i >= agt_mc_rx_count() + RED_AHEAD; spins++)
-            if (w->progress() == 0 && (spins & 15) == 15)
-                sched_yield();
+            agt_mc_idle(w, spins);
         i++;
         size_t n = bytes - off < chunk ? bytes - off : chunk;
         wire.len = (uint16_t)n;

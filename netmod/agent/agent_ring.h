@@ -41,7 +41,7 @@
  * up a tree, agent_red.c) and FADD (fetch-and-add requests and replies,
  * agent_fadd.c). */
 enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_RED = 4, AGT_K_FADD = 5,
-       AGT_K_NKINDS = 6 };
+       AGT_K_TREE = 6, AGT_K_NKINDS = 7 };
 
 /* Agent-to-agent header, first in every packet; then the device header,
  * then the payload. */
@@ -82,7 +82,8 @@ typedef struct agt_tree_cmd {
     uint32_t   n;
     uint32_t   world[];
 } agt_tree_cmd;
-#define AGT_TREE_MAX ((AGT_MTU_DEF - sizeof(agt_tree_cmd)) / sizeof(uint32_t))
+/* It also travels as a TREE packet (agent to agent): one MTU holds both. */
+#define AGT_TREE_MAX ((AGT_MTU_DEF - sizeof(agt_wire) - sizeof(agt_tree_cmd)) / sizeof(uint32_t))
 /* agt_rx.pad: what kind of packet a cq entry holds */
 enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2 };
 
