@@ -123,6 +123,18 @@ int mpid_rma_run_chunks(mpid_win *w, const mpid_rma_args *a, uintptr_t tbase,
 static int direct_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
     (void)rec;   /* complete on return: the caller drops its hold */
+    const cu_dtype *l = a->kind == MPID_RMA_PUT ? a->odt : a->rdt;
+    if ((a->kind == MPID_RMA_PUT || a->kind == MPID_RMA_GET) && !w->dynamic &&
+        a->tdt->contig && l->contig) {
+        /* The common case, one copy (a put + flush on a node is ~0.1 us). */
+        char *t = w->peers[a->target].direct + a->tdisp + a->tdt->true_lb;
+        size_t n = a->tdt->size * a->tcount;
+        if (a->kind == MPID_RMA_PUT)
+            memcpy(t, (const char *)a->obuf + l->true_lb, n);
+        else
+            memcpy((char *)a->rbuf + l->true_lb, t, n);
+        return 0;
+    }
     return mpid_rma_run_chunks(w, a, w->dynamic ? 0 : (uintptr_t)w->peers[a->target].direct,
                                direct_chunk);
 }
