@@ -21,6 +21,17 @@ int mpir_state = MPIR_STATE_PRE;
 int mpir_thread_provided = MPI_THREAD_SINGLE;
 static pthread_t main_thread;
 
+/* A failure while starting is fatal, as MPI_ERRORS_ARE_FATAL (the only
+ * handler there can be yet) makes it in MPICH and Open MPI: a program that
+ * ignores MPI_Init's result must not go on without MPI. mpirun then names
+ * the rank that exited and ends the job. */
+static _Noreturn void init_failed(const char *fn, const char *what, int rc)
+{
+    fprintf(stderr, "clumpi: %s: %s (error %d); the program cannot continue\n", fn, what,
+            rc);
+    exit(1);
+}
+
 static int init_common(const char *fn, int *argc, char ***argv, int required, int *provided)
 {
     if (mpir_state == MPIR_STATE_ACTIVE)
@@ -30,17 +41,12 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         return MPI_ERR_OTHER;
     }
     int rc = mpid_init();
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "clumpi: %s: the device failed to start (error %d)\n", fn, rc);
-        return rc;
-    }
-    rc = mpir_dtype_init();
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "clumpi: %s: datatypes failed to initialize (error %d)\n", fn, rc);
-        return rc;
-    }
+    if (rc != MPI_SUCCESS)
+        init_failed(fn, "the device failed to start", rc);
+    if ((rc = mpir_dtype_init()) != MPI_SUCCESS)
+        init_failed(fn, "datatypes failed to initialize", rc);
     if ((rc = mpir_op_init()) != MPI_SUCCESS)
-        return rc;
+        init_failed(fn, "reduction operations failed to initialize", rc);
     if (required < MPI_THREAD_SINGLE)
         required = MPI_THREAD_SINGLE;
     mpir_thread_provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
@@ -50,11 +56,8 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
 
     mpir_errhandler_init();
     mpir_group_init();
-    rc = mpir_comm_init();
-    if (rc != MPI_SUCCESS) {
-        fprintf(stderr, "clumpi: %s: out of memory creating MPI_COMM_WORLD\n", fn);
-        return rc;
-    }
+    if ((rc = mpir_comm_init()) != MPI_SUCCESS)
+        init_failed(fn, "out of memory creating MPI_COMM_WORLD", rc);
     mpir_attr_init(mpid_world_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;
