@@ -207,8 +207,12 @@ int mpid_rma_issue(mpid_win *w, const mpid_rma_args *a)
     }
     int rc = w->peers[a->target].path->issue(w, a, rec);
     if (rec) {
-        if (rc && !rec->err)
+        if (rc) {
+            /* The caller reports the error and frees the request; chunks
+             * already sent still answer into rec, not into the request. */
             rec->err = rc;
+            rec->req = NULL;
+        }
         mpid_rma_rec_done(rec, 1);   /* the issuing hold */
     }
     return rc;
