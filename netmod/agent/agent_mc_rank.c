@@ -58,7 +58,8 @@ static void take(const agt_mc_hdr *h, const char *pay, size_t len)
     if (h->off + len > rx.total)
         cu_fatal("agent: multicast packet beyond the message (%u+%zu > %zu)", h->off, len,
                  rx.total);
-    memcpy(rx.buf + h->off, pay, len);
+    if (len)   /* a barrier's result has no buffer */
+        memcpy(rx.buf + h->off, pay, len);
     rx.got += len;
     rx.npk++;
     if (fwd.nchild) {

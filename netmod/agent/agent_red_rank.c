@@ -55,7 +55,7 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
         h.mc.off = (uint32_t)off;
         struct iovec iov[3] = { { &wire, sizeof wire }, { &h, sizeof h },
                                 { (char *)in + off, n } };
-        agt_mc_post(AGT_CMD_PIO, iov, 3, w);
+        agt_mc_post(AGT_CMD_PIO, iov, n ? 3 : 2, w);   /* a barrier has no buffer */
         off += n;
     } while (off < bytes);
     if (wants)
