@@ -133,7 +133,7 @@ int mpid_init(void)
     }
     if (mpid_route_init(node_of, my_node, shm_up && nlocal > 1) != 0)
         return MPI_ERR_NO_MEM;
-    mpid_progress_init(nlocal);
+    mpid_progress_init(nlocal, net_up && netch == &mpid_channel_agent);
     return MPI_SUCCESS;
 }
 

@@ -295,7 +295,7 @@ extern int mpid_nchans;
 extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
 extern void *mpid_self_head;                  /* self channel: first queued packet */
 static inline int mpid_self_pending(void) { return mpid_self_head != NULL; }
-void mpid_progress_init(int local_size);
+void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
 
 /* netpoll.c: the network channel (NULL on one node), polled adaptively */
 extern const mpid_channel *mpid_net_chan;
