@@ -2,8 +2,9 @@
 # vanish.sh — a peer on another node disappears mid-transfer (issue 3,
 # "Bad input and faults"): the job must end, non-zero, within seconds of the
 # death (VANISH_LIMIT, default 5, when mpirun sees it; VANISH_HIDDEN_LIMIT,
-# default 10, when only the network can tell: the survivor's probes give up
-# after 5 s, netmod/ofi/ofi_alive.c), with a message naming the lost rank,
+# default 10, when only the network can tell: there the opt-in probes run,
+# CLUMPI_OFI_PROBE_S=5, netmod/ofi/ofi_alive.c, for the operations net
+# never fails), with a message naming the lost rank,
 # leaving no process of the job and no /dev/shm/clumpi-* segment behind.
 #
 # Two ways to lose a peer, each with the survivor sending (eager packets)
@@ -52,6 +53,7 @@ for spec in "seen send" "seen read" "seen read CLUMPI_NO_RMA=1" \
         where="--nodes 2" limit=$seen_limit
     else
         where="--hosts keep:2,hide:2 --launcher-exec $tmp/hide-launch" limit=$hidden_limit
+        vars="$vars CLUMPI_OFI_PROBE_S=5"
     fi
     what="$how/$mode${vars:+ $vars}"
     start=$(date +%s.%N)
