@@ -124,13 +124,14 @@ static void probe(int rank, long long t)
 
 void ofi_alive_check(int only)
 {
+    if (probe_limit_ns <= 0)
+        return;
     long long t = now_ns();
     if (ofi_st.ncqe != ofi_st.quiet_cqe || !ofi_st.quiet_ns) {
         ofi_st.quiet_cqe = ofi_st.ncqe;
         ofi_st.quiet_ns = t;
     }
-    if (probe_limit_ns <= 0 || t - ofi_st.quiet_ns < OFI_QUIET_NS ||
-        t - ofi_st.probe_ns < OFI_QUIET_NS)
+    if (t - ofi_st.quiet_ns < OFI_QUIET_NS || t - ofi_st.probe_ns < OFI_QUIET_NS)
         return;
     ofi_st.probe_ns = t;
     for (int r = 0; r < ofi_st.size; r++)
