@@ -40,7 +40,7 @@ const mpid_channel *mpid_sleep_chan;
 
 static long spin_polls = 4000;   /* not oversubscribed: polls before blocking */
 static long long yield_ns;       /* oversubscribed: idle time yielding before blocking */
-static long long yield_long_ns = 200000;   /* a yield this long: block instead */
+static long long yield_long_ns = 1000000;  /* a yield this long: block instead */
 static long sleep_us = 100000;   /* blocking timeout: a safety net only */
 static int oversubscribed;
 
@@ -87,7 +87,7 @@ void mpid_progress_init(int local_size, int agents)
      * yielding; a rank idle for longer pays one futex wakeup (~15 us) on
      * top of a wait that already took > 1 ms. */
     yield_ns = cu_param_int("YIELD_US", 1000) * 1000LL;
-    yield_long_ns = cu_param_int("YIELD_LONG_US", 200) * 1000LL;
+    yield_long_ns = cu_param_int("YIELD_LONG_US", 1000) * 1000LL;
     sleep_us = cu_param_int("SLEEP_US", 100000);
     cu_debug("progress: %ld ranks on this host, %ld cores: %s", nranks, host_cpus(),
              oversubscribed ? "oversubscribed, yield then block" : "spin then block");
@@ -157,8 +157,12 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
  * us (4-8 runnable per core), while a process outside the job (a compiler,
  * another job) keeps the core for its slice (~0.75-3 ms) each time we yield
  * to it, and a blocked rank gets back faster, by wakeup preemption. So a
- * long yield (CLUMPI_YIELD_LONG_US, 200 us: 8-16 of our ranks yield round
+ * long yield (CLUMPI_YIELD_LONG_US, 1 ms: 8-16 of our ranks yield round
  * in ~10-20 us) switches to blocking at once for the next 100 ms.
+ * 200 us tripped on our own ranks too once the shm collectives made rounds
+ * short (a tick or one rank's real work), leaving 8 ranks on 2 cores
+ * blocking: allreduce 8 B 60-90 us at 200 us against 9-10 us at 1 ms on a
+ * quiet machine, and 81-84 against 22-29 us next to 3 foreign busy loops.
  * Measured, 8 ranks on 2 cores next to ~20 runnable foreign processes,
  * allreduce 8 B (medians of 5-6): blocking 86.6 us, yielding 157 us,
  * yielding with this switch 92.9 us, Open MPI (yields) 851 us. */
