@@ -307,6 +307,34 @@ static int dma_reap(void)
     return n;
 }
 
+/* HOT PATH: the next free PIO slot of this rank (its index in *k), or
+ * NULL while all are still with the agent. */
+static inline char *tx_take(uint32_t *k)
+{
+    if (R.tx_next - R.tx_freed >= R.h->ntx) {
+        R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
+        if (R.tx_next - R.tx_freed >= R.h->ntx)
+            return NULL;
+    }
+    *k = (uint32_t)(R.tx_next % R.h->ntx);
+    return agt_txslot(R.h, R.li, *k);
+}
+
+/* HOT PATH: hands the filled slot k (bytes long) to the agent as command op. */
+static inline int tx_post(uint8_t op, uint32_t k, size_t bytes)
+{
+    throttle(bytes);
+    agt_cmd c = { .op = op, .slot = k };
+    int wake = 0;
+    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
+    if (rc)
+        return rc;
+    R.tx_next++;
+    if (wake)
+        doorbell();
+    return 0;
+}
+
 /* HOT PATH: every packet to another node. cookie: see send_dma. */
 static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
                     void *cookie)
@@ -318,13 +346,10 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         return -EMSGSIZE;
     if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
         return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
-    if (R.tx_next - R.tx_freed >= R.h->ntx) {
-        R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
-        if (R.tx_next - R.tx_freed >= R.h->ntx)
-            return -EAGAIN;
-    }
-    uint32_t k = (uint32_t)(R.tx_next % R.h->ntx);
-    char *p = agt_txslot(R.h, R.li, k);
+    uint32_t k;
+    char *p = tx_take(&k);
+    if (!p)
+        return -EAGAIN;
     agt_wire w = { .kind = AGT_K_DATA, .hdrlen = (uint8_t)hdrlen, .len = (uint16_t)len,
                    .src = (uint32_t)R.rank, .dst = (uint32_t)dest };
     memcpy(p, &w, sizeof w);
@@ -335,16 +360,7 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         memcpy(p, iov[i].iov_base, iov[i].iov_len);
         p += iov[i].iov_len;
     }
-    throttle(sizeof w + hdrlen + len);
-    agt_cmd c = { .op = AGT_CMD_PIO, .slot = k };
-    int wake = 0;
-    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
-    if (rc)
-        return rc;
-    R.tx_next++;
-    if (wake)
-        doorbell();
-    return 0;
+    return tx_post(AGT_CMD_PIO, k, sizeof w + hdrlen + len);
 }
 
 static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
@@ -372,27 +388,15 @@ int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
         len += iov[i].iov_len;
     if (len > R.h->mtu)
         return -EMSGSIZE;
-    if (R.tx_next - R.tx_freed >= R.h->ntx) {
-        R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
-        if (R.tx_next - R.tx_freed >= R.h->ntx)
-            return -EAGAIN;
-    }
-    uint32_t k = (uint32_t)(R.tx_next % R.h->ntx);
-    char *p = agt_txslot(R.h, R.li, k);
+    uint32_t k;
+    char *p = tx_take(&k);
+    if (!p)
+        return -EAGAIN;
     for (int i = 0; i < iovcnt; i++) {
         memcpy(p, iov[i].iov_base, iov[i].iov_len);
         p += iov[i].iov_len;
     }
-    throttle(len);
-    agt_cmd c = { .op = op, .slot = k };
-    int wake = 0;
-    int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
-    if (rc)
-        return rc;
-    R.tx_next++;
-    if (wake)
-        doorbell();
-    return 0;
+    return tx_post(op, k, len);
 }
 
 /* Take the packet at the cq head: its agt_rx, and its device header and
