@@ -69,6 +69,7 @@ struct ofi_state {
     struct fid_ep *ep;
     struct fid_av *av;
     struct fid_cq *cq;
+    struct fid_wait *waitset; /* the CQ's wait object, when one could be made */
     int rank, size, node;
     int up;
     fi_addr_t *addr;          /* [size]: FI_ADDR_NOTAVAIL until first send */
@@ -143,7 +144,8 @@ void ofi_lost_peer(int rank, int err, const char *detail) __attribute__((noretur
 /* ofi_alive.c */
 int  ofi_alive_open(void);
 void ofi_alive_close(void);
-void ofi_alive_check(int only);  /* waiting: probe peers (or one) if quiet long */
+void ofi_alive_check(int only);
+int  ofi_alive_probing(void);     /* a probe is out: nap, don't block */  /* waiting: probe peers (or one) if quiet long */
 int  ofi_alive_probe_peer(const void *ctx);   /* a probe's context: its peer, else -1 */
 void ofi_alive_probe_done(int rank);
 void ofi_alive_bye(void);        /* finalizing: tell the peers we talked to */

@@ -139,6 +139,20 @@ void ofi_alive_check(int only)
             probe(r, t);
 }
 
+/* Probes out and not yet answered: while one is, idle sleeps are short
+ * naps (ofi_wait.c), because net moves a connection to a dead peer along
+ * (refusals, retries) only inside progress calls; blocked on the CQ fd
+ * for the 100 ms timeouts, judging the probe took ~11 s instead of ~7. */
+int ofi_alive_probing(void)
+{
+    if (probe_limit_ns <= 0)
+        return 0;
+    for (int r = 0; r < ofi_st.size; r++)
+        if (ofi_st.probe_at[r] || ofi_st.probe_again[r])
+            return 1;
+    return 0;
+}
+
 void ofi_alive_bye(void)
 {
     ofi_wire w = { .src = (uint32_t)ofi_st.rank, .kind = OFI_WIRE_BYE };

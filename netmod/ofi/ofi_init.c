@@ -100,17 +100,39 @@ static int open_endpoint(void)
     struct fi_cq_attr cqa = { 0 };
     cqa.format = FI_CQ_FORMAT_DATA;
     cqa.size = i->tx_attr->size + i->rx_attr->size;
-    cqa.wait_obj = FI_WAIT_FD;   /* idle ranks block on it (ofi_wait.c) */
-    if (fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL)) {
+    /* Idle ranks block on the CQ's fd (ofi_wait.c). Through a wait set we
+     * open ourselves, so that fi_wait(set, 0) can clear the set's signal:
+     * net (xnet, libfabric 1.17) sets it on every completion, and its
+     * fi_trywait does not clear it, which left a bare FI_WAIT_FD readable
+     * for good after the first completion (an idle rank woke ~4000 times
+     * a second and took CPU from busy ranks on the same cores). */
+    struct fi_wait_attr wa = { .wait_obj = FI_WAIT_FD };
+    ofi_st.waitset = NULL;
+    if (fi_wait_open(ofi_st.fabric, &wa, &ofi_st.waitset) == 0) {
+        cqa.wait_obj = FI_WAIT_SET;
+        cqa.wait_set = ofi_st.waitset;
+    } else {
+        ofi_st.waitset = NULL;
+        cqa.wait_obj = FI_WAIT_FD;
+    }
+    if (fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL) && ofi_st.waitset) {
+        fi_close(&ofi_st.waitset->fid);
+        ofi_st.waitset = NULL;
+        cqa.wait_obj = FI_WAIT_FD;
+        cqa.wait_set = NULL;
+        ofi_st.cq = NULL;
+    }
+    if (!ofi_st.cq && fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL)) {
         cu_debug("ofi: no FI_WAIT_FD completion queue; idle waits are bounded polls");
         cqa.wait_obj = FI_WAIT_NONE;
         if ((rc = fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL)))
             return fail("fi_cq_open", rc);
     }
     ofi_st.wait_fd = -1;
-    if (cqa.wait_obj == FI_WAIT_FD) {
+    if (cqa.wait_obj != FI_WAIT_NONE) {
         int fd = -1;
-        if (fi_control(&ofi_st.cq->fid, FI_GETWAIT, &fd) == 0)
+        struct fid *w = ofi_st.waitset ? &ofi_st.waitset->fid : &ofi_st.cq->fid;
+        if (fi_control(w, FI_GETWAIT, &fd) == 0)
             ofi_st.wait_fd = fd;
     }
 
@@ -236,6 +258,8 @@ void ofi_close(void)
         fi_close(&ofi_st.av->fid);
     if (ofi_st.cq)
         fi_close(&ofi_st.cq->fid);
+    if (ofi_st.waitset)
+        fi_close(&ofi_st.waitset->fid);
     if (ofi_st.domain)
         fi_close(&ofi_st.domain->fid);
     if (ofi_st.fabric)

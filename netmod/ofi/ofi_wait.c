@@ -1,8 +1,9 @@
 /*
  * ofi_wait.c — idle support: the completion queue's wait fd (FI_WAIT_FD).
  * arm_sleep asks fi_trywait whether blocking is safe (no completion
- * pending, provider progress done); the device then polls the fd, alone
- * (sleep) or together with other channels' fds (wait_fd).
+ * pending, provider progress done) and clears the wait set's signal with a
+ * zero-timeout fi_wait (ofi_init.c says why); the device then polls the fd,
+ * alone (sleep) or together with other channels' fds (wait_fd).
  *
  * The fd is level-triggered on the provider's sockets, so it can stay
  * readable while nothing can complete: a connection to a peer that is not
@@ -45,7 +46,11 @@ int ofi_arm_sleep(void)
     if (ofi_st.wait_fd < 0)
         return 0;   /* sleep() is a bounded nap then */
     struct fid *f = &ofi_st.cq->fid;
-    return fi_trywait(ofi_st.fabric, &f, 1) == FI_SUCCESS ? 0 : 1;
+    if (fi_trywait(ofi_st.fabric, &f, 1) != FI_SUCCESS)
+        return 1;
+    /* A zero-timeout wait clears the set's signal (see ofi_init.c) and
+     * says whether anything is ready already. */
+    return ofi_st.waitset && fi_wait(ofi_st.waitset, 0) == 0;
 }
 
 static long nap_us(void)
@@ -56,8 +61,8 @@ static long nap_us(void)
 
 void ofi_sleep(long timeout_us)
 {
-    if (ofi_st.wait_fd < 0 || ofi_st.spurious >= SPURIOUS_MAX) {
-        long us = ofi_st.wait_fd < 0 ? 50 : nap_us();
+    if (ofi_wait_fd() < 0) {
+        long us = ofi_st.wait_fd < 0 || ofi_alive_probing() ? 50 : nap_us();
         nap(timeout_us >= 0 && timeout_us < us ? timeout_us : us);
         return;
     }
@@ -81,5 +86,6 @@ void ofi_disarm_sleep(void)
 /* -1 while the fd is given up: the device then naps a bounded time. */
 int ofi_wait_fd(void)
 {
-    return ofi_st.up && ofi_st.spurious < SPURIOUS_MAX ? ofi_st.wait_fd : -1;
+    return ofi_st.up && ofi_st.spurious < SPURIOUS_MAX && !ofi_alive_probing() ? ofi_st.wait_fd
+                                                                               : -1;
 }
