@@ -73,6 +73,17 @@ typedef struct mpid_channel {
     ssize_t (*rma_write)(int dst, const struct iovec *local, int nlocal,
                          const struct iovec *remote, int nremote);
 
+    /* Reads across a network (optional, NULL: none): a peer reads only
+     * memory its owner exposed for it. rma_expose makes [base, base+len)
+     * readable by dest under a fresh, unguessable key (0, or -ENOTSUP and
+     * the device pipelines); rma_unexpose ends it (the message is done).
+     * rma_read_key reads as rma_read, remote addresses inside the range the
+     * peer exposed at rbase under key. */
+    int  (*rma_expose)(int dest, const void *base, size_t len, uint64_t *key, void **handle);
+    void (*rma_unexpose)(void *handle);
+    ssize_t (*rma_read_key)(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
+                            int nlocal, const struct iovec *remote, int nremote);
+
     /* Idle support. arm_sleep() announces that this rank will block; it
      * returns nonzero if packets arrived meanwhile (then do not block).
      * sleep(timeout_us) blocks until a peer's send wakes us or the timeout;

@@ -125,6 +125,10 @@ struct mpid_request_priv {
     int32_t late_err;         /* send: first error while packets were in flight */
     size_t msg_size;          /* recv: size of the matched message */
     uint64_t raddr, rniov;    /* recv: the sender's memory (from RTS) */
+    union {
+        uint64_t rkey[2];     /* recv: its keys (rma_read_key): data, iovec list */
+        void *xh[2];          /* send: the channel's exposures of them */
+    } x;
     struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */
     size_t niov;
     void *bounce;             /* send: packing buffer for DATA packets */
@@ -206,6 +210,7 @@ struct mpid_message {
     size_t   size;            /* message bytes */
     uint64_t sreq;
     uint64_t addr, niov;      /* RTS: sender's memory */
+    uint64_t rkey[2];         /* RTS: its keys, when the channel uses them */
     void    *data;            /* eager payload: inl or malloc'd */
     char     inl[MPID_UNEXP_INLINE];
 };
@@ -279,6 +284,8 @@ typedef struct mpid_rndv_stats_t {
     unsigned long lsegs;     /* local segments passed to them */
     unsigned long packed;    /* RTS that asked for the pipelined path */
     unsigned long coop;      /* cooperative copies started */
+    unsigned long exposed;   /* sender: channel exposures made (rma_expose) */
+    long live;               /* sender: exposures not yet ended (leak check) */
 } mpid_rndv_stats_t;
 extern mpid_rndv_stats_t mpid_rndv_stats;
 

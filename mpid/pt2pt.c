@@ -105,6 +105,8 @@ static void recv_from_msg(mpid_req *r, mpid_message *m)
         r->p.peer = m->peer;
         r->p.raddr = m->addr;
         r->p.rniov = m->niov;
+        r->p.x.rkey[0] = m->rkey[0];
+        r->p.x.rkey[1] = m->rkey[1];
         r->p.msg_size = m->size;
         r->p.peer_req = m->sreq;
         mpid_msg_free(m);
@@ -308,6 +310,9 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     case MPID_PKT_RTS: {
         mpid_pkt_rts h;
         memcpy(&h, hdr, sizeof h);
+        uint64_t rkey[2] = { 0, 0 };   /* payload: keys (rma_read_key), if any */
+        if (len)
+            memcpy(rkey, payload, len < sizeof rkey ? len : sizeof rkey);
         mpid_ctxq *c = ctxq_or_die(h.m.ctx);
         mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
         if (e) {
@@ -318,6 +323,8 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             r->p.peer = src;
             r->p.raddr = h.addr;
             r->p.rniov = h.niov;
+            r->p.x.rkey[0] = rkey[0];
+            r->p.x.rkey[1] = rkey[1];
             r->p.msg_size = h.size;
             r->p.peer_req = h.sreq;
             r->p.state = MPID_ST_RNDV_MATCHED;
@@ -330,6 +337,8 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             m->size = h.size;
             m->addr = h.addr;
             m->niov = h.niov;
+            m->rkey[0] = rkey[0];
+            m->rkey[1] = rkey[1];
         }
         break;
     }

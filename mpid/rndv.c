@@ -8,6 +8,12 @@
  * (-EPERM/-ENOTSUP, or no rma_read), the receiver sends CTS and the sender
  * streams DATA packets of up to max_payload at offsets.
  *
+ * Across a network the receiver reads only what the sender exposed for this
+ * message (channel rma_expose: a registration per message under a fresh
+ * random key, sent in the RTS payload as the 48-byte header is full): the
+ * data, or the span of its segments plus the iovec list. FIN or CTS ends
+ * the exposure, so memory freed after the send completes is never readable.
+ *
  * Fine-grained datatypes do not go through the single-copy read element by
  * element: the kernel pins pages and takes the mm lock once per *remote*
  * segment, so a vector of ints read with process_vm_readv costs ~0.5 us per
@@ -104,6 +110,10 @@ static int build_iovs(mpid_req *r)
     return 0;
 }
 
+static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
+                  uint64_t key[2], void *xh[2]);
+static void unexpose(const mpid_dest *d, void *xh[2]);
+
 int mpid_rts_send(mpid_req *r, mpid_dest *d)
 {
     mpid_pkt_rts h;
@@ -132,13 +142,88 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
             h.niov = r->p.niov;
         }
     }
-    int rc = d->ch->send(r->p.peer, &h, sizeof h, NULL, 0, 0);
+    uint64_t key[2] = { 0, 0 };
+    void *xh[2] = { NULL, NULL };
+    struct iovec kv = { key, sizeof key };
+    int nkv = 0;
+    if (d->ch->rma_expose && h.niov != MPID_RTS_PACKED && h.size) {
+        nkv = 1;
+        if (expose(r, d, &h, key, xh) != 0)
+            h.niov = MPID_RTS_PACKED;   /* the receiver asks for DATA packets */
+    }
+    int rc = d->ch->send(r->p.peer, &h, sizeof h, &kv, nkv, 0);
     if (rc == 0) {
         d->rts_out++;
         r->p.state = MPID_ST_RTS_SENT;
+        r->p.x.xh[0] = xh[0];
+        r->p.x.xh[1] = xh[1];
         mpid_req_hold_dt(r);
+    } else {
+        unexpose(d, xh);   /* a retry exposes afresh */
     }
     return rc;
+}
+
+/* Sender, network channels: the receiver reads only what we expose for
+ * this message, under keys that travel in the RTS payload (the header is
+ * full): the data (contiguous, or the span of its segments) and, for
+ * segments, the iovec list. Released at FIN or CTS. */
+static void unexpose(const mpid_dest *d, void *xh[2])
+{
+    for (int k = 0; k < 2; k++)
+        if (xh[k]) {
+            d->ch->rma_unexpose(xh[k]);
+            xh[k] = NULL;
+            mpid_rndv_stats.live--;
+        }
+}
+
+static void count_exposed(int rc)
+{
+    if (rc == 0) {
+        mpid_rndv_stats.exposed++;
+        mpid_rndv_stats.live++;
+    }
+}
+
+static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
+                  uint64_t key[2], void *xh[2])
+{
+    int peer = r->p.peer, rc;
+    if (h->niov == 0) {
+        rc = d->ch->rma_expose(peer, (const void *)(uintptr_t)h->addr, h->size, &key[0], &xh[0]);
+        count_exposed(rc);
+        return rc;
+    }
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    for (size_t i = 0; i < r->p.niov; i++) {
+        uintptr_t b = (uintptr_t)r->p.iovs[i].iov_base;
+        if (b < lo)
+            lo = b;
+        if (b + r->p.iovs[i].iov_len > hi)
+            hi = b + r->p.iovs[i].iov_len;
+    }
+    rc = d->ch->rma_expose(peer, (const void *)lo, hi - lo, &key[0], &xh[0]);
+    count_exposed(rc);
+    if (rc == 0) {
+        rc = d->ch->rma_expose(peer, r->p.iovs, r->p.niov * sizeof *r->p.iovs, &key[1], &xh[1]);
+        count_exposed(rc);
+        if (rc)
+            unexpose(d, xh);
+    }
+    return rc;
+}
+
+/* The receiver's read of the sender's [remote]; base: the start of the
+ * exposure key names (channels that read by key), or ignored. */
+static ssize_t chan_read(const mpid_req *r, const mpid_dest *d, int which, uint64_t base,
+                         const struct iovec *lv, int ln, const struct iovec *rv, int rn)
+{
+    if (d->ch->rma_read_key)
+        return r->p.x.rkey[which] ? d->ch->rma_read_key(r->p.peer, r->p.x.rkey[which], base,
+                                                        lv, ln, rv, rn)
+                                  : -ENOTSUP;
+    return d->ch->rma_read(r->p.peer, lv, ln, rv, rn);
 }
 
 /* Single-copy read of bytes [start, want) into the receive buffer (start > 0
@@ -158,12 +243,17 @@ static int rndv_read(mpid_req *r, mpid_dest *d, size_t start, size_t want)
             return -ENOMEM;
         struct iovec l = { riov, rn * sizeof *riov };
         struct iovec rm = { (void *)(uintptr_t)r->p.raddr, rn * sizeof *riov };
-        ssize_t got = d->ch->rma_read(r->p.peer, &l, 1, &rm, 1);
+        ssize_t got = chan_read(r, d, 1, r->p.raddr, &l, 1, &rm, 1);
         if (got != (ssize_t)(rn * sizeof *riov)) {
             free(riov);
             return got < 0 ? (int)got : -EIO;
         }
     }
+    /* The start of the sender's exposure: the data, or its lowest segment. */
+    uint64_t rbase = riov == &one ? r->p.raddr : UINT64_MAX;
+    for (size_t i = 0; i < rn && riov != &one; i++)
+        if ((uint64_t)(uintptr_t)riov[i].iov_base < rbase)
+            rbase = (uint64_t)(uintptr_t)riov[i].iov_base;
     const cu_dtype *dt = r->p.dt;
     size_t off = start, ri = 0, roff = start;
     int rc = 0;
@@ -228,7 +318,7 @@ static int rndv_read(mpid_req *r, mpid_dest *d, size_t start, size_t want)
             }
             ln = k;
         }
-        ssize_t n = d->ch->rma_read(r->p.peer, lv, ln, rv, rnv);
+        ssize_t n = chan_read(r, d, 0, rbase, lv, ln, rv, rnv);
         mpid_rndv_stats.reads++;
         mpid_rndv_stats.rsegs += (unsigned long)rnv;
         mpid_rndv_stats.lsegs += (unsigned long)ln;
@@ -369,7 +459,7 @@ void mpid_rndv_recv_start(mpid_req *r)
     mpid_dest *d = &mpid_dests[r->p.peer];
     if (r->p.rniov == MPID_RTS_PACKED) {
         mpid_rndv_stats.packed++;
-    } else if (d->ch->rma_read && !d->no_rma) {
+    } else if ((d->ch->rma_read || d->ch->rma_read_key) && !d->no_rma) {
         if (coop_start(r, d, want))
             return;
         int rc = want ? rndv_read(r, d, 0, want) : 0;
@@ -407,6 +497,7 @@ void mpid_on_fin(uint64_t sreq)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)sreq;
     mpid_dests[r->p.peer].rts_out--;
+    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);
     mpid_req_complete(r);
 }
 
@@ -414,6 +505,7 @@ void mpid_on_cts(const mpid_pkt_cts *h)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
     mpid_dests[r->p.peer].rts_out--;
+    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);   /* no read will come */
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);

@@ -2,7 +2,7 @@
 # libfabric and libibverbs flags stay here.
 noinst_LTLIBRARIES = libnetmod.la
 libnetmod_la_SOURCES = netmod/ofi/ofi.h netmod/ofi/ofi.c netmod/ofi/ofi_init.c \
-	netmod/ofi/ofi_progress.c netmod/ofi/ofi_wait.c netmod/ofi/ofi_alive.c \
+	netmod/ofi/ofi_progress.c netmod/ofi/ofi_wait.c netmod/ofi/ofi_alive.c netmod/ofi/ofi_mr.c \
 	netmod/ofi/ofi_select.h netmod/ofi/ofi_select.c \
 	netmod/verbs/discover.h netmod/verbs/discover.c
 libnetmod_la_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)

@@ -25,6 +25,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/cancel \
 	test/mpi/dtype \
 	test/mpi/rndv_dtype \
+	test/mpi/rndv_reg \
 	test/mpi/procnull \
 	test/mpi/comms \
 	test/mpi/errors \
@@ -92,6 +93,10 @@ test_mpi_completion_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_rndv_dtype_SOURCES = test/mpi/rndv_dtype.c test/mpi/mtest.h
 test_mpi_rndv_dtype_LDADD = $(MPI_TEST_LIBS)
 test_mpi_rndv_dtype_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_rndv_reg_SOURCES = test/mpi/rndv_reg.c test/mpi/mtest.h
+test_mpi_rndv_reg_LDADD = $(MPI_TEST_LIBS)
+test_mpi_rndv_reg_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/mtest.h
 test_mpi_cancel_LDADD = $(MPI_TEST_LIBS)

@@ -2,26 +2,17 @@
  * ofi.c — the libfabric channel table (mpid_channel_ofi): init, send,
  * progress, idle support, and rendezvous reads (rma_read).
  *
- * Rendezvous: where the provider offers FI_RMA with an MR mode that lets one
- * registration cover the whole address space (no FI_MR_ALLOCATED, no
- * FI_MR_PROV_KEY, no FI_MR_ENDPOINT/RAW: net, tcp;ofi_rxm, sockets,
- * udp;ofi_rxd here — software providers, where registering pins nothing),
- * each rank registers [0, SIZE_MAX) for FI_REMOTE_READ under a random
- * 64-bit key that only job members learn (through PMI, "ofik-<rank>"). The
- * device's RTS already carries the sender's address (offset = address, with
- * or without FI_MR_VIRT_ADDR), so the receiver fi_reads straight into the
- * user buffer: the kernel copies once on each side, as for fi_pingpong,
- * where the pipelined path adds a copy into a send buffer and one out of the
- * receive slab (1 MiB ping-pong over net/lo: see bench/net.sh and the commit
- * message). Elsewhere (verbs needs per-buffer keys, which the RTS has no
- * room for) rma_read says -ENOTSUP and the device uses CTS + pipelined DATA
- * packets, which move any size on every provider. CLUMPI_OFI_RMA=0 turns
- * reads off here; CLUMPI_NO_RMA=1 turns them off in the device.
- * Exposure: any holder of the key can read any of our memory (read only),
- * as a peer on the node already can with process_vm_readv; the key is as
- * private as the job's PMI traffic, and like the message data it crosses
- * the network in the clear. Per-message registration (a key in the RTS)
- * would narrow this and is what verbs needs; the RTS is full today.
+ * Rendezvous: where the provider offers FI_RMA and FI_READ with an MR mode
+ * we can serve (ofi_mr.c: all but FI_MR_RAW), the sender registers exactly
+ * the message's memory for FI_REMOTE_READ under a fresh random key
+ * (rma_expose), the device sends the key in the RTS payload, and the
+ * receiver fi_reads straight into the user buffer: the kernel copies once
+ * on each side, as for fi_pingpong, where the pipelined path adds a copy
+ * into a send buffer and one out of the receive slab (1 MiB ping-pong over
+ * net/lo: see bench/net.sh). FIN ends the registration. This is the
+ * default for every job, one host or many; CLUMPI_OFI_RMA=0 turns reads
+ * off here, CLUMPI_NO_RMA=1 in the device, and a provider without FI_RMA
+ * gets CTS + pipelined DATA packets, which move any size everywhere.
  * The read is synchronous for the device (like shm's process_vm_readv):
  * we poll the CQ until it completes, delivering packets meanwhile; the
  * sender's provider serves it whenever that rank polls, and an idle sender
@@ -37,13 +28,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <rdma/fi_rma.h>
 #include "netmod/ofi/ofi.h"
 #include "netmod/ofi/ofi_select.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
-#include "src/util/pmi.h"
 
 static int ofi_init(const mpid_chan_info *info)
 {
@@ -146,40 +135,9 @@ struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
 int ofi_rma_open(void)
 {
     const struct fi_info *i = ofi_st.info;
-    uint64_t bad = FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT | FI_MR_RAW |
-                   FI_MR_MMU_NOTIFY | FI_MR_HMEM;
-    /* Exposing the whole address space under one key is safe when every rank
-     * runs on this host (emulated nodes: only loopback or this machine's own
-     * addresses carry the key). Between real hosts the key would cross the
-     * network in the clear, so there the pipelined path is the default and
-     * CLUMPI_OFI_RMA=1 opts in. mpirun says how many ranks share the host. */
-    int one_host = cu_param_int("HOST_NRANKS", 0) == ofi_st.size;
-    if (!cu_param_int("OFI_RMA", one_host) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
-        !(i->caps & FI_REMOTE_READ) || (i->domain_attr->mr_mode & bad) ||
-        i->domain_attr->mr_key_size == 0)
+    if (!cu_param_int("OFI_RMA", 1) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
+        !(i->caps & FI_REMOTE_READ) || !ofi_mr_remote_ok())
         return -ENOTSUP;
-    uint64_t key = 0;
-    if (getrandom(&key, sizeof key, 0) != (ssize_t)sizeof key)
-        return -EIO;
-    if (i->domain_attr->mr_key_size < 8)
-        key &= (1ull << (8 * i->domain_attr->mr_key_size)) - 1;
-    int rc = fi_mr_reg(ofi_st.domain, NULL, SIZE_MAX, FI_READ | FI_REMOTE_READ, 0, key, 0,
-                       &ofi_st.rma_mr, NULL);
-    if (rc) {
-        cu_debug("ofi: cannot expose memory for remote reads (%s): pipelined rendezvous",
-                 fi_strerror(-rc));
-        ofi_st.rma_mr = NULL;
-        return rc;
-    }
-    ofi_st.rkey = calloc((size_t)ofi_st.size, sizeof *ofi_st.rkey);
-    ofi_st.rkey_st = calloc((size_t)ofi_st.size, 1);
-    if (!ofi_st.rkey || !ofi_st.rkey_st) {
-        fi_close(&ofi_st.rma_mr->fid);
-        ofi_st.rma_mr = NULL;
-        return -ENOMEM;
-    }
-    ofi_st.rma_key = key;
-    ofi_st.rma_desc = fi_mr_desc(ofi_st.rma_mr);
     ofi_st.rd_iov = i->tx_attr->iov_limit ? i->tx_attr->iov_limit : 1;
     if (ofi_st.rd_iov > 8)
         ofi_st.rd_iov = 8;
@@ -187,6 +145,7 @@ int ofi_rma_open(void)
     ofi_st.rd_nfree = OFI_RD_MAX;
     for (int k = 0; k < OFI_RD_MAX; k++)
         ofi_st.rd_free[k] = k;
+    ofi_st.rd_on = 1;
     return 0;
 }
 
@@ -201,25 +160,6 @@ void ofi_rd_done(void *ctx, int ok)
 int ofi_rd_peer(const void *ctx)
 {
     return ofi_st.rd_src[(const struct fi_context2 *)ctx - ofi_rd_ctx];
-}
-
-/* The peer's key: 0, or -ENOTSUP when it exposes nothing (no RMA there). */
-static int peer_key(int src)
-{
-    if (ofi_st.rkey_st[src] == 1)
-        return 0;
-    if (ofi_st.rkey_st[src] == 2)
-        return -ENOTSUP;
-    char key[32], val[CU_PMI_VALLEN_MAX];
-    unsigned char k[8];
-    snprintf(key, sizeof key, "ofik-%d", src);
-    if (cu_pmi_get(key, val, sizeof val) != 0 || ofi_hex_decode(val, k, sizeof k) != 8) {
-        ofi_st.rkey_st[src] = 2;
-        return -ENOTSUP;
-    }
-    memcpy(&ofi_st.rkey[src], k, 8);
-    ofi_st.rkey_st[src] = 1;
-    return 0;
 }
 
 /* Completions until at most `upto` reads are pending. Packets that arrive
@@ -259,22 +199,60 @@ static int rd_post(int src, const struct iovec *v, void **desc, size_t n, fi_add
 /* Read the peer's remote[] into local[] (same total length, any split).
  * Synchronous for the device: posts one fi_read per remote segment (and
  * per iov_limit local pieces), then waits for all. Returns bytes read. */
-static ssize_t ofi_rma_read(int src, const struct iovec *local, int nlocal,
-                            const struct iovec *remote, int nremote)
+static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
+                           const struct iovec *local, int nlocal, const struct iovec *remote,
+                           int nremote, void **ldesc);
+
+static ssize_t ofi_rma_read(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
+                            int nlocal, const struct iovec *remote, int nremote)
 {
-    if (!ofi_st.rma_mr)
+    if (!ofi_st.rd_on)
         return -ENOTSUP;
-    if ((unsigned)src >= (unsigned)ofi_st.size)
+    if ((unsigned)src >= (unsigned)ofi_st.size || nlocal < 0)
         return -EINVAL;
     if (ofi_st.in_progress)
         cu_fatal("ofi: remote read from inside a packet handler");
-    int rc = peer_key(src);
-    if (rc)
-        return rc;
+    int rc = 0;
     if (ofi_st.addr[src] == FI_ADDR_NOTAVAIL && (rc = ofi_resolve(src)))
         return rc;
     fi_addr_t a = ofi_st.addr[src];
-    uint64_t key = ofi_st.rkey[src];
+    /* FI_MR_LOCAL: our side of the read registered for its duration */
+    struct fid_mr *lmr_one[8], **lmr = lmr_one;
+    void *ldesc_one[8], **ldesc = ldesc_one;
+    if (ofi_st.mr_local) {
+        if (nlocal > 8 && (!(lmr = calloc((size_t)nlocal, sizeof *lmr)) ||
+                           !(ldesc = calloc((size_t)nlocal, sizeof *ldesc)))) {
+            rc = -ENOMEM;
+        } else if ((rc = ofi_mr_local(local, (size_t)nlocal, FI_READ, lmr, ldesc))) {
+            cu_debug("ofi: cannot register a read's buffer: %s", fi_strerror(-rc));
+            rc = -ENOTSUP;
+        }
+        if (rc) {
+            if (lmr != lmr_one)
+                free(lmr);
+            if (ldesc != ldesc_one)
+                free(ldesc);
+            return rc;
+        }
+    }
+    ssize_t got = read_posted(src, a, key, rbase, local, nlocal, remote, nremote,
+                              ofi_st.mr_local ? ldesc : NULL);
+    if (ofi_st.mr_local) {
+        ofi_mr_local_end(lmr, (size_t)nlocal);
+        if (lmr != lmr_one)
+            free(lmr);
+        if (ldesc != ldesc_one)
+            free(ldesc);
+    }
+    return got;
+}
+
+/* Post the reads of ofi_rma_read and wait for them all. */
+static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
+                           const struct iovec *local, int nlocal, const struct iovec *remote,
+                           int nremote, void **ldesc)
+{
+    int rc;
     ofi_st.rd_failed = 0;
     size_t total = 0, loff = 0;
     int li = 0;
@@ -293,7 +271,7 @@ static ssize_t ofi_rma_read(int src, const struct iovec *local, int nlocal,
                 if (seg) {
                     v[n].iov_base = (char *)local[li].iov_base + loff;
                     v[n].iov_len = seg;
-                    desc[n] = ofi_st.rma_desc;
+                    desc[n] = ldesc ? ldesc[li] : NULL;
                     n++;
                 }
                 got += seg;
@@ -305,7 +283,7 @@ static ssize_t ofi_rma_read(int src, const struct iovec *local, int nlocal,
             }
             if (!got)
                 break;
-            uint64_t raddr = (uint64_t)(uintptr_t)remote[ri].iov_base + roff;
+            uint64_t raddr = ofi_raddr((uint64_t)(uintptr_t)remote[ri].iov_base + roff, rbase);
             if ((rc = rd_post(src, v, desc, n, a, raddr, key))) {
                 rd_wait(src, 0);
                 return rc;
@@ -332,7 +310,9 @@ const mpid_channel mpid_channel_ofi = {
     .finalize = ofi_finalize,
     .send = ofi_send,
     .progress = ofi_progress,
-    .rma_read = ofi_rma_read,
+    .rma_expose = ofi_rma_expose,
+    .rma_unexpose = ofi_rma_unexpose,
+    .rma_read_key = ofi_rma_read,
     .arm_sleep = ofi_arm_sleep,
     .sleep = ofi_sleep,
     .disarm_sleep = ofi_disarm_sleep,

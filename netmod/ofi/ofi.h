@@ -99,13 +99,8 @@ struct ofi_state {
     ofi_wire probe_msg;
     struct fid_mr *probe_mr;
     void *probe_desc;
-    /* RMA reads (ofi.c): our memory exposed for remote reads under a
-     * random key, the peers' keys fetched on first use */
-    struct fid_mr *rma_mr;    /* NULL: no reads (pipelined rendezvous) */
-    void *rma_desc;
-    uint64_t rma_key;
-    uint64_t *rkey;           /* [size] */
-    unsigned char *rkey_st;   /* [size]: 0 unknown, 1 have, 2 peer has none */
+    /* RMA reads (ofi.c): rendezvous data exposed per message (ofi_mr.c) */
+    int rd_on;                /* 0: no reads (pipelined rendezvous) */
     size_t rd_iov;            /* local segments per read */
     size_t rd_max;            /* bytes per read */
     int rd_pending;           /* reads posted, not completed */
@@ -121,6 +116,21 @@ int  ofi_open(const mpid_chan_info *info);
 void ofi_close(void);
 int  ofi_resolve(int dest);      /* fills ofi_st.addr[dest] from the KVS */
 int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
+
+/* ofi_mr.c: remote access under unguessable keys (see there) */
+int  ofi_mr_remote_ok(void);     /* the provider's MR mode allows it */
+int  ofi_mr_expose(const void *base, size_t len, uint64_t access, uint64_t *key,
+                   struct fid_mr **mr);
+int  ofi_mr_local(const struct iovec *v, size_t n, uint64_t access, struct fid_mr **mr,
+                  void **desc);  /* descriptors for local buffers (FI_MR_LOCAL) */
+void ofi_mr_local_end(struct fid_mr **mr, size_t n);
+int  ofi_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
+void ofi_rma_unexpose(void *handle);
+/* The remote address of addr in a peer's registration starting at base. */
+static inline uint64_t ofi_raddr(uint64_t addr, uint64_t base)
+{
+    return (ofi_st.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? addr : addr - base;
+}
 
 /* ofi.c */
 extern struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];

@@ -202,13 +202,8 @@ int ofi_open(const mpid_chan_info *info)
         else
             ofi_hex_encode(a, alen, val);
     }
-    /* our key for remote reads, or "" (peers then pipeline to us) */
-    char kval[32] = "";
-    if (rc == 0 && ofi_rma_open() == 0)
-        ofi_hex_encode((const unsigned char *)&ofi_st.rma_key, sizeof ofi_st.rma_key, kval);
-    snprintf(key, sizeof key, "ofik-%d", info->world_rank);
-    if (cu_pmi_put(key, kval) != 0 && rc == 0)
-        rc = -EIO;
+    if (rc == 0)
+        ofi_rma_open();   /* rendezvous by fi_read, or pipelined */
     ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)info->world_size);
     if ((!ofi_st.addr || ofi_alive_open()) && rc == 0)
         rc = -ENOMEM;
@@ -233,7 +228,7 @@ int ofi_open(const mpid_chan_info *info)
                  ofi_st.info->domain_attr->name, addr_str(as, sizeof as),
                  ofi_st.multi_recv ? "multi-recv" : "fixed receive buffers", ofi_st.inject_max,
                  ofi_st.wait_fd >= 0 ? "wait fd" : "no wait fd",
-                 ofi_st.rma_mr ? "rendezvous by fi_read" : "pipelined rendezvous", rdma);
+                 ofi_st.rd_on ? "rendezvous by fi_read" : "pipelined rendezvous", rdma);
     }
     return 0;
 }
@@ -242,11 +237,7 @@ void ofi_close(void)
 {
     if (ofi_st.ep)
         fi_close(&ofi_st.ep->fid);
-    if (ofi_st.rma_mr)
-        fi_close(&ofi_st.rma_mr->fid);
     ofi_alive_close();
-    free(ofi_st.rkey);
-    free(ofi_st.rkey_st);
     ofi_tx_release_all();
     for (int k = 0; k < ofi_st.nrx; k++) {
         if (ofi_st.rx[k].mr)

@@ -40,6 +40,9 @@ done <<'EOF'
 2 3 cancel
 2 4 completion
 2 2 rndv_dtype CLUMPI_EAGER_LIMIT=0
+2 3 rndv_reg
+4 5 rndv_reg
+4 4 rndv_reg CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 4 4 pingpong
 4 8 anysource
 4 4 sendrecv
