@@ -60,7 +60,7 @@ void agt_net_repost(uint32_t k)
 int agt_net_open(void)
 {
     int rc;
-    if (!(info = ofi_choose()))
+    if (!(info = ofi_choose(A.mtu)))
         return -ENODEV;
     if ((rc = fi_fabric(info->fabric_attr, &fabric, NULL)))
         return fail("fi_fabric", rc);

@@ -190,7 +190,7 @@ int ofi_open(const mpid_chan_info *info)
     ofi_st.rank = info->world_rank;
     ofi_st.size = info->world_size;
     ofi_st.node = info->node;
-    ofi_st.info = ofi_choose();
+    ofi_st.info = ofi_choose(OFI_PKT_MAX);
     int rc = ofi_st.info ? open_endpoint() : -ENODEV;
     char key[32], val[CU_PMI_VALLEN_MAX];
     val[0] = '\0';

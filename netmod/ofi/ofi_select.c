@@ -143,8 +143,30 @@ static void list_providers(char *out, size_t cap)
     fi_freeinfo(list);
 }
 
-struct fi_info *ofi_choose(void)
+/* Utility providers that segment or rendezvous large messages themselves
+ * may complete a large one after the small ones sent behind it (tcp;ofi_rxm
+ * above FI_OFI_RXM_BUFFER_SIZE, 16 KiB by default: test/mpi/anysource lost
+ * its per-sender order with our 64 KiB packets). FI_ORDER_SAS orders the
+ * processing, not the completions, so every packet of ours must be one
+ * eager message: raise rxm's eager size before its first fi_getinfo reads
+ * it (provider init), also over a smaller value the user set. */
+static void eager_at_least(size_t largest)
 {
+    size_t want = largest + 512;   /* rxm's own header, with room */
+    const char *v = getenv("FI_OFI_RXM_BUFFER_SIZE");
+    if (v && strtoull(v, NULL, 10) >= want)
+        return;
+    if (v)
+        cu_debug("ofi: FI_OFI_RXM_BUFFER_SIZE=%s is below our largest packet; using %zu", v,
+                 want);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%zu", want);
+    setenv("FI_OFI_RXM_BUFFER_SIZE", buf, 1);
+}
+
+struct fi_info *ofi_choose(size_t largest)
+{
+    eager_at_least(largest);
     const char *prov = cu_param_str("OFI_PROVIDER", NULL);
     const char *iface = cu_param_str("OFI_IFACE", NULL);
     if (prov && !*prov)

@@ -14,8 +14,9 @@
 
 /* The fi_info to open (fi_freeinfo it), chosen by CLUMPI_OFI_PROVIDER /
  * CLUMPI_OFI_IFACE or the default order; NULL (with a message naming the
- * providers present) when nothing offers FI_EP_RDM + FI_MSG. */
-struct fi_info *ofi_choose(void);
+ * providers present) when nothing offers FI_EP_RDM + FI_MSG. `largest` is
+ * the biggest message the caller sends: each must stay one eager message. */
+struct fi_info *ofi_choose(size_t largest);
 
 /* Endpoint names travel through PMI (and the agent's segment) as hex. */
 void ofi_hex_encode(const unsigned char *in, size_t n, char *out);   /* out: 2n+1 */
