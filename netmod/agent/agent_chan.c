@@ -44,7 +44,11 @@
 #include "src/util/param.h"
 #include "src/util/pmi.h"
 
-typedef struct stash { struct stash *next; uint32_t src, hdrlen, len, kind; char data[]; } stash;
+typedef struct stash { struct stash *next; uint32_t src, hdrlen, len, kind, more; char data[]; } stash;
+
+/* A DATA message arriving in several packets (AGT_MSG_MAX), per source:
+ * the device header and the payload so far. */
+typedef struct reasm { size_t hdrlen, len; char data[AGT_HDR_MAX + AGT_MSG_MAX]; } reasm;
 
 static struct {
     agt_seg_hdr *h;
@@ -59,6 +63,8 @@ static struct {
     double pio_ns_per_byte;
     unsigned idle;
     stash *sh, *st;
+    reasm **frag;                    /* [world size], made on first use */
+    int nworld;
 } R = { .sock = -1 };
 
 static void agent_died(void)
@@ -118,10 +124,13 @@ static int agt_init(const mpid_chan_info *info)
     memset(&R, 0, sizeof R);
     R.sock = -1;
     R.li = info->local_rank, R.rank = info->world_rank, R.node = info->node;
+    R.nworld = info->world_size;
+    if (!(R.frag = calloc((size_t)info->world_size, sizeof *R.frag)))
+        return -ENOMEM;
     for (int r = 0; r < info->world_size; r++)
         if (info->node_of[r] + 1 > nnodes)
             nnodes = info->node_of[r] + 1;
-    R.pio_max = (size_t)cu_param_int("AGENT_PIO_MAX", 1024);
+    R.pio_max = (size_t)cu_param_int("AGENT_PIO_MAX", AGT_MSG_MAX);
     long bw = cu_param_int("AGENT_PIO_BW", 0);   /* MB/s; 0: unthrottled */
     R.pio_ns_per_byte = bw > 0 ? 1000.0 / (double)bw : 0;
     long mtu = cu_param_int("AGENT_MTU", AGT_MTU_DEF);
@@ -219,6 +228,9 @@ static int agt_finalize(void)
         R.sh = s->next;
         free(s);
     }
+    for (int i = 0; i < R.nworld; i++)
+        free(R.frag[i]);
+    free(R.frag);
     memset(&R, 0, sizeof R);
     R.sock = -1;
     return 0;
@@ -307,29 +319,31 @@ static int dma_reap(void)
     return n;
 }
 
-/* HOT PATH: the next free PIO slot of this rank (its index in *k), or
- * NULL while all are still with the agent. */
-static inline char *tx_take(uint32_t *k)
+/* HOT PATH: the next n free PIO slots of this rank (consecutive, modulo
+ * ntx; the first one's index in *k), or NULL while they are still with
+ * the agent. */
+static inline char *tx_take(uint32_t n, uint32_t *k)
 {
-    if (R.tx_next - R.tx_freed >= R.h->ntx) {
+    if (R.tx_next + n - R.tx_freed > R.h->ntx) {
         R.tx_freed = atomic_load_explicit(&R.b->tx_freed, memory_order_acquire);
-        if (R.tx_next - R.tx_freed >= R.h->ntx)
+        if (R.tx_next + n - R.tx_freed > R.h->ntx)
             return NULL;
     }
     *k = (uint32_t)(R.tx_next % R.h->ntx);
     return agt_txslot(R.h, R.li, *k);
 }
 
-/* HOT PATH: hands the filled slot k (bytes long) to the agent as command op. */
-static inline int tx_post(uint8_t op, uint32_t k, size_t bytes)
+/* HOT PATH: hands the n filled slots from k (bytes in all) to the agent as
+ * one command op. */
+static inline int tx_post(uint8_t op, uint32_t k, uint32_t n, size_t bytes)
 {
     throttle(bytes);
-    agt_cmd c = { .op = op, .slot = k };
+    agt_cmd c = { .op = op, .slot = k, .len = n > 1 ? n : 0 };
     int wake = 0;
     int rc = shm_q_send_inline(R.cmdq, &R.cmd_hc, 0, &c, sizeof c, NULL, 0, &wake);
     if (rc)
         return rc;
-    R.tx_next++;
+    R.tx_next += n;
     if (wake)
         doorbell();
     return 0;
@@ -342,25 +356,40 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
-    if (__builtin_expect(hdrlen > AGT_HDR_MAX || len > AGT_MAX_PAYLOAD, 0))
+    if (__builtin_expect(hdrlen > AGT_HDR_MAX || len > AGT_MSG_MAX, 0))
         return -EMSGSIZE;
     if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
         return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
-    uint32_t k;
-    char *p = tx_take(&k);
-    if (!p)
+    uint32_t nfrag = len ? (uint32_t)((len + AGT_MAX_PAYLOAD - 1) / AGT_MAX_PAYLOAD) : 1, k;
+    if (!tx_take(nfrag, &k))
         return -EAGAIN;
-    agt_wire w = { .kind = AGT_K_DATA, .hdrlen = (uint8_t)hdrlen, .len = (uint16_t)len,
-                   .src = (uint32_t)R.rank, .dst = (uint32_t)dest };
-    memcpy(p, &w, sizeof w);
-    p += sizeof w;
-    memcpy(p, hdr, hdrlen);
-    p += hdrlen;
-    for (int i = 0; i < iovcnt; i++) {
-        memcpy(p, iov[i].iov_base, iov[i].iov_len);
-        p += iov[i].iov_len;
+    /* packet f: the wire header, the device header (first only), then
+     * the next AGT_MAX_PAYLOAD bytes of the gather list */
+    const char *src = nfrag > 0 && iovcnt ? iov[0].iov_base : NULL;
+    size_t left_in_iov = iovcnt ? iov[0].iov_len : 0, left = len;
+    int i = 0;
+    for (uint32_t f = 0; f < nfrag; f++) {
+        char *p = agt_txslot(R.h, R.li, (k + f) % R.h->ntx);
+        size_t fl = left < AGT_MAX_PAYLOAD ? left : AGT_MAX_PAYLOAD, hl = f ? 0 : hdrlen;
+        agt_wire w = { .kind = AGT_K_DATA, .hdrlen = hl & 0x7f, .more = f + 1 < nfrag,
+                       .len = (uint16_t)fl, .src = (uint32_t)R.rank, .dst = (uint32_t)dest };
+        memcpy(p, &w, sizeof w);
+        p += sizeof w;
+        memcpy(p, hdr, hl);
+        p += hl;
+        left -= fl;
+        while (fl) {
+            while (!left_in_iov) {
+                i++;
+                src = iov[i].iov_base;
+                left_in_iov = iov[i].iov_len;
+            }
+            size_t c = fl < left_in_iov ? fl : left_in_iov;
+            memcpy(p, src, c);
+            p += c, src += c, fl -= c, left_in_iov -= c;
+        }
     }
-    return tx_post(AGT_CMD_PIO, k, sizeof w + hdrlen + len);
+    return tx_post(AGT_CMD_PIO, k, nfrag, nfrag * sizeof(agt_wire) + hdrlen + len);
 }
 
 static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
@@ -389,14 +418,14 @@ int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
     if (len > R.h->mtu)
         return -EMSGSIZE;
     uint32_t k;
-    char *p = tx_take(&k);
+    char *p = tx_take(1, &k);
     if (!p)
         return -EAGAIN;
     for (int i = 0; i < iovcnt; i++) {
         memcpy(p, iov[i].iov_base, iov[i].iov_len);
         p += iov[i].iov_len;
     }
-    return tx_post(op, k, len);
+    return tx_post(op, k, 1, len);
 }
 
 /* Take the packet at the cq head: its agt_rx, and its device header and
@@ -444,13 +473,41 @@ static void room_made(void)
     }
 }
 
-static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
-                    size_t len)
+/* A DATA packet with more to come, or the rest of such a message: put
+ * together per source (its packets arrive in order, none of another
+ * message between them). Returns the whole message once its last packet
+ * is in, else NULL. */
+static reasm *reassemble(uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                         size_t len, int more)
 {
-    if (kind != AGT_RXK_DATA)
+    if (src >= (uint32_t)R.nworld)
+        cu_fatal("agent: packet from rank %u, out of range", src);
+    reasm *m = R.frag[src];
+    if (!m && !(m = R.frag[src] = malloc(sizeof *m)))
+        cu_fatal("agent: out of memory");
+    if (hdrlen) {   /* a first packet */
+        memcpy(m->data, hdr, hdrlen);
+        m->hdrlen = hdrlen, m->len = 0;
+    }
+    if (m->len + len > AGT_MSG_MAX)
+        cu_fatal("agent: message from rank %u longer than %u bytes", src, (unsigned)AGT_MSG_MAX);
+    memcpy(m->data + m->hdrlen + m->len, pay, len);
+    m->len += len;
+    return more ? NULL : m;
+}
+
+static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                    size_t len, int more)
+{
+    if (kind != AGT_RXK_DATA) {
         agt_coll_rank_packet(kind, hdr, hdrlen, pay, len);
-    else
+    } else if (more || !hdrlen) {
+        reasm *m = reassemble(src, hdr, hdrlen, pay, len, more);
+        if (m)
+            mpid_on_packet((int)src, m->data, m->hdrlen, m->data + m->hdrlen, m->len);
+    } else {
         mpid_on_packet((int)src, hdr, hdrlen, pay, len);
+    }
 }
 
 /* While a DMA send waits: copy arrived packets aside so the agent can
@@ -466,6 +523,7 @@ static int take_aside(void)
     if (!s)
         cu_fatal("agent: out of memory");
     s->next = NULL, s->src = r.src, s->hdrlen = r.hdrlen, s->len = r.len, s->kind = r.pad;
+    s->more = r.more;
     memcpy(s->data, buf, r.hdrlen);
     memcpy(s->data + r.hdrlen, pay, r.len);
     if (r.slot != AGT_RX_INLINE)
@@ -490,7 +548,7 @@ static int agt_progress(int budget)
         R.sh = s->next;
         if (!R.sh)
             R.st = NULL;
-        deliver((int)s->kind, s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len);
+        deliver((int)s->kind, s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len, (int)s->more);
         free(s);
         n++;
     }
@@ -503,7 +561,7 @@ static int agt_progress(int budget)
             break;
         took = 1;
         R.rx_hold = r.slot != AGT_RX_INLINE;
-        deliver(r.pad, r.src, (const char *)buf, r.hdrlen, pay, r.len);
+        deliver(r.pad, r.src, (const char *)buf, r.hdrlen, pay, r.len, r.more);
         if (R.rx_hold) {
             R.rx_hold = 0;
             rx_release();
@@ -552,7 +610,7 @@ static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
 
 const mpid_channel mpid_channel_agent = {
     .name = "agent",
-    .max_payload = AGT_MAX_PAYLOAD,
+    .max_payload = AGT_MSG_MAX,
     .init = agt_init,
     .finalize = agt_finalize,
     .send = agt_send,

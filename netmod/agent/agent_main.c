@@ -68,12 +68,18 @@ int agt_find_local(uint32_t world)
     return -1;
 }
 
+/* Set when a rank got something from us (a packet, a finished pull): the
+ * loop then yields once, so a rank waiting on our core runs now rather
+ * than after our next fabric poll. */
+static int handed;
+
 static int push(int li, const char *pkt)
 {
     const agt_wire *w = (const agt_wire *)pkt;
     const char *hdr = pkt + sizeof *w, *pay = hdr + w->hdrlen;
     shm_queue *q = agt_cq(A.h, li);
-    agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .slot = AGT_RX_INLINE,
+    agt_rx r = { .src = w->src, .len = w->len, .hdrlen = w->hdrlen, .more = w->more,
+                 .slot = AGT_RX_INLINE,
                  .pad = w->kind == AGT_K_DATA   ? AGT_RXK_DATA
                         : w->kind == AGT_K_FADD ? AGT_RXK_FADD
                                                 : AGT_RXK_MCAST };
@@ -96,6 +102,8 @@ static int push(int li, const char *pkt)
         if (rc == 0)
             A.rx_next[li]++;
     }
+    if (rc == 0)
+        handed = 1;
     if (rc == 0 && wake)
         wake_rank(li);
     return rc;
@@ -181,27 +189,41 @@ void agt_tx_done(agt_tx *t)
 
 static int node_of_dst(uint32_t dst, int *node);
 
+/* A DMA command: pull the payload (the rank's iovecs after the device
+ * header) into as many pool slots as its packets need, all or none, with
+ * one process_vm_readv, then send them in order. */
 static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
 {
     agt_rank_blk *b = agt_rank(A.h, li);
-    int k = agt_slot_get(&A.pool);
-    if (k < 0)
+    uint32_t nfrag = c->len ? (c->len + AGT_MAX_PAYLOAD - 1) / AGT_MAX_PAYLOAD : 1;
+    if (nfrag > AGT_FRAG_MAX || c->niov > AGT_DMA_IOV) {
+        fprintf(stderr, "clumpi-agent[node %d]: bad DMA command from local rank %d\n", A.node, li);
+        exit(1);
+    }
+    if (A.pool.nfree < nfrag)
         return -EAGAIN;
-    char *p = agt_slot_mem(&A.pool, (uint32_t)k);
-    agt_wire *w = (agt_wire *)p;
-    memset(w, 0, sizeof *w);
-    w->kind = AGT_K_DATA, w->hdrlen = c->hdrlen, w->len = (uint16_t)c->len;
-    w->src = b->world_rank, w->dst = c->dst;
-    memcpy(p + sizeof *w, body, c->hdrlen);
-    struct iovec remote[AGT_DMA_IOV];
+    uint32_t k[AGT_FRAG_MAX];
+    struct iovec local[AGT_FRAG_MAX], remote[AGT_DMA_IOV];
+    for (uint32_t f = 0; f < nfrag; f++) {
+        k[f] = (uint32_t)agt_slot_get(&A.pool);
+        char *p = agt_slot_mem(&A.pool, k[f]);
+        agt_wire *w = (agt_wire *)p;
+        size_t off = (size_t)f * AGT_MAX_PAYLOAD;
+        memset(w, 0, sizeof *w);
+        w->kind = AGT_K_DATA, w->more = f + 1 < nfrag;
+        w->hdrlen = f ? 0 : c->hdrlen;
+        w->len = (uint16_t)(c->len - off < AGT_MAX_PAYLOAD ? c->len - off : AGT_MAX_PAYLOAD);
+        w->src = b->world_rank, w->dst = c->dst;
+        memcpy(p + sizeof *w, body, w->hdrlen);
+        local[f] = (struct iovec){ p + sizeof *w + w->hdrlen, w->len };
+    }
     for (int i = 0; i < c->niov; i++) {
         uint64_t ad, ln;
         memcpy(&ad, body + c->hdrlen + 16 * i, 8);
         memcpy(&ln, body + c->hdrlen + 16 * i + 8, 8);
         remote[i] = (struct iovec){ (void *)(uintptr_t)ad, (size_t)ln };
     }
-    struct iovec local = { p + sizeof *w + c->hdrlen, c->len };
-    ssize_t got = c->len ? process_vm_readv(b->pid, &local, 1, remote, c->niov, 0) : 0;
+    ssize_t got = c->len ? process_vm_readv(b->pid, local, nfrag, remote, c->niov, 0) : 0;
     int err = got == (ssize_t)c->len ? 0 : got < 0 ? -errno : -EIO;
     agt_st.dma++;
     agt_st.dma_bytes += c->len;
@@ -211,18 +233,22 @@ static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
     uint64_t seq = atomic_load_explicit(&b->dma_done, memory_order_relaxed);   /* ours alone */
     atomic_store_explicit(&b->dma_err[seq % AGT_DMA_MAX], err, memory_order_relaxed);
     atomic_fetch_add_explicit(&b->dma_done, 1, memory_order_seq_cst);
+    handed = 1;
     if (atomic_load_explicit(&agt_cq(A.h, li)->tail, memory_order_seq_cst) & 1)
         wake_rank(li);
-    if (err) {
-        agt_slot_put(&A.pool, (uint32_t)k);
-        return 0;
+    int node;
+    node_of_dst(c->dst, &node);
+    for (uint32_t f = 0; f < nfrag; f++) {
+        if (err) {   /* nothing of it leaves: the sender hears of the error */
+            agt_slot_put(&A.pool, k[f]);
+            continue;
+        }
+        agt_tx *t = &A.pool_tx[k[f]];
+        agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k[f]);
+        t->type = AGT_TX_POOL, t->k = k[f], t->pkt = (char *)w, t->node = node;
+        t->len = sizeof *w + w->hdrlen + w->len;
+        agt_net_send(t);
     }
-    agt_tx *t = &A.pool_tx[k];
-    t->type = AGT_TX_POOL, t->k = (uint32_t)k, t->pkt = p;
-    t->len = sizeof *w + c->hdrlen + c->len;
-    if (node_of_dst(c->dst, &t->node))
-        return 0;
-    agt_net_send(t);
     return 0;
 }
 
@@ -235,6 +261,19 @@ static int node_of_dst(uint32_t dst, int *node)
     }
     *node = (int)agt_nodes(A.h)[dst];
     return 0;
+}
+
+/* A DATA packet the rank wrote into its tx slot k: out it goes. */
+static void pio_data(int li, uint32_t k)
+{
+    agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + k];
+    t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = k;
+    t->pkt = agt_txslot(A.h, li, k);
+    agt_wire *w = (agt_wire *)t->pkt;
+    t->len = sizeof *w + w->hdrlen + w->len;
+    node_of_dst(w->dst, &t->node);
+    agt_st.pio++;
+    agt_net_send(t);
 }
 
 static int drain_cmds(int li, int budget)
@@ -253,7 +292,15 @@ static int drain_cmds(int li, int budget)
         }
         agt_cmd cmd;
         memcpy(&cmd, c->data, sizeof cmd);
-        if (cmd.op == AGT_CMD_PIO) {
+        if (cmd.op == AGT_CMD_PIO && cmd.len > 1) {   /* a DATA message in several slots */
+            if (cmd.len > AGT_FRAG_MAX) {
+                fprintf(stderr, "clumpi-agent[node %d]: bad PIO command from local rank %d\n",
+                        A.node, li);
+                exit(1);
+            }
+            for (uint32_t f = 0; f < cmd.len; f++)
+                pio_data(li, (cmd.slot + f) % A.h->ntx);
+        } else if (cmd.op == AGT_CMD_PIO) {
             agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
             t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = cmd.slot;
             t->pkt = agt_txslot(A.h, li, cmd.slot);
@@ -270,9 +317,7 @@ static int drain_cmds(int li, int budget)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
             } else {
-                node_of_dst(w->dst, &t->node);
-                agt_st.pio++;
-                agt_net_send(t);
+                pio_data(li, cmd.slot);
             }
         } else if (cmd.op == AGT_CMD_TREE) {
             agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
@@ -339,6 +384,39 @@ static int setup_socket(void)
     return 0;
 }
 
+/* The fabric's wait fd in our epoll set. Level-triggered first; but some
+ * providers never clear it (libfabric 1.17's net provider: its trywait
+ * does not reset the CQ's signal socket once a completion set it, so the
+ * fd stays readable and the agent never slept: a whole core per agent).
+ * After a few instant wakeups in a row that brought nothing, it is watched
+ * edge-triggered instead: the signal stays stuck, but the provider's
+ * sockets sit in the same (nested) epoll set and each new arrival on them
+ * wakes us once. */
+#define WAIT_FD_SPURIOUS 4
+static int wait_fd_spurious, wait_fd_et;
+
+static void wait_fd_watch(int mod)
+{
+    struct epoll_event ev = { .events = EPOLLIN | (wait_fd_et ? EPOLLET : 0), .data.u32 = UINT32_MAX };
+    epoll_ctl(A.epfd, mod ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
+}
+
+/* After a sleep the fabric fd alone ended: was it at once, and did the
+ * fabric have nothing? */
+static void wait_fd_check(int instant)
+{
+    if (wait_fd_et)
+        return;
+    if (!instant || agt_net_poll(32) > 0) {
+        wait_fd_spurious = 0;
+        return;
+    }
+    if (++wait_fd_spurious >= WAIT_FD_SPURIOUS) {
+        wait_fd_et = 1;
+        wait_fd_watch(1);
+    }
+}
+
 /* Block until a rank rings, the fabric has completions, or the timeout.
  * Everything we could wait for must be able to wake us: commands (the
  * cmd queues' sleep bits), the fabric (its wait fd), and room in a rank's
@@ -365,15 +443,21 @@ static int idle_block(long timeout_ms)
     if (!busy && agt_net_trywait() == 0) {
         struct epoll_event ev[16];
         agt_stats_sleep();
+        uint64_t t0 = agt_now_ns();
         int n = epoll_wait(A.epfd, ev, 16, (int)timeout_ms);
         agt_stats_wake();
+        int fabric_only = n > 0;
         for (int i = 0; i < n; i++) {
             uint32_t id = ev[i].data.u32;
             if (id == 0)
                 on_listen();
             else if (id <= (uint32_t)A.nlocal)
                 on_conn((int)id - 1);
+            if (id != UINT32_MAX)
+                fabric_only = 0;
         }
+        if (fabric_only)
+            wait_fd_check(agt_now_ns() - t0 < 50000);
     }
     for (int li = 0; li < A.nlocal; li++) {
         shm_q_disarm(agt_cmdq(A.h, li));
@@ -444,10 +528,8 @@ int main(int argc, char **argv)
         atomic_store(&h->state, AGT_ST_FAILED);
         return 1;
     }
-    if (agt_net_wait_fd() >= 0) {   /* block on the fabric too, not only the host */
-        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
-        epoll_ctl(A.epfd, EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
-    }
+    if (agt_net_wait_fd() >= 0)   /* block on the fabric too, not only the host */
+        wait_fd_watch(0);
     atomic_store(&h->agent_pid, getpid());
     atomic_store_explicit(&h->state, AGT_ST_READY, memory_order_release);
     agt_stats_start();
@@ -466,6 +548,10 @@ int main(int argc, char **argv)
         work += agt_red_poll();
         if (work) {
             idle_since = 0;
+            if (handed) {
+                handed = 0;
+                sched_yield();
+            }
             continue;
         }
         uint64_t now = agt_now_ns();

@@ -47,7 +47,8 @@ enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_RED = 4, AGT_K_FADD
  * then the payload. */
 typedef struct agt_wire {
     uint8_t  kind;
-    uint8_t  hdrlen;
+    unsigned hdrlen : 7;  /* <= AGT_HDR_MAX */
+    unsigned more : 1;    /* DATA: the message goes on in this rank's next packet */
     uint16_t credits;     /* slots the sender of this packet released for us */
     uint16_t src_node;
     uint16_t len;         /* payload bytes */
@@ -60,6 +61,14 @@ typedef struct agt_wire {
  * slot space; a smaller one is refused at start (the device's packet size
  * is fixed when the library is built). */
 #define AGT_MAX_PAYLOAD (AGT_MTU_DEF - AGT_PKT_OVERHEAD)
+/* Largest device packet (the channel's max_payload: eager limit and
+ * rendezvous chunk): a DATA message of up to AGT_FRAG_MAX packets, sent
+ * back to back and put together again by the receiving rank (packets of
+ * one rank to one rank stay in order all the way). One packet per message
+ * made 2-16 KiB messages go rendezvous, a round trip more through two
+ * agents, and rendezvous move 2 KiB per device packet. */
+#define AGT_FRAG_MAX 8
+#define AGT_MSG_MAX (AGT_FRAG_MAX * AGT_MAX_PAYLOAD)
 
 /* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
  * wire dst the root's world rank. A tree is named by (ctx, root, shape,
@@ -100,9 +109,9 @@ typedef struct agt_cmd {
     uint8_t  hdrlen;      /* DMA: device header bytes after the command */
     uint8_t  niov;        /* DMA: iovec pairs after the header */
     uint8_t  pad;
-    uint32_t slot;        /* PIO: tx slot; DMA: unused */
+    uint32_t slot;        /* PIO: (first) tx slot; DMA: unused */
     uint32_t dst;         /* DMA: world rank */
-    uint32_t len;         /* DMA: payload bytes */
+    uint32_t len;         /* DMA: payload bytes; PIO: DATA packets in consecutive slots (0: 1) */
 } agt_cmd;
 
 /* Header of a cq entry (then the device header, then inline payload). */
@@ -110,10 +119,12 @@ typedef struct agt_cmd {
 typedef struct agt_rx {
     uint32_t src;
     uint16_t len;
-    uint8_t  hdrlen;
+    unsigned hdrlen : 7;
+    unsigned more : 1;    /* as agt_wire's */
     uint8_t  pad;         /* AGT_RXK_* */
     uint32_t slot;        /* rx slot, or AGT_RX_INLINE */
 } agt_rx;
+_Static_assert(sizeof(agt_wire) == 16 && sizeof(agt_rx) == 12, "agent ring layout");
 #define AGT_CQ_INLINE_MAX (SHM_INLINE_MAX - sizeof(agt_rx) - AGT_HDR_MAX)
 
 enum { AGT_ST_INIT = 0, AGT_ST_READY = 1, AGT_ST_ADDRS = 2, AGT_ST_QUIESCE = 3,
