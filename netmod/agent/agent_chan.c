@@ -360,17 +360,18 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         return -EMSGSIZE;
     if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
         return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
-    uint32_t nfrag = len ? (uint32_t)((len + AGT_MAX_PAYLOAD - 1) / AGT_MAX_PAYLOAD) : 1, k;
+    size_t fp = agt_frag_payload(R.h->mtu);
+    uint32_t nfrag = len ? (uint32_t)((len + fp - 1) / fp) : 1, k;
     if (!tx_take(nfrag, &k))
         return -EAGAIN;
     /* packet f: the wire header, the device header (first only), then
-     * the next AGT_MAX_PAYLOAD bytes of the gather list */
+     * the next fp bytes of the gather list */
     const char *src = nfrag > 0 && iovcnt ? iov[0].iov_base : NULL;
     size_t left_in_iov = iovcnt ? iov[0].iov_len : 0, left = len;
     int i = 0;
     for (uint32_t f = 0; f < nfrag; f++) {
         char *p = agt_txslot(R.h, R.li, (k + f) % R.h->ntx);
-        size_t fl = left < AGT_MAX_PAYLOAD ? left : AGT_MAX_PAYLOAD, hl = f ? 0 : hdrlen;
+        size_t fl = left < fp ? left : fp, hl = f ? 0 : hdrlen;
         agt_wire w = { .kind = AGT_K_DATA, .hdrlen = hl & 0x7f, .more = f + 1 < nfrag,
                        .len = (uint16_t)fl, .src = (uint32_t)R.rank, .dst = (uint32_t)dest };
         memcpy(p, &w, sizeof w);

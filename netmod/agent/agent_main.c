@@ -195,7 +195,8 @@ static int node_of_dst(uint32_t dst, int *node);
 static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
 {
     agt_rank_blk *b = agt_rank(A.h, li);
-    uint32_t nfrag = c->len ? (c->len + AGT_MAX_PAYLOAD - 1) / AGT_MAX_PAYLOAD : 1;
+    size_t fp = agt_frag_payload(A.mtu);
+    uint32_t nfrag = c->len ? (uint32_t)((c->len + fp - 1) / fp) : 1;
     if (nfrag > AGT_FRAG_MAX || c->niov > AGT_DMA_IOV) {
         fprintf(stderr, "clumpi-agent[node %d]: bad DMA command from local rank %d\n", A.node, li);
         exit(1);
@@ -208,11 +209,11 @@ static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
         k[f] = (uint32_t)agt_slot_get(&A.pool);
         char *p = agt_slot_mem(&A.pool, k[f]);
         agt_wire *w = (agt_wire *)p;
-        size_t off = (size_t)f * AGT_MAX_PAYLOAD;
+        size_t off = (size_t)f * fp;
         memset(w, 0, sizeof *w);
         w->kind = AGT_K_DATA, w->more = f + 1 < nfrag;
         w->hdrlen = f ? 0 : c->hdrlen;
-        w->len = (uint16_t)(c->len - off < AGT_MAX_PAYLOAD ? c->len - off : AGT_MAX_PAYLOAD);
+        w->len = (uint16_t)(c->len - off < fp ? c->len - off : fp);
         w->src = b->world_rank, w->dst = c->dst;
         memcpy(p + sizeof *w, body, w->hdrlen);
         local[f] = (struct iovec){ p + sizeof *w + w->hdrlen, w->len };
@@ -542,9 +543,14 @@ int main(int argc, char **argv)
             A.quiesce = 1;
         if (nconn < nl)
             on_listen();   /* busy with other ranks' traffic: accept here too */
-        int work = agt_net_poll(32);
+        /* commands first: a rank that just posted one yielded its core to
+         * us, and the fabric poll is a system call */
+        int work = 0;
         for (int li = 0; li < nl; li++)
-            work += flush_deliveries(li) + drain_cmds(li, 16);
+            work += drain_cmds(li, 16);
+        work += agt_net_poll(32);
+        for (int li = 0; li < nl; li++)
+            work += flush_deliveries(li);
         work += agt_red_poll();
         if (work) {
             idle_since = 0;

@@ -69,6 +69,13 @@ typedef struct agt_wire {
  * agents, and rendezvous move 2 KiB per device packet. */
 #define AGT_FRAG_MAX 8
 #define AGT_MSG_MAX (AGT_FRAG_MAX * AGT_MAX_PAYLOAD)
+/* Payload of one DATA packet of such a message: what a slot of this run's
+ * MTU holds (CLUMPI_AGENT_MTU), so a larger MTU means fewer packets. */
+static inline size_t agt_frag_payload(uint32_t mtu)
+{
+    size_t p = mtu - AGT_PKT_OVERHEAD;
+    return p > UINT16_MAX ? UINT16_MAX : p;   /* agt_wire.len */
+}
 
 /* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
  * wire dst the root's world rank. A tree is named by (ctx, root, shape,
