@@ -41,6 +41,12 @@ test_unit_test_agent_coll_SOURCES = test/unit/test_agent_coll.c
 test_unit_test_agent_coll_LDADD = libmpi.la
 test_unit_test_agent_coll_LDFLAGS = $(AM_LDFLAGS) -no-install
 
+# idle agents block (run by test_agent.sh with CLUMPI_AGENT_STATS=1)
+check_PROGRAMS += test/unit/test_agent_idle
+test_unit_test_agent_idle_SOURCES = test/unit/test_agent_idle.c
+test_unit_test_agent_idle_LDADD = libmpi.la
+test_unit_test_agent_idle_LDFLAGS = $(AM_LDFLAGS) -no-install
+
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_agent_flow
 TESTS += test/unit/test_agent_flow

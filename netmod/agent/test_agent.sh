@@ -65,6 +65,9 @@ suite 4 "8" -- stress
 run 2 2 CLUMPI_AGENT_PIO_MAX=0 -- "$T/pingpong"
 run 2 2 CLUMPI_AGENT_PIO_MAX=100000 CLUMPI_EAGER_LIMIT=0 -- "$T/order"
 run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$T/stress"
+# a larger MTU: fewer, larger packets per message (both send paths)
+run 2 2 CLUMPI_AGENT_MTU=16384 -- "$T/pingpong"
+run 2 4 CLUMPI_AGENT_MTU=5000 CLUMPI_AGENT_PIO_MAX=0 -- "$T/stress"
 fi
 
 # NI-level collectives (seed 002 §4-5): every algorithm against a reference.
@@ -94,6 +97,20 @@ elif [ -x "$NI" ]; then
         done
         run 8 16 CLUMPI_AGENT_WINDOW=4 CLUMPI_AGENT_DELAY_NS=5000 -- "$NI" ni-binary
         run 8 24 -- "$NI" ni-binomial
+    fi
+fi
+# Idle agents block: ranks wait 2 s for rank 0; each agent must have been
+# busy (not blocked) for well under half of its life. Spinning, it is ~100%.
+IDLE=$top_builddir/test/unit/test_agent_idle
+if [ -x "$IDLE" ]; then
+    if env CLUMPI_AGENT_STATS=1 timeout -k 5 60 "$MPIRUN" --nodes 2 -n 4 --timeout 50 "$IDLE" 2 \
+           </dev/null >"$out" 2>&1 &&
+       awk '/busy/ { n++; for (i = 1; i < NF; i++) if ($(i + 1) == "of") { b = $i; sub("%", "", b);
+                                                               if (b + 0 >= 50) bad++ } }
+            END { exit !(n == 2 && !bad) }' "$out"; then
+        echo "ok: idle agents block ($(grep -o 'busy [0-9.]*%' "$out" | tr '\n' ' '))"
+    else
+        echo "FAILED: idle agents busy"; cat "$out"; fail=1
     fi
 fi
 # MPIX_Counter served by the agents: a totally ordered broadcast
