@@ -13,6 +13,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include "netmod/agent/agent.h"
+#include "netmod/ofi/ofi_cqwait.h"
 #include "netmod/ofi/ofi_select.h"
 
 static struct fi_info *info;
@@ -25,7 +26,7 @@ static struct fid_mr *seg_mr, *pool_mr;
 static void *seg_desc, *pool_desc;
 static fi_addr_t *addr;
 static size_t inject_max;
-static int wait_fd = -1;
+static ofi_cqwait cqw = { .fd = -1 };
 
 static int fail(const char *what, int rc)
 {
@@ -66,15 +67,11 @@ int agt_net_open(void)
         return fail("fi_fabric", rc);
     if ((rc = fi_domain(fabric, info, &domain, NULL)))
         return fail("fi_domain", rc);
-    struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_FD };
+    struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_DATA };
     cqa.size = info->tx_attr->size + info->rx_attr->size;
-    if (fi_cq_open(domain, &cqa, &cq, NULL)) {
-        cqa.wait_obj = FI_WAIT_NONE;   /* then the agent naps instead of blocking */
-        if ((rc = fi_cq_open(domain, &cqa, &cq, NULL)))
-            return fail("fi_cq_open", rc);
-    }
-    if (cqa.wait_obj == FI_WAIT_FD && fi_control(&cq->fid, FI_GETWAIT, &wait_fd))
-        wait_fd = -1;
+    /* without a wait object (cqw.fd -1) the agent naps instead of blocking */
+    if ((rc = ofi_cqwait_open(fabric, domain, &cqa, &cq, &cqw)))
+        return fail("fi_cq_open", rc);
     struct fi_av_attr ava = { .type = info->domain_attr->av_type != FI_AV_UNSPEC ?
                                       info->domain_attr->av_type : FI_AV_TABLE };
     if ((rc = fi_av_open(domain, &ava, &av, NULL)))
@@ -125,6 +122,7 @@ void agt_net_close(void)
         fi_close(&av->fid);
     if (cq)
         fi_close(&cq->fid);
+    ofi_cqwait_close(&cqw);
     if (domain)
         fi_close(&domain->fid);
     if (fabric)
@@ -289,12 +287,9 @@ int agt_net_poll(int budget)
     return n;
 }
 
-int agt_net_wait_fd(void) { return wait_fd; }
+int agt_net_wait_fd(void) { return cqw.fd; }
 
 int agt_net_trywait(void)
 {
-    if (wait_fd < 0)
-        return 0;
-    struct fid *f = &cq->fid;
-    return fi_trywait(fabric, &f, 1) == FI_SUCCESS ? 0 : 1;
+    return ofi_cqwait_try(fabric, cq, &cqw);
 }

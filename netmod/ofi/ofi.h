@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mpid/channel.h"
+#include "netmod/ofi/ofi_cqwait.h"
 
 /* Largest device payload of one packet (the eager limit and the size of
  * pipelined rendezvous chunks). 64 KiB: see ofi.c for the measurement. */
@@ -69,7 +70,6 @@ struct ofi_state {
     struct fid_ep *ep;
     struct fid_av *av;
     struct fid_cq *cq;
-    struct fid_wait *waitset; /* the CQ's wait object, when one could be made */
     int rank, size, node;
     int up;
     fi_addr_t *addr;          /* [size]: FI_ADDR_NOTAVAIL until first send */
@@ -80,7 +80,7 @@ struct ofi_state {
     int nrx;
     ofi_txbuf *tx_free;
     int tx_count, tx_max;     /* send buffers made so far / at most */
-    int wait_fd;              /* the CQ's FI_WAIT_FD, or -1 */
+    ofi_cqwait cqw;           /* how to block on cq (fd -1: nap) */
     int in_progress;          /* no nested delivery from a handler */
     int got_cqe;              /* a completion was read since the last arm */
     int spurious;             /* sleeps in a row that ended at once, empty */

@@ -29,7 +29,7 @@
 #include "src/util/param.h"
 #include "src/util/pmi.h"
 
-struct ofi_state ofi_st = { .wait_fd = -1 };
+struct ofi_state ofi_st = { .cqw = { .fd = -1 } };
 
 int ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc)
 {
@@ -100,41 +100,11 @@ static int open_endpoint(void)
     struct fi_cq_attr cqa = { 0 };
     cqa.format = FI_CQ_FORMAT_DATA;
     cqa.size = i->tx_attr->size + i->rx_attr->size;
-    /* Idle ranks block on the CQ's fd (ofi_wait.c). Through a wait set we
-     * open ourselves, so that fi_wait(set, 0) can clear the set's signal:
-     * net (xnet, libfabric 1.17) sets it on every completion, and its
-     * fi_trywait does not clear it, which left a bare FI_WAIT_FD readable
-     * for good after the first completion (an idle rank woke ~4000 times
-     * a second and took CPU from busy ranks on the same cores). */
-    struct fi_wait_attr wa = { .wait_obj = FI_WAIT_FD };
-    ofi_st.waitset = NULL;
-    if (fi_wait_open(ofi_st.fabric, &wa, &ofi_st.waitset) == 0) {
-        cqa.wait_obj = FI_WAIT_SET;
-        cqa.wait_set = ofi_st.waitset;
-    } else {
-        ofi_st.waitset = NULL;
-        cqa.wait_obj = FI_WAIT_FD;
-    }
-    if (fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL) && ofi_st.waitset) {
-        fi_close(&ofi_st.waitset->fid);
-        ofi_st.waitset = NULL;
-        cqa.wait_obj = FI_WAIT_FD;
-        cqa.wait_set = NULL;
-        ofi_st.cq = NULL;
-    }
-    if (!ofi_st.cq && fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL)) {
-        cu_debug("ofi: no FI_WAIT_FD completion queue; idle waits are bounded polls");
-        cqa.wait_obj = FI_WAIT_NONE;
-        if ((rc = fi_cq_open(ofi_st.domain, &cqa, &ofi_st.cq, NULL)))
-            return fail("fi_cq_open", rc);
-    }
-    ofi_st.wait_fd = -1;
-    if (cqa.wait_obj != FI_WAIT_NONE) {
-        int fd = -1;
-        struct fid *w = ofi_st.waitset ? &ofi_st.waitset->fid : &ofi_st.cq->fid;
-        if (fi_control(w, FI_GETWAIT, &fd) == 0)
-            ofi_st.wait_fd = fd;
-    }
+    /* idle ranks block on it (ofi_wait.c) */
+    if ((rc = ofi_cqwait_open(ofi_st.fabric, ofi_st.domain, &cqa, &ofi_st.cq, &ofi_st.cqw)))
+        return fail("fi_cq_open", rc);
+    if (ofi_st.cqw.fd < 0)
+        cu_debug("ofi: no waitable completion queue; idle waits are bounded polls");
 
     struct fi_av_attr ava = { 0 };
     ava.type = i->domain_attr->av_type != FI_AV_UNSPEC ? i->domain_attr->av_type : FI_AV_TABLE;
@@ -227,7 +197,7 @@ int ofi_open(const mpid_chan_info *info)
                  info->node, ofi_st.info->fabric_attr->prov_name, ofi_st.info->fabric_attr->name,
                  ofi_st.info->domain_attr->name, addr_str(as, sizeof as),
                  ofi_st.multi_recv ? "multi-recv" : "fixed receive buffers", ofi_st.inject_max,
-                 ofi_st.wait_fd >= 0 ? "wait fd" : "no wait fd",
+                 ofi_st.cqw.fd >= 0 ? "wait fd" : "no wait fd",
                  ofi_st.rd_on ? "rendezvous by fi_read" : "pipelined rendezvous", rdma);
     }
     return 0;
@@ -249,8 +219,7 @@ void ofi_close(void)
         fi_close(&ofi_st.av->fid);
     if (ofi_st.cq)
         fi_close(&ofi_st.cq->fid);
-    if (ofi_st.waitset)
-        fi_close(&ofi_st.waitset->fid);
+    ofi_cqwait_close(&ofi_st.cqw);
     if (ofi_st.domain)
         fi_close(&ofi_st.domain->fid);
     if (ofi_st.fabric)
@@ -259,5 +228,5 @@ void ofi_close(void)
         fi_freeinfo(ofi_st.info);
     free(ofi_st.addr);
     memset(&ofi_st, 0, sizeof ofi_st);
-    ofi_st.wait_fd = -1;
+    ofi_st.cqw.fd = -1;
 }

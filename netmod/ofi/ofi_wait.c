@@ -1,9 +1,8 @@
 /*
  * ofi_wait.c — idle support: the completion queue's wait fd (FI_WAIT_FD).
- * arm_sleep asks fi_trywait whether blocking is safe (no completion
- * pending, provider progress done) and clears the wait set's signal with a
- * zero-timeout fi_wait (ofi_init.c says why); the device then polls the fd,
- * alone (sleep) or together with other channels' fds (wait_fd).
+ * arm_sleep asks whether blocking is safe (no completion pending, provider
+ * progress done: ofi_cqwait.c); the device then polls the fd, alone
+ * (sleep) or together with other channels' fds (wait_fd).
  *
  * The fd is level-triggered on the provider's sockets, so it can stay
  * readable while nothing can complete: a connection to a peer that is not
@@ -43,14 +42,9 @@ int ofi_arm_sleep(void)
         ofi_st.spurious = 0;
     ofi_st.got_cqe = 0;
     ofi_st.armed_ns = now_ns();
-    if (ofi_st.wait_fd < 0)
+    if (ofi_st.cqw.fd < 0)
         return 0;   /* sleep() is a bounded nap then */
-    struct fid *f = &ofi_st.cq->fid;
-    if (fi_trywait(ofi_st.fabric, &f, 1) != FI_SUCCESS)
-        return 1;
-    /* A zero-timeout wait clears the set's signal (see ofi_init.c) and
-     * says whether anything is ready already. */
-    return ofi_st.waitset && fi_wait(ofi_st.waitset, 0) == 0;
+    return ofi_cqwait_try(ofi_st.fabric, ofi_st.cq, &ofi_st.cqw);
 }
 
 static long nap_us(void)
@@ -62,11 +56,11 @@ static long nap_us(void)
 void ofi_sleep(long timeout_us)
 {
     if (ofi_wait_fd() < 0) {
-        long us = ofi_st.wait_fd < 0 || ofi_alive_probing() ? 50 : nap_us();
+        long us = ofi_st.cqw.fd < 0 || ofi_alive_probing() ? 50 : nap_us();
         nap(timeout_us >= 0 && timeout_us < us ? timeout_us : us);
         return;
     }
-    struct pollfd p = { .fd = ofi_st.wait_fd, .events = POLLIN };
+    struct pollfd p = { .fd = ofi_st.cqw.fd, .events = POLLIN };
     int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
     (void)poll(&p, 1, ms);
 }
@@ -86,6 +80,6 @@ void ofi_disarm_sleep(void)
 /* -1 while the fd is given up: the device then naps a bounded time. */
 int ofi_wait_fd(void)
 {
-    return ofi_st.up && ofi_st.spurious < SPURIOUS_MAX && !ofi_alive_probing() ? ofi_st.wait_fd
+    return ofi_st.up && ofi_st.spurious < SPURIOUS_MAX && !ofi_alive_probing() ? ofi_st.cqw.fd
                                                                                : -1;
 }
