@@ -36,6 +36,25 @@ typedef struct mpid_chan_info {
     const char *job_id;         /* unique per job; names shared segments */
 } mpid_chan_info;
 
+/* One remote access (rma_post). Atomics name element types and ops with
+ * the channel's own codes below (the device maps MPI's to them). */
+enum { MPID_CH_PUT, MPID_CH_GET, MPID_CH_ATOMIC, MPID_CH_FETCH, MPID_CH_CSWAP };
+enum { MPID_CH_I8, MPID_CH_U8, MPID_CH_I16, MPID_CH_U16, MPID_CH_I32, MPID_CH_U32,
+       MPID_CH_I64, MPID_CH_U64, MPID_CH_F32, MPID_CH_F64 };
+enum { MPID_CH_MIN, MPID_CH_MAX, MPID_CH_SUM, MPID_CH_PROD, MPID_CH_LOR, MPID_CH_LAND,
+       MPID_CH_BOR, MPID_CH_BAND, MPID_CH_LXOR, MPID_CH_BXOR, MPID_CH_WRITE, MPID_CH_READ,
+       MPID_CH_OP_CSWAP };
+typedef struct mpid_chan_rma {
+    int kind;             /* MPID_CH_PUT .. MPID_CH_CSWAP */
+    int op, type;         /* atomics: MPID_CH_<op>, MPID_CH_<type> */
+    const void *in;       /* PUT, atomics: len bytes of origin data */
+    const void *cmp;      /* CSWAP: the compare value (len bytes) */
+    void *out;            /* GET, FETCH, CSWAP: len bytes of result */
+    size_t len;
+    uint64_t addr;        /* target address */
+    uint64_t key, base;   /* the target's exposure (mem_expose): key, start */
+} mpid_chan_rma;
+
 typedef struct mpid_channel {
     const char *name;
     size_t max_payload;    /* largest payload of one packet (eager limit) */
@@ -84,6 +103,19 @@ typedef struct mpid_channel {
     ssize_t (*rma_read_key)(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
                             int nlocal, const struct iovec *remote, int nremote);
 
+    /* One-sided access to registered memory (optional, NULL: none; the
+     * device then uses active messages). mem_expose registers [base,
+     * base+len) for remote reads, writes and atomics under a fresh key
+     * (len 0: nothing to register, key 0). rma_post starts one access to
+     * peer and returns 0, after which the channel calls mpid_on_rma_done
+     * (cookie, status) from its progress once it completed at the target;
+     * or a negative errno (nothing started). rma_atomic_ok says whether
+     * the channel does (kind, op, type) natively (MPID_CH_ATOMIC..CSWAP). */
+    int  (*mem_expose)(void *base, size_t len, uint64_t *key, void **handle);
+    void (*mem_unexpose)(void *handle);
+    int  (*rma_post)(int peer, const struct mpid_chan_rma *op, void *cookie);
+    int  (*rma_atomic_ok)(int kind, int op, int type);
+
     /* Idle support. arm_sleep() announces that this rank will block; it
      * returns nonzero if packets arrived meanwhile (then do not block).
      * sleep(timeout_us) blocks until a peer's send wakes us or the timeout;
@@ -118,6 +150,10 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
 /* Upcall for send_later: the payload of that send is free again; status 0,
  * or a negative errno when the channel could not read it. */
 void mpid_on_send_done(void *cookie, int status);
+
+/* Upcall for rma_post: the access completed at the target (status 0) or
+ * failed (negative errno). */
+void mpid_on_rma_done(void *cookie, int status);
 
 /* The channels. */
 extern const mpid_channel mpid_channel_self;

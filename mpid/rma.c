@@ -52,6 +52,7 @@ int mpid_win_register(mpid_win *w, const mpid_comm *comm)
     w->pending_total = 0;
     w->err = 0;
     w->waiters = NULL;
+    w->ofi = NULL;
     memset(&w->priv_ts, 0, sizeof w->priv_ts);
     w->my_ts = &w->priv_ts;   /* the shared segment's line once mapped */
     w->index = i;
@@ -82,10 +83,12 @@ void mpid_win_set_paths(mpid_win *w)
         else
             p->path = &mpid_rma_path_am;
     }
+    mpid_rma_ofi_setup(w);
 }
 
 void mpid_win_unregister(mpid_win *w)
 {
+    mpid_rma_ofi_free(w);
     if (w->index >= 0 && w->index < nwins && wins[w->index] == w)
         wins[w->index] = NULL;
     free(w->peers);

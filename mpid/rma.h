@@ -89,6 +89,7 @@ typedef struct mpid_win {
     int err;                   /* first error a target reported (MPI class) */
     /* target side: lock requests waiting (am path) */
     struct mpid_lock_wait *waiters;
+    struct mpid_rma_ofi_win *ofi;   /* network RMA state (rma_ofi.c), or NULL */
 } mpid_win;
 
 /* ---- window life cycle ----------------------------------------------- */

@@ -61,6 +61,19 @@ typedef struct mpid_rma_path {
 extern const mpid_rma_path mpid_rma_path_direct;   /* rma_direct.c */
 extern const mpid_rma_path mpid_rma_path_am;       /* rma_am.c */
 extern const mpid_rma_path mpid_rma_path_cma;      /* rma_cma.c */
+extern const mpid_rma_path mpid_rma_path_ofi;      /* rma_ofi.c */
+/* rma_ofi.c: collective, after the other paths are chosen: a window that
+ * spans nodes takes the network's RMA where it can (see there). */
+void mpid_rma_ofi_setup(mpid_win *w);
+void mpid_rma_ofi_free(mpid_win *w);
+/* Counters (tests check registrations end and the path is taken). */
+typedef struct mpid_rma_ofi_stats_t {
+    unsigned long windows;   /* windows that took the path */
+    long live;               /* of them, not yet freed (registrations open) */
+    unsigned long posted;    /* network accesses posted */
+    unsigned long nic_acc;   /* of them, accumulates by NIC atomics */
+} mpid_rma_ofi_stats_t;
+extern mpid_rma_ofi_stats_t mpid_rma_ofi_stats;
 
 /* rma_direct.c: operations completed in the caller, chunk by chunk.
  * run_chunks cuts the target data (segments are addresses: tbase plus the

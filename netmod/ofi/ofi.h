@@ -60,6 +60,18 @@ typedef struct ofi_txbuf {
 /* Reads in flight at once (rendezvous, ofi.c); each owns a context. */
 #define OFI_RD_MAX 64
 
+/* One-sided window accesses in flight at once (ofi_rma.c). */
+#define OFI_WOP_MAX 256
+struct ofi_wop {
+    struct fi_context2 ctx;  /* first */
+    void *cookie;            /* the device's, for mpid_on_rma_done */
+    int parts;               /* provider operations not completed (+1 posting) */
+    int failed;
+    int peer;
+    struct fid_mr *lmr[3];   /* FI_MR_LOCAL: in, cmp, out */
+    void *desc[3];
+};
+
 #define OFI_TAG_RX 1
 #define OFI_TAG_TX 2
 
@@ -101,6 +113,8 @@ struct ofi_state {
     void *probe_desc;
     /* RMA reads (ofi.c): rendezvous data exposed per message (ofi_mr.c) */
     int rd_on;                /* 0: no reads (pipelined rendezvous) */
+    int win_on;               /* one-sided window access (ofi_rma.c) */
+    int atomic_on;            /* the provider has FI_ATOMIC */
     size_t rd_iov;            /* local segments per read */
     size_t rd_max;            /* bytes per read */
     int rd_pending;           /* reads posted, not completed */
@@ -141,6 +155,21 @@ static inline int ofi_is_rd(const void *ctx)
 {
     return (const char *)ctx >= (const char *)ofi_rd_ctx &&
            (const char *)ctx < (const char *)(ofi_rd_ctx + OFI_RD_MAX);
+}
+
+/* ofi_rma.c: one-sided window access */
+extern struct ofi_wop ofi_wops[OFI_WOP_MAX];
+int  ofi_rma_win_open(void);
+int  ofi_mem_expose(void *base, size_t len, uint64_t *key, void **handle);
+void ofi_mem_unexpose(void *handle);
+int  ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie);
+int  ofi_rma_atomic_ok(int kind, int op, int type);
+void ofi_wop_done(void *ctx, int ok);
+int  ofi_wop_peer(const void *ctx);
+static inline int ofi_is_wop(const void *ctx)
+{
+    return (const char *)ctx >= (const char *)ofi_wops &&
+           (const char *)ctx < (const char *)(ofi_wops + OFI_WOP_MAX);
 }
 
 /* ofi_progress.c */

@@ -172,8 +172,10 @@ int ofi_open(const mpid_chan_info *info)
         else
             ofi_hex_encode(a, alen, val);
     }
-    if (rc == 0)
-        ofi_rma_open();   /* rendezvous by fi_read, or pipelined */
+    if (rc == 0) {
+        ofi_rma_open();       /* rendezvous by fi_read, or pipelined */
+        ofi_rma_win_open();   /* windows by fi_write/fi_read/fi_atomic, or messages */
+    }
     ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)info->world_size);
     if ((!ofi_st.addr || ofi_alive_open()) && rc == 0)
         rc = -ENOMEM;

@@ -113,6 +113,14 @@ static void on_error(void)
         ofi_rd_done(err.op_context, 0);
         return;
     }
+    if (ofi_is_wop(err.op_context)) {
+        /* the origin's operation reports it (MPI_ERR_OTHER at its flush) */
+        cu_warn("ofi: one-sided access to rank %d failed: %s%s%s",
+                ofi_wop_peer(err.op_context), fi_strerror(err.err), ps && *ps ? ", " : "",
+                ps && *ps ? ps : "");
+        ofi_wop_done(err.op_context, 0);
+        return;
+    }
     int peer = ofi_alive_probe_peer(err.op_context);
     if (peer >= 0) {
         ofi_alive_probe_done(peer);
@@ -189,6 +197,9 @@ int ofi_poll(int budget)
                 }
             } else if (ofi_is_rd(ctx)) {
                 ofi_rd_done(ctx, 1);
+            } else if (ofi_is_wop(ctx)) {
+                ofi_wop_done(ctx, 1);
+                delivered++;
             } else if ((peer = ofi_alive_probe_peer(ctx)) >= 0) {
                 ofi_alive_probe_done(peer);
             } else if (ctx) {

@@ -68,10 +68,15 @@ static int is_loopback(const struct fi_info *i)
  * is all there is. */
 static struct fi_info *query(const char *prov, const char *iface)
 {
-    /* RMA reads (rendezvous, see ofi.c), multi-recv and manual progress
-     * where offered, then without. */
+    /* RMA reads (rendezvous, see ofi.c), writes and atomics (windows,
+     * ofi_rma.c), multi-recv and manual progress where offered, then
+     * without. */
 #define OFI_RD (FI_RMA | FI_READ | FI_REMOTE_READ)
+#define OFI_WIN (OFI_RD | FI_WRITE | FI_REMOTE_WRITE)
     static const struct { uint64_t caps; int manual; } tries[] = {
+        { FI_MSG | FI_MULTI_RECV | OFI_WIN | FI_ATOMIC, 1 },
+        { FI_MSG | FI_MULTI_RECV | OFI_WIN | FI_ATOMIC, 0 },
+        { FI_MSG | FI_MULTI_RECV | OFI_WIN, 1 }, { FI_MSG | FI_MULTI_RECV | OFI_WIN, 0 },
         { FI_MSG | FI_MULTI_RECV | OFI_RD, 1 }, { FI_MSG | FI_MULTI_RECV | OFI_RD, 0 },
         { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
         { FI_MSG | OFI_RD, 1 }, { FI_MSG, 1 }, { FI_MSG, 0 },

@@ -3,7 +3,7 @@
 # bench/rma (OSU-style one-sided benchmark, standard MPI only; bench/rma_run.sh
 # runs it beside Open MPI).
 RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
-	test/rma/passive test/rma/winattr
+	test/rma/passive test/rma/winattr test/rma/netrma
 
 test_rma_ops_SOURCES = test/rma/ops.c
 test_rma_ops_LDADD = libmpi.la
@@ -28,6 +28,10 @@ test_rma_errors_LDFLAGS = $(AM_LDFLAGS) -no-install
 test_rma_passive_SOURCES = test/rma/passive.c
 test_rma_passive_LDADD = libmpi.la
 test_rma_passive_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+test_rma_netrma_SOURCES = test/rma/netrma.c
+test_rma_netrma_LDADD = libmpi.la
+test_rma_netrma_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 test_rma_winattr_SOURCES = test/rma/winattr.c
 test_rma_winattr_LDADD = libmpi.la

@@ -21,10 +21,19 @@ run() { # label, then env assignments and the program
         status=1
     fi
 }
-progs="ops atomic shared dynamic errors passive winattr"
+progs="ops atomic shared dynamic errors passive winattr netrma"
 for n in 1 2 3 4; do
     for p in $progs; do
         run "$p on $n node(s), 1-8 ranks" CLUMPI_TEST_NODES=$n MPI_TEST_NP="1 2 3 4 5 6 7 8" \
+            "$s/test/mpi/run-mpi-test" "test/rma/$p"
+    done
+done
+# Network RMA with NIC atomics (tcp;ofi_rxm offers them; net does not, so
+# the runs above take the accumulate fallback).
+for n in 2 4; do
+    for p in ops atomic netrma; do
+        run "$p, tcp;ofi_rxm with NIC atomics, $n nodes" CLUMPI_OFI_PROVIDER="tcp;ofi_rxm" \
+            CLUMPI_OFI_ATOMICS=1 CLUMPI_TEST_NODES=$n MPI_TEST_NP="2 3 5" \
             "$s/test/mpi/run-mpi-test" "test/rma/$p"
     done
 done
