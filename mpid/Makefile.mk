@@ -5,7 +5,7 @@ libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h \
 	mpid/netpoll.c mpid/node_area.c
 # one-sided communication (rma owner)
 libmpi_la_SOURCES += mpid/rma.h mpid/rma_impl.h mpid/rma.c mpid/rma_am.c mpid/rma_ofi.c \
-	mpid/rma_direct.c mpid/rma_target.c mpid/rma_cma.c
+	mpid/rma_direct.c mpid/rma_target.c mpid/rma_cma.c mpid/rma_agent.c
 
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_match

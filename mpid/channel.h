@@ -25,6 +25,38 @@
 #define MPID_CH_CTRL 0x1     /* control packet (CTS, FIN, acks): travels on
                                 the control queue, which is always drained */
 
+/* One-sided operations served by the target node's NI agent (optional;
+ * netmod/agent/agent_rma.c, seed 004's remote deposit, remote fetch and
+ * NI locks). A request names the target's window by the target's device
+ * window index; segments are offsets from the window's base. Kinds are
+ * src/util/rma_apply.h's CU_RMA_* and these: */
+enum { MPID_AGENT_RMA_LOCK = 16, MPID_AGENT_RMA_UNLOCK, MPID_AGENT_RMA_GRANT, MPID_AGENT_RMA_ACK,
+       MPID_AGENT_RMA_RESP };
+typedef struct mpid_agent_rma {
+    uint8_t  kind, op, basic, ltype;  /* op: CU_OP_*; basic: element type; lock type */
+    uint32_t win;         /* the target's window index */
+    uint32_t nseg;        /* request: (offset, len) pairs first in the payload (0: one
+                             segment at addr); answer: 0 or an MPI error class */
+    uint32_t len;         /* target bytes of this chunk */
+    uint64_t addr;
+    uint64_t oreq, ooff;  /* the origin's, echoed in the answer */
+    uint32_t owin;        /* the origin's window index, echoed */
+    int32_t  osrc;        /* the target's rank in the window, echoed */
+} mpid_agent_rma;
+_Static_assert(sizeof(mpid_agent_rma) <= MPID_HDR_MAX, "agent RMA header too large");
+
+/* The words of one (rank, window) the agent serves, in memory it shares
+ * with the node's ranks: the lock and accumulate words (the layout of the
+ * device's mpid_rma_tstate, so every path takes the same words), then the
+ * window the agent checks requests against, set by the owner rank. */
+typedef struct mpid_agent_rma_line {
+    int32_t  lock, acc;
+    uint64_t base, size;  /* in the owner's address space */
+    uint32_t open;        /* nonzero while the window exists (release store) */
+    char     pad[36];
+} mpid_agent_rma_line;
+_Static_assert(sizeof(mpid_agent_rma_line) == 64, "one cache line");
+
 /* What a channel learns at init. */
 typedef struct mpid_chan_info {
     int        world_rank, world_size;
@@ -141,11 +173,25 @@ typedef struct mpid_channel {
     void  (*area_unlink)(const char *key);
     void  (*area_unmap)(void *base, size_t bytes);
     void  (*wake)(int dest);
+
+    /* Agent-served one-sided operations (NULL: none). agent_rma_line: the line
+     * of window index win of world rank `world` on this node, or NULL (no
+     * such line: the window is not served). agent_rma_post: a request to the
+     * target's agent, header h and payload iov (at most agent_rma_max bytes);
+     * -EAGAIN: no room now. Answers come back through mpid_on_agent_rma_answer. */
+    mpid_agent_rma_line *(*agent_rma_line)(int world, uint32_t win);
+    int   (*agent_rma_post)(int world, const mpid_agent_rma *h, const struct iovec *iov,
+                            int iovcnt);
+    size_t agent_rma_max;
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */
 void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
                     const void *payload, size_t len);
+
+/* Upcall for agent-served one-sided operations: an answer (GRANT, ACK or
+ * RESP with the fetched data) from the target's agent. */
+void mpid_on_agent_rma_answer(const mpid_agent_rma *h, const void *payload, size_t len);
 
 /* Upcall for send_later: the payload of that send is free again; status 0,
  * or a negative errno when the channel could not read it. */

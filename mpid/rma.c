@@ -53,6 +53,7 @@ int mpid_win_register(mpid_win *w, const mpid_comm *comm)
     w->err = 0;
     w->waiters = NULL;
     w->ofi = NULL;
+    w->agent_line = NULL;
     memset(&w->priv_ts, 0, sizeof w->priv_ts);
     w->my_ts = &w->priv_ts;   /* the shared segment's line once mapped */
     w->index = i;
@@ -71,6 +72,7 @@ void mpid_win_set_paths(mpid_win *w)
     mpid_win_peer *p = &w->peers[me];
     p->direct = w->dynamic ? NULL : w->base;
     p->ts = w->my_ts;
+    int agent = !force_am && mpid_rma_agent_open(w);   /* this node's words: the agent's */
     for (int t = 0; t < w->comm->size; t++) {
         p = &w->peers[t];
         const mpid_channel *ch = mpid_dests[w->comm->world_ranks[t]].ch;
@@ -78,6 +80,8 @@ void mpid_win_set_paths(mpid_win *w)
             p->path = &mpid_rma_path_am;
         else if (t == me || (p->direct && !force_am))
             p->path = &mpid_rma_path_direct;
+        else if (agent && ch && ch->agent_rma_post)
+            p->path = &mpid_rma_path_agent;   /* another node, served by its agent */
         else if (p->ts && !w->dynamic && !force_am && ch && ch->rma_read && ch->rma_write)
             p->path = &mpid_rma_path_cma;   /* same node, user memory: its lock words are mapped */
         else
@@ -89,6 +93,7 @@ void mpid_win_set_paths(mpid_win *w)
 void mpid_win_unregister(mpid_win *w)
 {
     mpid_rma_ofi_free(w);
+    mpid_rma_agent_close(w);
     if (w->index >= 0 && w->index < nwins && wins[w->index] == w)
         wins[w->index] = NULL;
     free(w->peers);

@@ -16,10 +16,10 @@
  *   - am: active messages (MPID_PKT_RMA) applied by the target's progress
  *     engine, over whatever channel reaches the target (self, shm, ofi);
  *     locks are acquired lazily (the first access waits for the grant).
- *   - agent (later, issue 5): the target node's NI agent serves the same
- *     calls without the target rank, as the NI did in seed 004 (Bilas:
- *     remote deposit, remote fetch, NI locks). It implements mpid_rma_path
- *     and the packet kinds of rma_impl.h; nothing above the device changes.
+ *   - agent: offload mode, a target on another node: the target node's NI
+ *     agent serves the same calls without the target rank, as the NI did
+ *     in seed 004 (Bilas: remote deposit, remote fetch, NI locks); the
+ *     node's ranks take that window's words from the agent's lines.
  *
  * Completion: every chunk is answered (an ack, or the fetched data), and
  * the window counts unanswered chunks per target; flush waits for zero.
@@ -30,15 +30,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mpid/mpid.h"
+#include "src/util/rma_apply.h"
 
 /* Operation kinds (also the packet sub-kinds, rma_impl.h). */
 enum {
-    MPID_RMA_PUT = 1, MPID_RMA_GET, MPID_RMA_ACC, MPID_RMA_GACC, MPID_RMA_FOP,
-    MPID_RMA_CAS,
+    MPID_RMA_PUT = CU_RMA_PUT, MPID_RMA_GET = CU_RMA_GET, MPID_RMA_ACC = CU_RMA_ACC,
+    MPID_RMA_GACC = CU_RMA_GACC, MPID_RMA_FOP = CU_RMA_FOP, MPID_RMA_CAS = CU_RMA_CAS,
 };
 
 /* Lock types as MPI numbers them. */
-enum { MPID_LOCK_NONE = 0, MPID_LOCK_SHARED_T = 1, MPID_LOCK_EXCL_T = 2 };
+enum { MPID_LOCK_NONE = 0, MPID_LOCK_SHARED_T = CU_LOCK_SHARED, MPID_LOCK_EXCL_T = CU_LOCK_EXCL };
 
 /* Lock and accumulate words of one target; in the window's shared segment
  * when it has one (so same-node origins take them with atomics), else in
@@ -90,6 +91,7 @@ typedef struct mpid_win {
     /* target side: lock requests waiting (am path) */
     struct mpid_lock_wait *waiters;
     struct mpid_rma_ofi_win *ofi;   /* network RMA state (rma_ofi.c), or NULL */
+    void *agent_line;          /* agent path: my words in the agent's lines, or NULL */
 } mpid_win;
 
 /* ---- window life cycle ----------------------------------------------- */

@@ -3,7 +3,9 @@
  * that fit one packet of the channel reaching the target (target segments
  * as (offset, len) pairs, then the origin's packed data) and applied by the
  * target's progress engine (rma_target.c), which answers every chunk. Locks
- * are LOCK/GRANT/UNLOCK packets against the target's lock word.
+ * are LOCK/GRANT/UNLOCK packets against the target's lock word. The origin
+ * side (chunks, lazy locks) is shared with the agent path (rma_agent.c),
+ * whose packets the target's NI agent serves instead.
  *
  * Packets that cannot be sent from inside a handler (full queue) wait in a
  * per-rank FIFO drained by a polled request, as do lock requests the target
@@ -212,17 +214,15 @@ static int granted(void *arg)
 
 static void wait_grant(mpid_win *w, int target);
 
-static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+int mpid_rma_msg_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec, size_t maxp,
+                       mpid_rma_post_fn *post)
 {
     wait_grant(w, a->target);
-    int world = w->comm->world_ranks[a->target];
-    size_t maxp = mpid_dests[world].ch->max_payload;
-    if (maxp > (1u << 20))
-        maxp = 1u << 20;   /* the unreachable channel says SIZE_MAX */
     size_t total = a->tdt->size * a->tcount;
     size_t esz = mpid_rma_is_acc(a->kind) ? mpid_rma_elem(a->basic) : 1;
-    /* Room for data: the payload less the largest segment list. */
-    size_t dcap = maxp - AM_SEGS * sizeof(struct iovec);
+    /* Room for data: the payload less the largest segment list (none for a
+     * contiguous target: one segment, in the header). */
+    size_t dcap = a->tdt->contig ? maxp : maxp - AM_SEGS * sizeof(struct iovec);
     dcap -= dcap % esz;
     if (a->kind == MPID_RMA_CAS)
         dcap = esz;   /* one element, sent with its compare value */
@@ -279,7 +279,7 @@ static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
         w->pending_total++;
         if (rec)
             rec->pending++;
-        int sr = mpid_rma_send(world, &h, iov, ni, 0);
+        int sr = post(w, a->target, &h, iov, ni);
         if (sr < 0) {
             w->pending[a->target]--;
             w->pending_total--;
@@ -298,12 +298,12 @@ static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
  * lets it); the first operation or the unlock waits for the grant, so
  * Win_lock_all asks every target at once and computation between Win_lock
  * and the first access overlaps the round trip. */
-static int am_lock(mpid_win *w, int target, int type)
+int mpid_rma_msg_lock(mpid_win *w, int target, int type, mpid_rma_post_fn *post)
 {
     mpid_pkt_rma h;
     hdr_init(&h, w, target, MPID_RMA_LOCK);
     h.op = (uint8_t)type;
-    int rc = mpid_rma_send(w->comm->world_ranks[target], &h, NULL, 0, 0);
+    int rc = post(w, target, &h, NULL, 0);
     if (rc < 0)
         return err_of(rc);
     w->grant_want[target] = w->granted[target] + 1;
@@ -317,7 +317,7 @@ static void wait_grant(mpid_win *w, int target)
         mpid_progress_until(granted, &g);
 }
 
-static int am_unlock(mpid_win *w, int target, int type)
+int mpid_rma_msg_unlock(mpid_win *w, int target, int type, mpid_rma_post_fn *post)
 {
     wait_grant(w, target);
     mpid_pkt_rma h;
@@ -325,7 +325,7 @@ static int am_unlock(mpid_win *w, int target, int type)
     h.op = (uint8_t)type;
     w->pending[target]++;
     w->pending_total++;
-    int rc = mpid_rma_send(w->comm->world_ranks[target], &h, NULL, 0, 0);
+    int rc = post(w, target, &h, NULL, 0);
     if (rc < 0) {
         w->pending[target]--;
         w->pending_total--;
@@ -333,6 +333,31 @@ static int am_unlock(mpid_win *w, int target, int type)
     }
     /* Wait for the ack: the target's window may be freed right after. */
     return mpid_win_flush(w, target);
+}
+
+/* From the user's call: the packet through the channel reaching the target. */
+static int am_post(mpid_win *w, int target, const mpid_pkt_rma *h, const struct iovec *iov,
+                   int n)
+{
+    return mpid_rma_send(w->comm->world_ranks[target], h, iov, n, 0);
+}
+
+static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+{
+    size_t maxp = mpid_dests[w->comm->world_ranks[a->target]].ch->max_payload;
+    if (maxp > (1u << 20))
+        maxp = 1u << 20;   /* the unreachable channel says SIZE_MAX */
+    return mpid_rma_msg_issue(w, a, rec, maxp, am_post);
+}
+
+static int am_lock(mpid_win *w, int target, int type)
+{
+    return mpid_rma_msg_lock(w, target, type, am_post);
+}
+
+static int am_unlock(mpid_win *w, int target, int type)
+{
+    return mpid_rma_msg_unlock(w, target, type, am_post);
 }
 
 const mpid_rma_path mpid_rma_path_am = {

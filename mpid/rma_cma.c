@@ -44,8 +44,7 @@ static int cma_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
         break;
     default: {
         /* Read, combine here, write back, under the target's accumulate
-         * lock. Reading a copy gives the packed layout, which
-         * mpid_rma_apply on one segment expects. */
+         * lock. Reading a copy gives the packed layout. */
         _Alignas(max_align_t) char stack[256];
         char *t = len <= sizeof stack ? stack : malloc(len);
         if (!t)
@@ -54,17 +53,9 @@ static int cma_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
         mpid_rma_tstate *ts = w->peers[a->target].ts;
         mpid_rma_acc_lock(ts);
         m = ch->rma_read(world, &l, 1, segs, n);
-        if (m == (ssize_t)len) {
-            char _Alignas(16) old[64];
-            if (a->kind == MPID_RMA_CAS)
-                memcpy(old, t, len);
-            struct iovec one = { t, len };
-            mpid_rma_apply(a->kind, a->op, a->basic, NULL, &one, 1, in, out, len);
-            int changed = a->kind == MPID_RMA_CAS ? memcmp(old, t, len) != 0
-                                                  : a->op != CU_OP_NO_OP;
-            if (changed)
-                m = ch->rma_write(world, &l, 1, segs, n);
-        }
+        if (m == (ssize_t)len &&
+            cu_rma_apply_packed(a->kind, a->op, a->basic, t, in, out, len))
+            m = ch->rma_write(world, &l, 1, segs, n);
         mpid_rma_acc_unlock(ts);
         if (t != stack)
             free(t);

@@ -9,13 +9,14 @@
 #include "mpid/mpidi.h"
 #include "mpid/rma.h"
 
-/* Sub-kinds of MPID_PKT_RMA beyond the operations (MPID_RMA_PUT..CAS). */
+/* Sub-kinds of MPID_PKT_RMA beyond the operations (MPID_RMA_PUT..CAS);
+ * the agent path's packets (channel.h) number them alike. */
 enum {
-    MPID_RMA_LOCK = 16,   /* origin -> target: op = lock type */
-    MPID_RMA_UNLOCK,      /* origin -> target: op = lock type; acked */
-    MPID_RMA_GRANT,       /* target -> origin: the lock is yours */
-    MPID_RMA_ACK,         /* target -> origin: chunk applied (nseg = error) */
-    MPID_RMA_RESP,        /* target -> origin: fetched data (nseg = error) */
+    MPID_RMA_LOCK = MPID_AGENT_RMA_LOCK,     /* origin -> target: op = lock type */
+    MPID_RMA_UNLOCK = MPID_AGENT_RMA_UNLOCK, /* origin -> target: op = lock type; acked */
+    MPID_RMA_GRANT = MPID_AGENT_RMA_GRANT,   /* target -> origin: the lock is yours */
+    MPID_RMA_ACK = MPID_AGENT_RMA_ACK,       /* target -> origin: chunk applied (nseg = error) */
+    MPID_RMA_RESP = MPID_AGENT_RMA_RESP,     /* target -> origin: fetched data (nseg = error) */
 };
 
 /* One packet of the active-message path. Requests: win is the target's
@@ -95,28 +96,28 @@ void mpid_rma_rec_done(mpid_rma_rec *rec, int n);   /* n chunks answered */
 void mpid_rma_rec_data(mpid_rma_rec *rec, size_t off, const void *data, size_t len);
 mpid_rma_rec *mpid_rma_rec_new(mpid_win *w, const mpid_rma_args *a);
 
-/* rma_target.c: applying a chunk to memory, and the lock words. segs hold
- * offsets relative to base; in holds len origin bytes (CAS: value then
- * compare value); out receives len fetched bytes. Accumulate kinds must
- * run under the accumulate lock. */
-void mpid_rma_apply(int kind, int op, int basic, char *base, const struct iovec *segs,
-                    int nseg, const void *in, void *out, size_t len);
-/* Every segment inside w's memory (dynamic: an attached region). */
+/* Applying a chunk to memory and the lock words: src/util/rma_apply.h
+ * (shared with the NI agent, which serves the agent path's targets). */
+static inline void mpid_rma_apply(int kind, int op, int basic, char *base,
+                                  const struct iovec *segs, int nseg, const void *in, void *out,
+                                  size_t len)
+{
+    cu_rma_apply(kind, op, basic, base, segs, nseg, in, out, len);
+}
+static inline int mpid_rma_try_lock(mpid_rma_tstate *ts, int type)
+{
+    return cu_rma_try_lock(&ts->lock, type);
+}
+static inline void mpid_rma_release_lock(mpid_rma_tstate *ts, int type)
+{
+    cu_rma_release_lock(&ts->lock, type);
+}
+static inline void mpid_rma_acc_lock(mpid_rma_tstate *ts) { cu_rma_acc_lock(&ts->acc); }
+static inline void mpid_rma_acc_unlock(mpid_rma_tstate *ts) { cu_rma_acc_unlock(&ts->acc); }
+static inline int mpid_rma_is_acc(int kind) { return cu_rma_is_acc(kind); }
+static inline int mpid_rma_fetches(int kind) { return cu_rma_fetches(kind); }
+/* rma_target.c: every segment inside w's memory (dynamic: an attached region). */
 int  mpid_rma_in_window(const mpid_win *w, const struct iovec *s, int n);
-int  mpid_rma_try_lock(mpid_rma_tstate *ts, int type);
-void mpid_rma_release_lock(mpid_rma_tstate *ts, int type);
-void mpid_rma_acc_lock(mpid_rma_tstate *ts);
-void mpid_rma_acc_unlock(mpid_rma_tstate *ts);
-static inline int mpid_rma_is_acc(int kind)
-{
-    return kind == MPID_RMA_ACC || kind == MPID_RMA_GACC || kind == MPID_RMA_FOP ||
-           kind == MPID_RMA_CAS;
-}
-static inline int mpid_rma_fetches(int kind)
-{
-    return kind == MPID_RMA_GET || kind == MPID_RMA_GACC || kind == MPID_RMA_FOP ||
-           kind == MPID_RMA_CAS;
-}
 /* The target-side handler of request packets (rma_target.c) and the
  * origin-side handler of answers (rma.c). */
 void mpid_rma_on_request(int src_world, const mpid_pkt_rma *h, const void *payload,
@@ -128,6 +129,23 @@ void mpid_rma_on_answer(const mpid_pkt_rma *h, const void *payload, size_t len);
  * progresses until the channel takes it. Packets to one rank keep order. */
 int  mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, int n,
                    int reply);
+/* The message paths' origin side (am, agent): operations cut into chunks
+ * of at most maxp payload bytes, and lazily granted locks, each packet
+ * handed to post (from the user's call: may progress until it goes). */
+typedef int mpid_rma_post_fn(mpid_win *w, int target, const mpid_pkt_rma *h,
+                             const struct iovec *iov, int n);
+int mpid_rma_msg_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec, size_t maxp,
+                       mpid_rma_post_fn *post);
+int mpid_rma_msg_lock(mpid_win *w, int target, int type, mpid_rma_post_fn *post);
+int mpid_rma_msg_unlock(mpid_win *w, int target, int type, mpid_rma_post_fn *post);
+/* rma_agent.c: when every rank's window can be served by the agents (agent
+ * mode, a window spanning nodes), take this node's ranks' words from the
+ * agent's lines and open mine; the path for other nodes' targets. close:
+ * Win_free's side. */
+int  mpid_rma_agent_open(mpid_win *w);
+void mpid_rma_agent_close(mpid_win *w);
+extern const mpid_rma_path mpid_rma_path_agent;
+
 /* Target-side lock requests that wait (retried from progress). */
 void mpid_rma_lock_wait_add(mpid_win *w, int src, int type);
 void mpid_rma_lock_wait_retry(mpid_win *w);

@@ -1,15 +1,11 @@
 /*
  * rma_target.c — the target side of one-sided operations: applying a chunk
- * (put, get, accumulate, get-accumulate, fetch-and-op, compare-and-swap) to
- * window memory described by segments, the lock words, and the handler of
- * request packets progressed by the target (the active-message path).
- *
- * This is the part an NI agent would run on the target's behalf (seed 004:
- * remote deposit, remote fetch, NI locks): it needs only the window memory,
- * the lock words and src/util/op.h's kernels, never the MPI layer.
+ * (put, get, accumulate, get-accumulate, fetch-and-op, compare-and-swap,
+ * src/util/rma_apply.c) on request packets progressed by the target (the
+ * active-message path), and the segment helpers the origins share. The NI
+ * agent serves the agent path with the same src/util code
+ * (netmod/agent/agent_rma.c).
  */
-#define _GNU_SOURCE
-#include <sched.h>
 #include <stdlib.h>
 #include "mpid/rma_impl.h"
 #include "src/util/log.h"
@@ -33,137 +29,6 @@ int mpid_rma_chunk_segs(const void *tb, const mpid_rma_args *a, size_t off, size
         n = want ? cu_dtype_to_iov(tb, a->tcount, a->tdt, off, want, segs, maxseg, len) : 0;
     }
     return n > 0 && *len ? n : -1;
-}
-
-/* ---- data movement between segments and a packed buffer ----------------
- * Segment offsets are relative to base, which is NULL when they are
- * addresses already (dynamic windows, the direct path): integer arithmetic. */
-#define AT(base, off) ((char *)((uintptr_t)(base) + (uintptr_t)(off)))
-
-static void gather(const char *base, const struct iovec *s, int n, char *out, size_t len)
-{
-    for (int i = 0; i < n && len; i++) {
-        size_t l = s[i].iov_len < len ? s[i].iov_len : len;
-        memcpy(out, AT(base, s[i].iov_base), l);
-        out += l;
-        len -= l;
-    }
-}
-
-static void scatter(char *base, const struct iovec *s, int n, const char *in, size_t len)
-{
-    for (int i = 0; i < n && len; i++) {
-        size_t l = s[i].iov_len < len ? s[i].iov_len : len;
-        memcpy(AT(base, s[i].iov_base), in, l);
-        in += l;
-        len -= l;
-    }
-}
-
-/* target = in op target. In place when the target is one segment and the
- * packed and memory layouts agree (every type but the pair types); else
- * through a packed copy of the target, so that elements split across
- * segments (pair types) are combined whole. */
-static void acc(int op, int basic, char *base, const struct iovec *s, int n,
-                const void *in, size_t len)
-{
-    if (op == CU_OP_NO_OP || len == 0)
-        return;
-    if (op == CU_OP_REPLACE) {
-        scatter(base, s, n, in, len);
-        return;
-    }
-    size_t ps = cu_op_packed_size(basic);
-    if (n == 1 && ps == cu_op_elem_size(basic)) {
-        cu_op_kernel *k = cu_op_kernel_get(op, basic);
-        if (k)
-            k(in, AT(base, s[0].iov_base), len / ps);
-        return;
-    }
-    cu_op_kernel *k = cu_op_kernel_packed(op, basic);
-    if (!k)
-        return;
-    _Alignas(max_align_t) char stack[4096];
-    char *tmp = len <= sizeof stack ? stack : malloc(len);
-    if (!tmp) {
-        cu_warn("accumulate: out of memory for %zu bytes", len);
-        return;
-    }
-    gather(base, s, n, tmp, len);
-    k(in, tmp, len / ps);
-    scatter(base, s, n, tmp, len);
-    if (tmp != stack)
-        free(tmp);
-}
-
-void mpid_rma_apply(int kind, int op, int basic, char *base, const struct iovec *segs,
-                    int nseg, const void *in, void *out, size_t len)
-{
-    switch (kind) {
-    case MPID_RMA_PUT:
-        scatter(base, segs, nseg, in, len);
-        break;
-    case MPID_RMA_GET:
-        gather(base, segs, nseg, out, len);
-        break;
-    case MPID_RMA_ACC:
-        acc(op, basic, base, segs, nseg, in, len);
-        break;
-    case MPID_RMA_GACC:
-    case MPID_RMA_FOP:
-        gather(base, segs, nseg, out, len);
-        acc(op, basic, base, segs, nseg, in, len);
-        break;
-    case MPID_RMA_CAS:
-        gather(base, segs, nseg, out, len);
-        if (memcmp(out, (const char *)in + len, len) == 0)
-            scatter(base, segs, nseg, in, len);
-        break;
-    }
-}
-
-/* ---- lock words ----------------------------------------------------------- */
-int mpid_rma_try_lock(mpid_rma_tstate *ts, int type)
-{
-    int v = __atomic_load_n(&ts->lock, __ATOMIC_RELAXED);
-    if (type == MPID_LOCK_EXCL_T)
-        return v == 0 && __atomic_compare_exchange_n(&ts->lock, &v, -1, 0, __ATOMIC_ACQUIRE,
-                                                      __ATOMIC_RELAXED);
-    while (v >= 0) {
-        if (__atomic_compare_exchange_n(&ts->lock, &v, v + 1, 1, __ATOMIC_ACQUIRE,
-                                        __ATOMIC_RELAXED))
-            return 1;
-    }
-    return 0;
-}
-
-void mpid_rma_release_lock(mpid_rma_tstate *ts, int type)
-{
-    if (type == MPID_LOCK_EXCL_T)
-        __atomic_store_n(&ts->lock, 0, __ATOMIC_RELEASE);
-    else
-        __atomic_fetch_sub(&ts->lock, 1, __ATOMIC_RELEASE);
-}
-
-/* Held for one chunk only, never across progress: spin, and yield when the
- * holder may be descheduled (more ranks than cores). */
-void mpid_rma_acc_lock(mpid_rma_tstate *ts)
-{
-    for (int spins = 0;; spins++) {
-        int z = 0;
-        if (__atomic_load_n(&ts->acc, __ATOMIC_RELAXED) == 0 &&
-            __atomic_compare_exchange_n(&ts->acc, &z, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-            return;
-        if (spins > 64)
-            sched_yield();
-        else
-            __builtin_ia32_pause();
-    }
-}
-
-void mpid_rma_acc_unlock(mpid_rma_tstate *ts)
-{
-    __atomic_store_n(&ts->acc, 0, __ATOMIC_RELEASE);
 }
 
 /* ---- active-message requests ------------------------------------------ */

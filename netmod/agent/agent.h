@@ -87,5 +87,10 @@ void agt_red_arrive(uint32_t k);
 int  agt_red_poll(void);                       /* deferred work; >0 if any was done */
 int  agt_fadd_origin(agt_tx *t);
 void agt_fadd_arrive(uint32_t k);
+/* agent_rma.c: one-sided operations served for this node's ranks (seed 004) */
+int  agt_rma_origin(agt_tx *t);
+void agt_rma_arrive(uint32_t k);
+int  agt_rma_poll(void);                       /* waiting requests; >0 if any was served */
+int  agt_rma_waiting(void);                    /* nonzero: requests wait (poll soon) */
 
 #endif

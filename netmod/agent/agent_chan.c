@@ -408,6 +408,8 @@ static int agt_send_later(int dest, const void *hdr, size_t hdrlen, const struct
 
 int agt_chan_up(void) { return R.up; }
 const uint32_t *agt_chan_nodes(void) { return R.up ? agt_nodes(R.h) : NULL; }
+struct agt_seg_hdr *agt_chan_seg(void) { return R.up ? R.h : NULL; }
+uint32_t agt_chan_world(void) { return (uint32_t)R.rank; }
 
 int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
 {
@@ -500,7 +502,9 @@ static reasm *reassemble(uint32_t src, const char *hdr, size_t hdrlen, const cha
 static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
                     size_t len, int more)
 {
-    if (kind != AGT_RXK_DATA) {
+    if (kind == AGT_RXK_RMA) {
+        agt_rma_rank_packet(hdr, hdrlen, pay, len);
+    } else if (kind != AGT_RXK_DATA) {
         agt_coll_rank_packet(kind, hdr, hdrlen, pay, len);
     } else if (more || !hdrlen) {
         reasm *m = reassemble(src, hdr, hdrlen, pay, len, more);
@@ -622,4 +626,7 @@ const mpid_channel mpid_channel_agent = {
     .sleep = agt_sleep,
     .disarm_sleep = agt_disarm_sleep,
     .wait_fd = agt_wait_fd,
+    .agent_rma_line = agt_rma_line,
+    .agent_rma_post = agt_rma_post,
+    .agent_rma_max = AGT_MAX_PAYLOAD,
 };

@@ -11,6 +11,8 @@
 #include <sys/uio.h>
 
 int  agt_chan_up(void);   /* offload mode is running on this rank */
+struct agt_seg_hdr *agt_chan_seg(void);   /* the node's rank<->agent segment, while up */
+uint32_t agt_chan_world(void);            /* this rank's world rank */
 const uint32_t *agt_chan_nodes(void);   /* world rank -> node, while up */
 /* Copy iov into a tx slot and post command op (AGT_CMD_PIO/TREE) for it;
  * -EAGAIN: no free tx slot or command cell yet. */
@@ -18,5 +20,12 @@ int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);
 /* agent_mc_rank.c: an NI-collective packet arrived (called from progress);
  * kind is its AGT_RXK_* (multicast / reduction result, fetch-and-add reply). */
 void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *pay, size_t len);
+
+/* agent_rma_rank.c: agent-served one-sided operations (mpid_channel's
+ * rma_line, rma_post) and their answers (AGT_RXK_RMA). */
+struct mpid_agent_rma_line *agt_rma_line(int world, uint32_t win);
+struct mpid_agent_rma;
+int  agt_rma_post(int world, const struct mpid_agent_rma *h, const struct iovec *iov, int iovcnt);
+void agt_rma_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
 
 #endif

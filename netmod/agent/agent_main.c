@@ -82,6 +82,7 @@ static int push(int li, const char *pkt)
                  .slot = AGT_RX_INLINE,
                  .pad = w->kind == AGT_K_DATA   ? AGT_RXK_DATA
                         : w->kind == AGT_K_FADD ? AGT_RXK_FADD
+                        : w->kind == AGT_K_RMA  ? AGT_RXK_RMA
                                                 : AGT_RXK_MCAST };
     struct iovec iov[2] = { { (void *)hdr, w->hdrlen }, { (void *)pay, w->len } };
     int wake = 0, rc;
@@ -312,9 +313,11 @@ static int drain_cmds(int li, int budget)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
                 agt_tx_done(t);
-            } else if (w->kind == AGT_K_RED || w->kind == AGT_K_FADD) {
-                /* a contribution / a request: agent_red.c, agent_fadd.c own t from here */
-                if ((w->kind == AGT_K_RED ? agt_red_origin(t) : agt_fadd_origin(t)) < 0)
+            } else if (w->kind == AGT_K_RED || w->kind == AGT_K_FADD || w->kind == AGT_K_RMA) {
+                /* a contribution / a request: agent_red.c, agent_fadd.c, agent_rma.c own t */
+                if ((w->kind == AGT_K_RED    ? agt_red_origin(t)
+                     : w->kind == AGT_K_FADD ? agt_fadd_origin(t)
+                                             : agt_rma_origin(t)) < 0)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
             } else {
@@ -551,7 +554,7 @@ int main(int argc, char **argv)
         work += agt_net_poll(32);
         for (int li = 0; li < nl; li++)
             work += flush_deliveries(li);
-        work += agt_red_poll();
+        work += agt_red_poll() + agt_rma_poll();
         if (work) {
             idle_since = 0;
             if (handed) {
@@ -567,7 +570,7 @@ int main(int argc, char **argv)
             sched_yield();   /* two cores shared with the ranks */
             continue;
         }
-        idle_block(1000);
+        idle_block(agt_rma_waiting() ? 1 : 1000);   /* a local rank's unlock rings nobody */
         idle_since = 0;
         if (getppid() != parent)
             return 1;   /* the first rank is gone without telling us */

@@ -271,6 +271,8 @@ int agt_net_poll(int budget)
                 agt_red_arrive(t->k);
             else if (kind == AGT_K_FADD)
                 agt_fadd_arrive(t->k);
+            else if (kind == AGT_K_RMA)
+                agt_rma_arrive(t->k);
             else if (kind == AGT_K_TREE)
                 agt_mc_tree_arrive(t->k);
             else

@@ -35,6 +35,8 @@ size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l)
     off = up(off + (size_t)l->ntx * l->mtu, PAGE);
     h->rx_off = off;
     off = up(off + (size_t)l->nrx * l->mtu, PAGE);
+    h->rma_off = off;
+    off = up(off + AGT_RMA_WINS * 64, PAGE);
     h->rank_stride = off;
     h->size = h->rank_off + (size_t)l->nlocal * off;
     return h->size;

@@ -41,7 +41,7 @@
  * up a tree, agent_red.c) and FADD (fetch-and-add requests and replies,
  * agent_fadd.c). */
 enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_RED = 4, AGT_K_FADD = 5,
-       AGT_K_TREE = 6, AGT_K_NKINDS = 7 };
+       AGT_K_TREE = 6, AGT_K_RMA = 7, AGT_K_NKINDS = 8 };
 
 /* Agent-to-agent header, first in every packet; then the device header,
  * then the payload. */
@@ -101,7 +101,7 @@ typedef struct agt_tree_cmd {
 /* It also travels as a TREE packet (agent to agent): one MTU holds both. */
 #define AGT_TREE_MAX ((AGT_MTU_DEF - sizeof(agt_wire) - sizeof(agt_tree_cmd)) / sizeof(uint32_t))
 /* agt_rx.pad: what kind of packet a cq entry holds */
-enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2 };
+enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2, AGT_RXK_RMA = 3 };
 
 /* Command descriptors (the "send descriptors" of seed 002). PIO packets
  * of kind MCAST start a multicast at the root's agent; TREE installs a
@@ -154,6 +154,7 @@ typedef struct agt_seg_hdr {
     uint32_t nlocal, nnodes, node, mtu;
     uint32_t ncmd, ncq, ntx, nrx, nworld;
     uint64_t nodes_off, rank_off, rank_stride, cmd_off, cq_off, tx_off, rx_off, addr_off;
+    uint64_t rma_off;             /* per rank: AGT_RMA_WINS one-sided lines (agent_rma.c) */
     _Atomic uint32_t state;
     _Atomic int32_t agent_pid;
     char my_addr[AGT_ADDR_HEX];   /* the agent's endpoint, hex */
@@ -189,6 +190,13 @@ static inline char *agt_txslot(agt_seg_hdr *h, int li, uint32_t k)
 static inline char *agt_rxslot(agt_seg_hdr *h, int li, uint32_t k)
 {
     return (char *)agt_rank(h, li) + h->rx_off + (size_t)k * h->mtu;
+}
+/* Windows of one rank the agent can serve (device window index below
+ * this), each one cache line of lock words (mpid_agent_rma_line). */
+#define AGT_RMA_WINS 64u
+static inline void *agt_rma_lines(agt_seg_hdr *h, int li)
+{
+    return (char *)agt_rank(h, li) + h->rma_off;
 }
 static inline uint32_t *agt_nodes(agt_seg_hdr *h)   /* world rank -> node */
 {

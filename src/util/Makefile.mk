@@ -21,5 +21,7 @@ test_unit_test_dtype_api_LDADD = libmpi.la $(CRITERION_LIBS)
 endif
 # Reduction-op kernels (reductions owner): shared by coll and the NI agent.
 libmpi_la_SOURCES += src/util/op.c src/util/op.h
+# One-sided operations on memory and their lock words: the device and the NI agent.
+libmpi_la_SOURCES += src/util/rma_apply.c src/util/rma_apply.h
 # Fault handlers of libfabric's dependencies (lead)
 libmpi_la_SOURCES += src/util/sigfault.c src/util/sigfault.h

@@ -3,7 +3,7 @@
 # bench/rma (OSU-style one-sided benchmark, standard MPI only; bench/rma_run.sh
 # runs it beside Open MPI).
 RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
-	test/rma/passive test/rma/winattr test/rma/netrma
+	test/rma/passive test/rma/winattr test/rma/netrma test/rma/busy_target
 
 test_rma_ops_SOURCES = test/rma/ops.c
 test_rma_ops_LDADD = libmpi.la
@@ -33,12 +33,19 @@ test_rma_netrma_SOURCES = test/rma/netrma.c
 test_rma_netrma_LDADD = libmpi.la
 test_rma_netrma_LDFLAGS = $(AM_LDFLAGS) -no-install
 
+test_rma_busy_target_SOURCES = test/rma/busy_target.c
+test_rma_busy_target_LDADD = libmpi.la
+test_rma_busy_target_LDFLAGS = $(AM_LDFLAGS) -no-install
+
 test_rma_winattr_SOURCES = test/rma/winattr.c
 test_rma_winattr_LDADD = libmpi.la
 test_rma_winattr_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 check_PROGRAMS += $(RMA_TESTS)
 TESTS += $(RMA_TESTS)
+# Offload mode: the NI agent serves the targets (a computing one included).
+TESTS += test/rma/agent.sh
+EXTRA_DIST += test/rma/agent.sh
 
 noinst_PROGRAMS += bench/rma
 bench_rma_SOURCES = bench/rma.c
