@@ -7,10 +7,10 @@
  *
  * Completion at the target: writes and non-fetching atomics are posted with
  * FI_DELIVERY_COMPLETE, so their completion means the data is in the
- * target's memory (MPI_Win_flush's promise), not only on its way; a
- * provider that refuses the flag makes ofi_rma_win_open say no (the device
- * then uses active messages, which are acknowledged after applying).
- * Fetching operations complete when the result is back, which is later.
+ * target's memory (MPI_Win_flush's promise), not only on its way (net and
+ * tcp;ofi_rxm take it; a provider that refused it would fail the access,
+ * reported by the operation's flush). Fetching operations complete when
+ * the result is back, which is later.
  *
  * Accesses above the provider's limits (max_msg_size, an atomic's element
  * count from fi_query_atomic) are split; the cookie completes with the
