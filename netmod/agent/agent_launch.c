@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,15 @@ pid_t agt_spawn(const char *segname)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(1);
+        /* The agent stands for the NI's own processor: not on the core
+         * mpirun bound this rank to, where a rank that computes would hold
+         * it off for whole time slices (seed 004: remote operations served
+         * while the host computes). Any core the kernel lets us have. */
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        for (long c = 0, n = sysconf(_SC_NPROCESSORS_CONF); c < n && c < CPU_SETSIZE; c++)
+            CPU_SET((int)c, &all);
+        (void)sched_setaffinity(0, sizeof all, &all);
         /* keep stdio (messages, stats); drop the rank's PMI and other fds */
         for (int fd = 3; fd < 1024; fd++)
             close(fd);

@@ -49,7 +49,7 @@
 #include "src/util/op.h"
 #include "src/util/rma_apply.h"
 
-#define SEGS_MAX 64   /* the device never sends more per packet (rma_agent.c) */
+#define SEGS_MAX 64   /* the device never sends more per packet (AM_SEGS, mpid/rma_am.c) */
 
 static void die(const char *what)
 {
@@ -171,7 +171,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
     if (nseg > SEGS_MAX || len > AGT_MAX_PAYLOAD ||
         (h->nseg ? nseg * sizeof *segs : 0) + dlen > w->len) {
         err = MPI_ERR_INTERN;
-        goto out;
+        goto done;
     }
     if (h->nseg) {
         memcpy(segs, pay, nseg * sizeof *segs);   /* (offset, len) pairs, LP64 iovec layout */
@@ -185,7 +185,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
         uint64_t o = (uintptr_t)segs[i].iov_base, n = segs[i].iov_len;
         if (o > size || n > size - o) {
             err = MPI_ERR_RMA_RANGE;
-            goto out;
+            goto done;
         }
         segs[i].iov_base = (void *)(uintptr_t)(base + o);
     }
@@ -208,7 +208,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
             err = cma_err(process_vm_writev(pid, &lo, 1, segs, (unsigned long)nseg, 0), len);
         cu_rma_acc_unlock(&l->acc);
     }
-out:
+done:
     if (fetch && !err)
         memcpy((char *)h + w->hdrlen, out, len);
     answer(k, fetch ? MPID_AGENT_RMA_RESP : MPID_AGENT_RMA_ACK, err, fetch && !err ? len : 0);
