@@ -14,8 +14,8 @@
  *   - idle: spin CLUMPI_AGENT_SPIN_US (yielding), then block in epoll on
  *     the CQ wait fd and the ranks' sockets after setting the sleep bit of
  *     every command queue, so a rank rings the doorbell only when we sleep
- *     (busy 0.1-2% of a 2 s wait, test_agent_idle; 87-99% before the wait
- *     fd was watched edge-triggered, see wait_fd_watch).
+ *     (busy 0.1-2% of a 2 s wait, test_agent_idle; 87-99% while the net
+ *     provider's wait fd stayed readable, before ofi_cqwait).
  * Knobs: CLUMPI_AGENT_WINDOW (W), CLUMPI_AGENT_POOL (slots),
  * CLUMPI_AGENT_DELAY_NS (per packet, a slow NI), CLUMPI_AGENT_STATS=1.
  */
@@ -392,39 +392,6 @@ static int setup_socket(void)
     return 0;
 }
 
-/* The fabric's wait fd in our epoll set. Level-triggered first; but some
- * providers never clear it (libfabric 1.17's net provider: its trywait
- * does not reset the CQ's signal socket once a completion set it, so the
- * fd stays readable and the agent never slept: a whole core per agent).
- * After a few instant wakeups in a row that brought nothing, it is watched
- * edge-triggered instead: the signal stays stuck, but the provider's
- * sockets sit in the same (nested) epoll set and each new arrival on them
- * wakes us once. */
-#define WAIT_FD_SPURIOUS 4
-static int wait_fd_spurious, wait_fd_et;
-
-static void wait_fd_watch(int mod)
-{
-    struct epoll_event ev = { .events = EPOLLIN | (wait_fd_et ? EPOLLET : 0), .data.u32 = UINT32_MAX };
-    epoll_ctl(A.epfd, mod ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
-}
-
-/* After a sleep the fabric fd alone ended: was it at once, and did the
- * fabric have nothing? */
-static void wait_fd_check(int instant)
-{
-    if (wait_fd_et)
-        return;
-    if (!instant || agt_net_poll(32) > 0) {
-        wait_fd_spurious = 0;
-        return;
-    }
-    if (++wait_fd_spurious >= WAIT_FD_SPURIOUS) {
-        wait_fd_et = 1;
-        wait_fd_watch(1);
-    }
-}
-
 /* Block until a rank rings, the fabric has completions, or the timeout.
  * Everything we could wait for must be able to wake us: commands (the
  * cmd queues' sleep bits), the fabric (its wait fd), and room in a rank's
@@ -451,21 +418,15 @@ static int idle_block(long timeout_ms)
     if (!busy && agt_net_trywait() == 0) {
         struct epoll_event ev[16];
         agt_stats_sleep();
-        uint64_t t0 = agt_now_ns();
         int n = epoll_wait(A.epfd, ev, 16, (int)timeout_ms);
         agt_stats_wake();
-        int fabric_only = n > 0;
         for (int i = 0; i < n; i++) {
             uint32_t id = ev[i].data.u32;
             if (id == 0)
                 on_listen();
             else if (id <= (uint32_t)A.nlocal)
                 on_conn((int)id - 1);
-            if (id != UINT32_MAX)
-                fabric_only = 0;
         }
-        if (fabric_only)
-            wait_fd_check(agt_now_ns() - t0 < 50000);
     }
     for (int li = 0; li < A.nlocal; li++) {
         shm_q_disarm(agt_cmdq(A.h, li));
@@ -536,8 +497,10 @@ int main(int argc, char **argv)
         atomic_store(&h->state, AGT_ST_FAILED);
         return 1;
     }
-    if (agt_net_wait_fd() >= 0)   /* block on the fabric too, not only the host */
-        wait_fd_watch(0);
+    if (agt_net_wait_fd() >= 0) {   /* block on the fabric too, not only the host */
+        struct epoll_event ev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
+        epoll_ctl(A.epfd, EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
+    }
     atomic_store(&h->agent_pid, getpid());
     atomic_store_explicit(&h->state, AGT_ST_READY, memory_order_release);
     agt_stats_start();

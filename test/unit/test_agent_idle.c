@@ -3,9 +3,9 @@
  * its fabric completion queue and its command rings without spinning when
  * idle"). Every rank but 0 waits in MPI_Recv while rank 0 sleeps, then one
  * byte crosses each node; test_agent.sh runs it with CLUMPI_AGENT_STATS=1
- * and checks the agents' busy fraction. Before the agent watched the net
- * provider's wait fd edge-triggered, it stayed busy all along (the fd never
- * cleared): a whole core per agent.
+ * and checks the agents' busy fraction. While the net provider's wait fd
+ * stayed readable after its first completion (before ofi_cqwait), an idle
+ * agent never slept: busy 87-99%, a whole core per agent.
  *
  * usage: test_agent_idle [SECONDS]   (default 2)
  */
