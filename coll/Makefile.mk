@@ -117,11 +117,13 @@ test_coll_nbc_LDFLAGS = $(COLL_TEST_LINK)
 test_coll_neighbor_LDADD = $(COLL_TEST_LIBS)
 test_coll_neighbor_LDFLAGS = $(COLL_TEST_LINK)
 
-# make check-long: every collective test above with COLL_LONG=1 (after the
+# make check-long: every collective test above with COLL_LONG=1, one after
+# the other, stopping at the first failure (test/coll/long.sh; after the
 # lists: make expands a rule's prerequisites where it reads the rule).
 check-long: check-long-coll
 check-long-coll: $(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS) src/tools/mpirun
-	COLL_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check \
-	    TESTS="$(COLL_TESTS) $(RED_TESTS) $(NBC_TESTS)" \
-	    check_PROGRAMS="$(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS)"
+	$(SHELL) $(srcdir)/test/coll/long.sh "$(abs_builddir)" "$(abs_srcdir)" \
+	    $(COLL_TESTS) $(RED_TESTS) $(NBC_TESTS)
 .PHONY: check-long check-long-coll
+EXTRA_DIST += test/coll/long.sh
+CLEANFILES += test/coll/*.long.log

@@ -1,3 +1,7 @@
 #!/bin/sh
-# Every MPI_Allreduce algorithm, forced by name.
-exec "$(dirname "$0")/run-coll" test/coll/reduce_algos ALLREDUCE "default recdbl ring rabenseifner reduce_bcast hier shm" allreduce
+# Every MPI_Allreduce algorithm, forced by name; with COLL_LONG=1 each also
+# applies every predefined op to every type it is defined for (op_pairs).
+d=$(dirname "$0")
+v="default recdbl ring rabenseifner reduce_bcast hier shm"
+"$d/run-coll" test/coll/reduce_algos ALLREDUCE "$v" allreduce || exit
+[ "${COLL_LONG:-0}" = 0 ] || exec "$d/run-coll" test/coll/op_pairs ALLREDUCE "$v"
