@@ -59,10 +59,10 @@ int main(int argc, char **argv)
         for (int k = 0; k < nc; k++) {
             long n = counts[k];
             for (int root = 0; root < p; root++) {
-                if (n > 1000 && !ct_long() && root != p - 1)
+                if (n > 1000 && !ct_long_big(p) && root != p - 1)
                     continue;
                 bcast(comm, n, root, &ct_dense, &ct_dense, k * 100 + root);
-                if (n <= 1000 || ct_long()) {
+                if (n <= 1000 || ct_long_big(p)) {
                     bcast(comm, n, root, &ct_holes, &ct_dense, k * 100 + root + 1);
                     bcast(comm, n, root, &ct_dense, &ct_holes, k * 100 + root + 2);
                 }

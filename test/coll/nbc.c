@@ -506,7 +506,7 @@ int main(int argc, char **argv)
     MPI_Op_create(compose, 0, &op_compose);
     MPI_Comm rev = ct_comm(1), dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
-    long counts[] = { 0, 1, 7, ct_long() ? 100003 : 4099 };
+    long counts[] = { 0, 1, 7, ct_long_big(size) ? 100003 : 4099 };
     int mode = 0;
     for (int c = 0; c < 4; c++) {
         test_one(MPI_COMM_WORLD, counts[c], mode++);
