@@ -23,9 +23,10 @@ libmpi_la_SOURCES += coll/ni.h coll/ni.c coll/bcast_ni.c coll/reduce_ni.c coll/f
 # test/coll/<name>.sh names the variants. `make check-long` runs them on
 # 1..9 and 16 ranks with bigger counts and every root.
 COLL_TEST_PROGS = test/coll/bcast test/coll/gather test/coll/scatter test/coll/allgather \
-	test/coll/alltoall test/coll/errors
+	test/coll/alltoall test/coll/errors test/coll/commfree
 COLL_TESTS = test/coll/barrier.sh test/coll/bcast.sh test/coll/gather.sh \
-	test/coll/scatter.sh test/coll/allgather.sh test/coll/alltoall.sh test/coll/errors.sh
+	test/coll/scatter.sh test/coll/allgather.sh test/coll/alltoall.sh test/coll/errors.sh \
+	test/coll/commfree.sh
 check_PROGRAMS += $(COLL_TEST_PROGS)
 TESTS += $(COLL_TESTS)
 EXTRA_DIST += test/coll/run-coll $(COLL_TESTS) test/coll/ctest.h
@@ -46,6 +47,8 @@ test_coll_alltoall_LDADD = $(COLL_TEST_LIBS)
 test_coll_alltoall_LDFLAGS = $(COLL_TEST_LINK)
 test_coll_errors_LDADD = $(COLL_TEST_LIBS)
 test_coll_errors_LDFLAGS = $(COLL_TEST_LINK)
+test_coll_commfree_LDADD = $(COLL_TEST_LIBS)
+test_coll_commfree_LDFLAGS = $(COLL_TEST_LINK)
 
 # Collective benchmark (standard MPI; bench/coll_run.sh also builds it with
 # the peers' mpicc, bench/coll_plot.sh plots the CSV).

@@ -23,4 +23,8 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
                        const mpid_comm *comm, int tag);
 
+/* comm is being freed: drops what the collectives keep for it (the node
+ * areas of the shared-memory algorithms). Local, no message. */
+void coll_comm_free(const mpid_comm *comm);
+
 #endif

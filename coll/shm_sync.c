@@ -20,6 +20,12 @@ int coll_shm_get(const mpid_comm *view, coll_shm *s)
     return MPI_SUCCESS;
 }
 
+/* The areas live as long as the communicator (views share its context). */
+void coll_comm_free(const mpid_comm *comm)
+{
+    mpid_node_area_release(comm->context_id);
+}
+
 static inline _Atomic uint32_t *line(const coll_shm *s, int i)
 {
     return s->arrive + (size_t)i * COLL_SHM_STRIDE;

@@ -127,9 +127,14 @@ int mpid_oversubscribed(void);
  * collective context with tag MPID_TAG_NODE_AREA); later calls return the
  * same memory at once. MPI_ERR_UNSUPPORTED_OPERATION, on every member alike,
  * when the members are not all on this node's shared memory or it cannot be
- * had: the caller then uses messages. Areas last until MPI_Finalize. */
+ * had: the caller then uses messages. Areas last until the communicator is
+ * freed (mpid_node_area_release) or MPI_Finalize. */
 #define MPID_TAG_NODE_AREA (-64)
 int  mpid_node_area(const mpid_comm *view, size_t bytes, void **base);
+/* Unmaps the areas of every view with this context (a communicator and its
+ * sub-views): its communicator is freed. Local; other members keep theirs
+ * until they free it too. */
+void mpid_node_area_release(uint32_t context_id);
 /* Wakes member `rank` of view if it may be blocked in progress: after a
  * store into an area that it may be waiting for (stores wake nobody). */
 void mpid_node_wake(const mpid_comm *view, int rank);

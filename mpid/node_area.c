@@ -9,8 +9,10 @@
  * could; each member maps it and answers; the leader unlinks the name and
  * sends the verdict, so every member gets the memory or every member gets
  * the error (a half-shared area would deadlock the collective using it).
- * The outcome is cached per view (context id and member list) until
- * MPI_Finalize, so later calls cost a list walk.
+ * The outcome is cached per view (context id and member list) until the
+ * communicator is freed or MPI_Finalize, so later calls cost a list walk.
+ * Context ids are never reused within a process (src/comm.c), so a freed
+ * communicator's areas cannot be mistaken for a later one's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,13 +140,28 @@ void mpid_node_wake(const mpid_comm *view, int rank)
         mpid_channel_shm.wake(w);
 }
 
-void mpid_node_area_finalize(void)
+/* Drops the areas of context ctx, or all of them (all != 0). */
+static void drop(uint32_t ctx, int all)
 {
-    while (areas) {
-        node_area *a = areas;
-        areas = a->next;
+    for (node_area **p = &areas; *p;) {
+        node_area *a = *p;
+        if (!all && a->ctx != ctx) {
+            p = &a->next;
+            continue;
+        }
+        *p = a->next;
         if (a->base)
             mpid_channel_shm.area_unmap(a->base, a->bytes);
         free(a);
     }
+}
+
+void mpid_node_area_release(uint32_t context_id)
+{
+    drop(context_id, 0);
+}
+
+void mpid_node_area_finalize(void)
+{
+    drop(0, 1);
 }

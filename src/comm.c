@@ -55,6 +55,7 @@ void mpir_comm_release(mpir_comm *c)
 {
     if (!c)
         return;
+    coll_comm_free(&c->dev);
     mpir_topo_free(c->topo);
     mpir_info_release(c->info);
     mpir_errhandler_release(c->errhandler);
