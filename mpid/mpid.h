@@ -97,8 +97,11 @@ int  mpid_cancel(mpid_request *req);
  * (when set) until it sets done. poll must not call mpid_progress; it returns
  * nonzero when it moved the operation on, 0 when it only looked. */
 mpid_request *mpid_request_new_other(void);
-/* Releases a request. An incomplete one is released when it completes (the
- * operation still finishes, as for MPI_Request_free). */
+/* Releases a request. An incomplete send or receive is released when it
+ * completes (the operation still finishes, as after MPI_Request_free;
+ * mpid_finalize waits for such sends, not for receives that never match).
+ * A request of mpid_request_new_other goes at once, done or not: progress
+ * stops polling it, and the layer that made it must not touch it again. */
 void mpid_request_free(mpid_request *req);
 
 /* The number of sends freed before completion that are still in flight

@@ -106,8 +106,9 @@ void mpid_request_free(mpid_request *req)
         return;
     mpid_req *r = mpid_req_of(req);
     if (!req->done && req->kind != MPID_REQ_OTHER) {
-        /* The operation still completes; the request goes back to the pool
-         * then (mpid_req_complete_slow). */
+        /* A send or receive in flight still completes; its request goes
+         * back to the pool then (mpid_req_complete_slow). Others (polled
+         * requests) go now: their owner abandons them. */
         r->p.user_freed = 1;
         /* Finalize waits for freed sends; a freed receive that never
          * matches must not hold it up. */
