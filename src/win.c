@@ -49,6 +49,17 @@ static void win_destroy(mpir_win *w)
     free(w);
 }
 
+/* Bytes of the segment taken by a rank's `size`: Win_allocate_shared
+ * memory is contiguous across ranks (MPI-3.1 11.2.3: rank i's part starts
+ * right after rank i-1's), Win_allocate's is aligned like malloc's so any
+ * type can live at its base (an odd size before it left the next rank's
+ * doubles misaligned: UBSan in test/rma/netrma). */
+static size_t part_len(size_t size, int mode)
+{
+    size_t a = _Alignof(max_align_t);
+    return mode == SEG_SHARED ? size : (size + a - 1) / a * a;
+}
+
 /* The per-node segment: lock lines of the node's ranks, then their memory
  * in rank order, contiguous (SEG_LOCKS: no memory). Collective over the
  * window. */
@@ -73,7 +84,7 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int mod
             mine_off = mem;
         }
         nlocal++;
-        mem += locks_only ? 0 : all[t].size;
+        mem += locks_only ? 0 : part_len(all[t].size, mode);
     }
     size_t hdr = ((size_t)nlocal * sizeof(mpid_rma_tstate) + 4095) & ~(size_t)4095;
     size_t len = hdr + (mem ? mem : 1);
@@ -117,7 +128,7 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int mod
         if (!locks_only)
             w->dev.peers[t].direct = seg + hdr + off;
         w->dev.peers[t].ts = (mpid_rma_tstate *)seg + li;
-        off += locks_only ? 0 : all[t].size;
+        off += locks_only ? 0 : part_len(all[t].size, mode);
         li++;
     }
     return MPI_SUCCESS;

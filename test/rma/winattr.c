@@ -6,9 +6,12 @@
  * callbacks run on replace, delete and Win_free, a freed keyval still
  * serves the windows that use it, keyvals of another kind are refused with
  * MPI_ERR_KEYVAL) and MPI_Request_free on active Rput/Rget requests (legal:
- * the operations complete anyway, a flush sees them done).
+ * the operations complete anyway, a flush sees them done), and the
+ * alignment of Win_allocate memory.
  */
 #include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +100,20 @@ int main(int argc, char **argv)
     MPI_Win_free_keyval(&kv);
     MPI_Error_class(MPI_Win_free(&win), &cls);   /* reports the callback's failure, frees */
     CHECK(cls == MPI_ERR_OTHER && win == MPI_WIN_NULL, "Win_free: class %d", cls);
+
+    /* ---- Win_allocate memory is aligned for any type ------------------- */
+    /* odd sizes: each rank's part must still start where a double (or any
+     * type malloc serves) may live, unlike Win_allocate_shared's contiguous
+     * parts */
+    for (int k = 0; k < 3; k++) {
+        char *amem;
+        MPI_Win_allocate((MPI_Aint)(rank * 5 + k * 3 + 1), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+                         &amem, &win);
+        CHECK((uintptr_t)amem % _Alignof(max_align_t) == 0,
+              "Win_allocate of %d bytes: base %p not aligned", rank * 5 + k * 3 + 1,
+              (void *)amem);
+        MPI_Win_free(&win);
+    }
 
     /* ---- Request_free on active Rput/Rget ------------------------------ */
     int *wmem;
