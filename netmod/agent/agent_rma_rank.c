@@ -37,7 +37,8 @@ int agt_rma_post(int world, const mpid_agent_rma *h, const struct iovec *iov, in
     agt_wire wire = { .kind = AGT_K_RMA, .hdrlen = sizeof *h, .len = (uint16_t)len,
                       .src = agt_chan_world(), .dst = (uint32_t)world };
     struct iovec all[6] = { { &wire, sizeof wire }, { (void *)h, sizeof *h } };
-    memcpy(all + 2, iov, (size_t)iovcnt * sizeof *iov);
+    if (iovcnt)   /* iov may be NULL then (a lock, a zero-byte get) */
+        memcpy(all + 2, iov, (size_t)iovcnt * sizeof *iov);
     return agt_chan_post(AGT_CMD_PIO, all, iovcnt + 2);
 }
 
