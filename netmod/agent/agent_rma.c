@@ -251,7 +251,8 @@ static int retry_locks(void)
     uint32_t i = 0;
     while (i < locks.n && serve(locks.k[i]) == 0)
         i++;
-    memmove(locks.k, locks.k + i, (locks.n - i) * sizeof *locks.k);
+    if (i && i < locks.n)   /* locks.k is NULL while nothing ever waited */
+        memmove(locks.k, locks.k + i, (locks.n - i) * sizeof *locks.k);
     locks.n -= i;
     return (int)i;
 }
