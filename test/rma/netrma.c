@@ -16,6 +16,7 @@
  * accesses must have gone over the network's RMA.
  */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,8 +56,10 @@ static void one_round(int round)
     for (int i = 0; i < nw; i++)
         w[i] = init_val(rank, i, round);
     w[CASD] = 0;
-    double *dw = (double *)(void *)((char *)w + (((size_t)nw * sizeof(int) + 7) & ~(size_t)7));
-    MPI_Aint ddisp = (MPI_Aint)((char *)dw - (char *)w);
+    /* doubles aligned in memory (Win_allocate's base need not be 8-aligned here) */
+    double *dw = (double *)(((uintptr_t)(w + nw) + 7) & ~(uintptr_t)7);
+    MPI_Aint ddisp = (MPI_Aint)((char *)dw - (char *)w);   /* rank 0's is the target */
+    MPI_Bcast(&ddisp, 1, MPI_AINT, 0, MPI_COMM_WORLD);
     for (int i = 0; i < NDACC; i++)
         dw[i] = 0.5 * i;
     MPI_Win_fence(0, win);
