@@ -24,6 +24,13 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* crash.sh looks for leftovers of this job only (other tests run
+     * beside it under make -j check) */
+    const char *job = getenv("CLUMPI_JOB_ID");
+    if (rank == 0 && job) {
+        printf("crash: job %s\n", job);
+        fflush(stdout);
+    }
     const char *mode = argc > 1 ? argv[1] : "abort";
     int victim = argc > 2 ? atoi(argv[2]) : size - 1;
     if (victim < 0 || victim >= size)
