@@ -36,7 +36,7 @@ check-agent-long: all
 	AGENT_TEST_FULL=1 AGENT_TEST_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_agent.sh"
 check-long: check-agent-long
 .PHONY: check-agent check-agent-long
-EXTRA_DIST += netmod/agent/test_agent.sh
+EXTRA_DIST += netmod/agent/test_agent.sh netmod/agent/test_env.sh
 
 # NI collectives against a reference (run by test_agent.sh on 1-4 nodes)
 check_PROGRAMS += test/unit/test_agent_coll

@@ -9,13 +9,7 @@
 # paths and rendezvous, persistent on 4 nodes, two NI trees, the agent
 # kill); AGENT_TEST_FULL=1 (make check-agent) the whole matrix,
 # AGENT_TEST_LONG=1 (make check-long) adds 5-8 nodes.
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-MPIRUN=${MPIRUN:-$top_builddir/src/tools/mpirun}
-export MPIRUN
-export CLUMPI_NET=agent
-export CLUMPI_AGENT_PATH=${CLUMPI_AGENT_PATH:-$top_builddir/netmod/agent/clumpi-agent}
-[ -x "$MPIRUN" ] && [ -x "$CLUMPI_AGENT_PATH" ] || { echo "build first"; exit 99; }
+. "$(dirname "$0")/test_env.sh"
 fail=0
 out=agent-test.$$.out
 T=$top_builddir/test/mpi

@@ -9,13 +9,7 @@
 # (passive); and the active-message comparison (CLUMPI_RMA_AGENT=0) for
 # correctness. The whole program list at 2 and 4 nodes is in matrix.sh
 # (make check-long).
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-.}
-MPIRUN=${MPIRUN:-$top_builddir/src/tools/mpirun}
-export MPIRUN
-export CLUMPI_NET=agent
-export CLUMPI_AGENT_PATH=${CLUMPI_AGENT_PATH:-$top_builddir/netmod/agent/clumpi-agent}
-[ -x "$MPIRUN" ] && [ -x "$CLUMPI_AGENT_PATH" ] || { echo "build first"; exit 99; }
+. "$(dirname "$0")/../../netmod/agent/test_env.sh"
 T=$top_builddir/test/rma
 RUNNER="$top_srcdir/test/mpi/run-mpi-test"
 out=rma-agent.$$.out
