@@ -133,13 +133,13 @@ int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void
 
 /* ofi_mr.c: remote access under unguessable keys (see there) */
 int  ofi_mr_remote_ok(void);     /* the provider's MR mode allows it */
-int  ofi_mr_expose(const void *base, size_t len, uint64_t access, uint64_t *key,
-                   struct fid_mr **mr);
+int  ofi_mr_expose(const void *base, size_t len, uint64_t access, const char *what,
+                   uint64_t *key, void **handle);
+void ofi_mr_unexpose(void *handle);   /* ends either kind of exposure */
 int  ofi_mr_local(const struct iovec *v, size_t n, uint64_t access, struct fid_mr **mr,
                   void **desc);  /* descriptors for local buffers (FI_MR_LOCAL) */
 void ofi_mr_local_end(struct fid_mr **mr, size_t n);
 int  ofi_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
-void ofi_rma_unexpose(void *handle);
 /* The remote address of addr in a peer's registration starting at base. */
 static inline uint64_t ofi_raddr(uint64_t addr, uint64_t base)
 {
@@ -161,7 +161,6 @@ static inline int ofi_is_rd(const void *ctx)
 extern struct ofi_wop ofi_wops[OFI_WOP_MAX];
 int  ofi_rma_win_open(void);
 int  ofi_mem_expose(void *base, size_t len, uint64_t *key, void **handle);
-void ofi_mem_unexpose(void *handle);
 int  ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie);
 int  ofi_rma_atomic_ok(int kind, int op, int type);
 void ofi_wop_done(void *ctx, int ok);

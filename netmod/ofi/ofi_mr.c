@@ -55,7 +55,7 @@ int ofi_mr_remote_ok(void)
     return !(d->mr_mode & (FI_MR_RAW | FI_MR_HMEM)) && d->mr_key_size > 0;
 }
 
-int ofi_mr_expose(const void *base, size_t len, uint64_t access, uint64_t *key,
+static int expose(const void *base, size_t len, uint64_t access, uint64_t *key,
                   struct fid_mr **mr)
 {
     uint64_t mode = ofi_st.info->domain_attr->mr_mode;
@@ -88,6 +88,28 @@ int ofi_mr_expose(const void *base, size_t len, uint64_t access, uint64_t *key,
     return 0;
 }
 
+/* Both kinds of exposure (a rendezvous message, a window): a registration
+ * peers reach under *key, as a handle for ofi_mr_unexpose; -ENOTSUP (and
+ * the device takes its other path) when it cannot be made. */
+int ofi_mr_expose(const void *base, size_t len, uint64_t access, const char *what,
+                  uint64_t *key, void **handle)
+{
+    struct fid_mr *mr;
+    int rc = expose(base, len, access, key, &mr);
+    if (rc) {
+        cu_debug("ofi: cannot register %zu bytes for %s: %s", len, what, fi_strerror(-rc));
+        return -ENOTSUP;
+    }
+    *handle = mr;
+    return 0;
+}
+
+void ofi_mr_unexpose(void *handle)
+{
+    if (handle)
+        fi_close(&((struct fid_mr *)handle)->fid);
+}
+
 int ofi_mr_local(const struct iovec *v, size_t n, uint64_t access, struct fid_mr **mr,
                  void **desc)
 {
@@ -117,18 +139,6 @@ int ofi_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void *
     (void)dest;   /* keys are per registration; any peer holding one may read */
     if (!ofi_st.rd_on)
         return -ENOTSUP;
-    struct fid_mr *mr;
-    int rc = ofi_mr_expose(base, len, FI_REMOTE_READ, key, &mr);
-    if (rc) {
-        cu_debug("ofi: cannot register %zu bytes for a remote read (%s): pipelined", len,
-                 fi_strerror(-rc));
-        return -ENOTSUP;
-    }
-    *handle = mr;
-    return 0;
-}
-
-void ofi_rma_unexpose(void *handle)
-{
-    fi_close(&((struct fid_mr *)handle)->fid);
+    return ofi_mr_expose(base, len, FI_REMOTE_READ, "a remote read (pipelined instead)", key,
+                         handle);
 }

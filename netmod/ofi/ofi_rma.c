@@ -78,21 +78,7 @@ int ofi_mem_expose(void *base, size_t len, uint64_t *key, void **handle)
         return -ENOTSUP;
     if (len == 0)
         return 0;
-    struct fid_mr *mr;
-    uint64_t acc = FI_REMOTE_READ | FI_REMOTE_WRITE;
-    int rc = ofi_mr_expose(base, len, acc, key, &mr);
-    if (rc) {
-        cu_debug("ofi: cannot register a window of %zu bytes: %s", len, fi_strerror(-rc));
-        return -ENOTSUP;
-    }
-    *handle = mr;
-    return 0;
-}
-
-void ofi_mem_unexpose(void *handle)
-{
-    if (handle)
-        fi_close(&((struct fid_mr *)handle)->fid);
+    return ofi_mr_expose(base, len, FI_REMOTE_READ | FI_REMOTE_WRITE, "a window", key, handle);
 }
 
 /* Largest element count of one atomic of (kind, op, type), 0: not offered. */
