@@ -31,7 +31,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/errors \
 	test/mpi/initfini \
 	test/mpi/coll \
-	test/mpi/stress
+	test/mpi/stress \
+	test/mpi/incast
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -129,6 +130,10 @@ test_mpi_coll_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_stress_SOURCES = test/mpi/stress.c test/mpi/mtest.h
 test_mpi_stress_LDADD = $(MPI_TEST_LIBS)
 test_mpi_stress_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_incast_SOURCES = test/mpi/incast.c test/mpi/mtest.h
+test_mpi_incast_LDADD = $(MPI_TEST_LIBS)
+test_mpi_incast_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
 test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)

@@ -45,6 +45,11 @@ typedef struct ofi_rxbuf {
     size_t size;
     void *desc;
     struct fid_mr *mr;
+    /* multi-recv: what came back of the slab since it was posted (see
+     * rx_slab_done in ofi_progress.c) */
+    size_t done;             /* bytes of completed packets */
+    size_t end;              /* end of the furthest packet seen */
+    int released;            /* the provider said it carves no more */
 } ofi_rxbuf;
 
 /* A send buffer (packets above the inject size). */
@@ -98,6 +103,7 @@ struct ofi_state {
     int spurious;             /* sleeps in a row that ended at once, empty */
     long long armed_ns;       /* when the current sleep was armed */
     unsigned long ncqe;       /* completion batches read so far */
+    unsigned long rx_waited;  /* slabs released with packets still filling */
     /* liveness (ofi_alive.c) */
     unsigned long quiet_cqe;  /* ncqe when quiet_ns was taken */
     long long quiet_ns;       /* no completion since */

@@ -127,12 +127,16 @@ static int open_endpoint(void)
     ofi_st.inject_max = i->tx_attr->inject_size;
 
     /* Receive buffers. Multi-recv: a few slabs, each holding many packets
-     * of any size. Otherwise one packet each. CLUMPI_OFI_RX_BUFS sets how
-     * many. */
+     * of any size (CLUMPI_OFI_SLAB largest packets' worth; small slabs are
+     * released and reposted often, which tests use). Otherwise one packet
+     * each. CLUMPI_OFI_RX_BUFS sets how many. */
     long nrx = cu_param_int("OFI_RX_BUFS", ofi_st.multi_recv ? 4 : 64);
     if (nrx < 2)
         nrx = 2;
-    size_t bsize = ofi_st.multi_recv ? 16 * OFI_PKT_MAX : OFI_PKT_MAX;
+    long slab = cu_param_int("OFI_SLAB", 16);
+    if (slab < 2)
+        slab = 2;
+    size_t bsize = ofi_st.multi_recv ? (size_t)slab * OFI_PKT_MAX : OFI_PKT_MAX;
     ofi_st.rx = calloc((size_t)nrx, sizeof *ofi_st.rx);
     if (!ofi_st.rx)
         return -ENOMEM;
@@ -207,6 +211,9 @@ int ofi_open(const mpid_chan_info *info)
 
 void ofi_close(void)
 {
+    if (ofi_st.rx_waited)
+        cu_debug("ofi: rank %d: a released receive slab waited for packets still filling "
+                 "%lu times (ofi_progress.c)", ofi_st.rank, ofi_st.rx_waited);
     if (ofi_st.ep)
         fi_close(&ofi_st.ep->fid);
     ofi_alive_close();

@@ -142,6 +142,47 @@ static void on_error(void)
     cu_pmi_abort(1, msg);
 }
 
+/*
+ * A receive completion for slab or buffer b. Multi-recv: the provider
+ * carves packets off the slab back to back, from its start, as their
+ * headers arrive, and flags FI_MULTI_RECV once it carves no more. In
+ * libfabric 1.17 the net provider puts that flag on the completion of the
+ * last packet carved, which need not be the last to complete: a packet
+ * carved earlier for another connection may still be filling (the sender
+ * wrote part of it and was descheduled). Reposting at the flag let new
+ * packets land on that one: "corrupt packet" and MPI_ERR_TRUNCATE in
+ * segmented collectives across 3-4 nodes under load, about 1 run in 10.
+ * (Upstream fixed it in PR #9420, for 1.20: the flag goes on the last
+ * completion.) Since the packets tile the slab from its start, it is free
+ * once the completed bytes reach the end of the furthest packet; a
+ * provider that flags the last completion, or releases with a separate
+ * entry, passes that test at once.
+ */
+static void rx_slab_done(ofi_rxbuf *b, const struct fi_cq_data_entry *e, const char *p)
+{
+    if (ofi_st.multi_recv) {
+        if (e->len) {
+            b->done += e->len;
+            size_t end = (size_t)(p - b->buf) + e->len;
+            if (end > b->end)
+                b->end = end;
+        }
+        if (e->flags & FI_MULTI_RECV)
+            b->released = 1;
+        if (!b->released)
+            return;
+        if (b->done != b->end) {
+            ofi_st.rx_waited++;   /* once per completion while it waits */
+            return;
+        }
+        b->done = b->end = 0;
+        b->released = 0;
+    }
+    int rc = ofi_post_rx(b);
+    if (rc)
+        cu_fatal("ofi: reposting a receive buffer failed: %s", fi_strerror(-rc));
+}
+
 static void deliver(const char *p, size_t len)
 {
     ofi_wire w;
@@ -181,20 +222,19 @@ int ofi_poll(int budget)
         for (ssize_t k = 0; k < n; k++) {
             void *ctx = e[k].op_context;
             int peer;
-            if (e[k].flags & FI_RECV) {
+            if (is_rx(ctx)) {   /* a packet, or a slab's separate release */
                 ofi_rxbuf *b = (ofi_rxbuf *)ctx;
+                /* multi-recv reports where in the slab the packet is */
+                const char *p = ofi_st.multi_recv ? (const char *)e[k].buf : b->buf;
                 if (e[k].len) {
-                    /* multi-recv reports where in the slab the packet is */
-                    const char *p = ofi_st.multi_recv ? (const char *)e[k].buf : b->buf;
+                    if (!p || p < b->buf || e[k].len > b->size - (size_t)(p - b->buf))
+                        cu_fatal("ofi: a packet of %zu bytes outside its receive buffer",
+                                 e[k].len);
                     deliver(p, e[k].len);
                     delivered++;
                 }
                 /* the handler copied what it keeps: the space is free again */
-                if (!ofi_st.multi_recv || (e[k].flags & FI_MULTI_RECV)) {
-                    int rc = ofi_post_rx(b);
-                    if (rc)
-                        cu_fatal("ofi: reposting a receive buffer failed: %s", fi_strerror(-rc));
-                }
+                rx_slab_done(b, &e[k], p);
             } else if (ofi_is_rd(ctx)) {
                 ofi_rd_done(ctx, 1);
             } else if (ofi_is_wop(ctx)) {

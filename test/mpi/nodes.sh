@@ -6,7 +6,8 @@
 # every size class both ways (fi_read rendezvous and, with CLUMPI_NO_RMA=1,
 # CTS + pipelined chunks), ANY_SOURCE mixing local and remote senders,
 # ordering, probe, truncation, synchronous sends, cancel, completion calls,
-# collectives, and 16 oversubscribed ranks on 4 nodes; and the same
+# collectives, 16 oversubscribed ranks on 4 nodes, an incast into a slow
+# receiver with small receive slabs (multi-recv reuse); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
 # udp;ofi_rxd), whose own large-message protocols once broke them.
 # `make check-long` runs every test at every rank count and variant with
@@ -50,6 +51,7 @@ done <<'EOF'
 4 4 sendrecv
 4 5 coll
 4 16 stress
+4 8 incast CLUMPI_OFI_SLAB=2
 2 4 anysource CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 pingpong CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 anysource CLUMPI_OFI_PROVIDER=udp;ofi_rxd
