@@ -26,6 +26,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/dtype \
 	test/mpi/rndv_dtype \
 	test/mpi/rndv_reg \
+	test/mpi/bulk \
 	test/mpi/procnull \
 	test/mpi/comms \
 	test/mpi/errors \
@@ -95,6 +96,9 @@ test_mpi_rndv_dtype_SOURCES = test/mpi/rndv_dtype.c test/mpi/mtest.h
 test_mpi_rndv_dtype_LDADD = $(MPI_TEST_LIBS)
 test_mpi_rndv_dtype_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
+test_mpi_bulk_SOURCES = test/mpi/bulk.c test/mpi/mtest.h
+test_mpi_bulk_LDADD = $(MPI_TEST_LIBS)
+test_mpi_bulk_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_rndv_reg_SOURCES = test/mpi/rndv_reg.c test/mpi/mtest.h
 test_mpi_rndv_reg_LDADD = $(MPI_TEST_LIBS)
 test_mpi_rndv_reg_LDFLAGS = $(MPI_TEST_LINKFLAGS)

@@ -15,7 +15,9 @@
 
 /* AGT_TX_MC: one forward of a shared multicast slot (its own context,
  * freed when sent). */
-enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2, AGT_TX_MC = 3 };
+/* AGT_TX_BULK: a bounce buffer's send on the bulk endpoint; AGT_TX_LAND:
+ * a landing buffer's receive there (agent_bulk.c, k: the buffer). */
+enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2, AGT_TX_MC = 3, AGT_TX_BULK = 4, AGT_TX_LAND = 5 };
 
 /* One packet the agent owns: a rank's PIO slot or a pool slot. */
 typedef struct agt_tx {
@@ -50,6 +52,9 @@ struct agt {
     uint32_t nrx_post;        /* slots kept posted for receiving */
     agt_flow flow;
     uint8_t  *ack_owed;       /* explicit ack that could not go yet */
+    /* bulk path (agent_bulk.c): bounce buffers for pulled chunks */
+    char     *bounce;
+    uint32_t nbounce;
 };
 
 extern struct agt A;
@@ -63,6 +68,11 @@ void agt_net_ack(int node);
 int  agt_net_wait_fd(void);
 int  agt_net_trywait(void);            /* 0: safe to block */
 void agt_net_repost(uint32_t k);
+/* the bulk endpoint: one chunk message into a peer node's landing buffer;
+ * a landing buffer posted for the next one to arrive here */
+void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t);
+void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t);
+size_t agt_net_max_msg(void);
 
 /* agent_main.c */
 int  agt_deliver(uint32_t k);          /* a received DATA packet in pool slot k */
@@ -70,6 +80,9 @@ void agt_tx_done(agt_tx *t);
 void agt_delay(void);
 int  agt_find_local(uint32_t world);   /* local index of a world rank, or -1 */
 void agt_queue_delivery(int li, uint32_t k);   /* pool slot k to rank li, FIFO */
+void agt_released(uint32_t k);         /* a received packet's slot k is done with */
+void agt_wake_rank(int li);            /* li sleeps on its cq: ring it */
+void agt_handed(void);                 /* a rank got something: yield once */
 
 /* agent_mc.c: multicast trees (phase 2, seed 002 §4.2) */
 void agt_mc_install(const agt_tree_cmd *c);
@@ -92,5 +105,14 @@ int  agt_rma_origin(agt_tx *t);
 void agt_rma_arrive(uint32_t k);
 int  agt_rma_poll(void);                       /* waiting requests; >0 if any was served */
 int  agt_rma_waiting(void);                    /* nonzero: requests wait (poll soon) */
+/* agent_bulk.c: rendezvous reads in chunks (agent_ring.h) */
+int  agt_bulk_init(void);                      /* before agt_net_open */
+void agt_bulk_start(void);                     /* after it: landing buffers posted */
+int  agt_bulk_origin(agt_tx *t);               /* a REQ from a rank's tx slot */
+void agt_bulk_arrive(uint32_t k);              /* a BULK packet (REQ, GRANT) */
+void agt_bulk_landed(uint32_t j, size_t len);  /* landing buffer j was filled */
+void agt_bulk_sent(uint32_t b);                /* bounce buffer b is free */
+int  agt_bulk_poll(void);                      /* >0 if any work was done */
+int  agt_bulk_idle(void);                      /* about to block: 0 if nothing waits on us */
 
 #endif

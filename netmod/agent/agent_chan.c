@@ -147,9 +147,18 @@ static int agt_init(const mpid_chan_info *info)
                     mtu, AGT_MTU_DEF, AGT_MTU_DEF);
             err = -EINVAL;
         }
+        /* the bulk path's landing buffers (agent_bulk.c); 0 turns it off */
+        long nbulk = cu_param_int("AGENT_BULK", 8);
+        long bchunk = cu_param_int("AGENT_BULK_CHUNK", 256 * 1024);
+        if (nbulk < 0 || nbulk > 1024 || bchunk < 4096 || bchunk > (1L << 26)) {
+            cu_warn("CLUMPI_AGENT_BULK=%ld / CLUMPI_AGENT_BULK_CHUNK=%ld: must be 0..1024 "
+                    "buffers of 4096..%ld bytes", nbulk, bchunk, 1L << 26);
+            err = -EINVAL;
+        }
         agt_layout l = { .nlocal = (uint32_t)info->local_size, .nnodes = (uint32_t)nnodes,
                          .mtu = (uint32_t)mtu, .ncmd = 256, .ncq = 512, .ntx = 64, .nrx = 64,
-                         .nworld = (uint32_t)info->world_size };
+                         .nworld = (uint32_t)info->world_size, .nbulk = (uint32_t)nbulk,
+                         .bulk_chunk = (uint32_t)(bchunk & ~63L) };
         if (!err)
             R.h = agt_seg_create(info->job_id, info->node, &l, name, sizeof name, &err);
         if (R.h) {
@@ -167,20 +176,25 @@ static int agt_init(const mpid_chan_info *info)
                         strerror(-err));
         }
         snprintf(key, sizeof key, "agt-%d", info->node);
-        if (cu_pmi_put(key, err ? "-" : name) || (snprintf(key, sizeof key, "agtaddr-%d", info->node),
-                                                 cu_pmi_put(key, err ? "-" : R.h->my_addr)))
+        if (cu_pmi_put(key, err ? "-" : name) ||
+            (snprintf(key, sizeof key, "agtaddr-%d", info->node),
+             cu_pmi_put(key, err ? "-" : R.h->my_addr)) ||
+            (snprintf(key, sizeof key, "agtbulk-%d", info->node),
+             cu_pmi_put(key, err ? "-" : R.h->my_bulk_addr)))
             err = err ? err : -EIO;
     }
     if (cu_pmi_barrier() && !err)
         err = -EIO;
     if (!err && info->local_rank == 0) {
         for (int n = 0; n < nnodes && !err; n++) {
-            snprintf(key, sizeof key, "agtaddr-%d", n);
-            if (n != info->node && (cu_pmi_get(key, val, sizeof val) || val[0] == '-' ||
-                                    strlen(val) >= AGT_ADDR_HEX))
-                err = -EHOSTUNREACH;
-            else if (n != info->node)
-                strcpy(agt_addr(R.h, n), val);
+            for (int b = 0; b < 2 && !err && n != info->node; b++) {
+                snprintf(key, sizeof key, b ? "agtbulk-%d" : "agtaddr-%d", n);
+                if (cu_pmi_get(key, val, sizeof val) || val[0] == '-' ||
+                    strlen(val) >= AGT_ADDR_HEX)
+                    err = -EHOSTUNREACH;
+                else
+                    strcpy(b ? agt_bulk_addr(R.h, n) : agt_addr(R.h, n), val);
+            }
         }
         if (!err)
             atomic_store_explicit(&R.h->state, AGT_ST_ADDRS, memory_order_release);
@@ -414,6 +428,7 @@ static int agt_send_later(int dest, const void *hdr, size_t hdrlen, const struct
 }
 
 int agt_chan_up(void) { return R.up; }
+struct agt_rank_blk *agt_chan_blk(void) { return R.up ? R.b : NULL; }
 const uint32_t *agt_chan_nodes(void) { return R.up ? agt_nodes(R.h) : NULL; }
 struct agt_seg_hdr *agt_chan_seg(void) { return R.up ? R.h : NULL; }
 uint32_t agt_chan_world(void) { return (uint32_t)R.rank; }
@@ -555,18 +570,22 @@ static int agt_progress(int budget)
         return 0;
     R.in_progress = 1;
     int n = 0;
-    while (R.sh && n < budget) {   /* packets taken aside come first: order */
-        stash *s = R.sh;
-        R.sh = s->next;
-        if (!R.sh)
-            R.st = NULL;
-        deliver((int)s->kind, s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len, (int)s->more);
-        free(s);
-        n++;
-    }
     unsigned char buf[SHM_INLINE_MAX];
     int took = 0;
     while (n < budget) {
+        /* packets taken aside come first (order): also those a handler
+         * took aside while it waited (a bulk read, a DMA send) */
+        if (R.sh) {
+            stash *s = R.sh;
+            R.sh = s->next;
+            if (!R.sh)
+                R.st = NULL;
+            deliver((int)s->kind, s->src, s->data, s->hdrlen, s->data + s->hdrlen, s->len,
+                    (int)s->more);
+            free(s);
+            n++;
+            continue;
+        }
         agt_rx r;
         const char *pay;
         if (!take(&r, buf, &pay))
@@ -620,6 +639,49 @@ static void agt_disarm_sleep(void)
 
 static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
 
+void agt_chan_room_made(void) { room_made(); }
+
+static uint64_t now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Spin this long (yielding) for an agent's answer before sleeping: a
+ * chunk of a read lands every few tens of us while the agents stream, and
+ * each sleep costs a wake-up (a socket byte and a scheduler hand-off). */
+#define WAIT_SPIN_NS 200000u
+
+void agt_chan_wait(int (*ready)(void *), void *arg)
+{
+    uint64_t t0 = 0;
+    for (unsigned spins = 0;; spins++) {
+        if (ready(arg))
+            return;
+        if (take_aside()) {
+            t0 = 0;
+            continue;
+        }
+        if ((spins & 63) != 63) {
+            shm_cpu_relax();
+            continue;
+        }
+        uint64_t now = now_ns();
+        if (!t0)
+            t0 = now;
+        if (now - t0 < WAIT_SPIN_NS) {
+            sched_yield();
+            continue;
+        }
+        /* the agent stores what we wait for, then looks at our sleep bit
+         * (both seq_cst): it rings, or we see it here */
+        if (!shm_q_arm(R.cq, R.cq_head) && !ready(arg))
+            agt_sleep(1000);
+        agt_disarm_sleep();
+    }
+}
+
 const mpid_channel mpid_channel_agent = {
     .name = "agent",
     .max_payload = AGT_MSG_MAX,
@@ -628,7 +690,10 @@ const mpid_channel mpid_channel_agent = {
     .send = agt_send,
     .send_later = agt_send_later,
     .progress = agt_progress,
-    .rma_read = NULL,   /* rendezvous: CTS + DATA through the agent */
+    .rma_read = NULL,   /* rendezvous reads go by key, through the agents' bulk path */
+    .rma_expose = agt_bulk_expose,
+    .rma_unexpose = agt_bulk_unexpose,
+    .rma_read_key = agt_bulk_read,
     .arm_sleep = agt_arm_sleep,
     .sleep = agt_sleep,
     .disarm_sleep = agt_disarm_sleep,

@@ -8,12 +8,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 int  agt_chan_up(void);   /* offload mode is running on this rank */
 struct agt_seg_hdr *agt_chan_seg(void);   /* the node's rank<->agent segment, while up */
 uint32_t agt_chan_world(void);            /* this rank's world rank */
 const uint32_t *agt_chan_nodes(void);   /* world rank -> node, while up */
+struct agt_rank_blk *agt_chan_blk(void);  /* this rank's block of the segment, while up */
+/* Wait until ready(arg): packets arriving meanwhile are taken aside (for
+ * progress to deliver later); after a short spin, sleep until the agent
+ * rings (it does when it hands us something while our cq's sleep bit is
+ * set) or 1 ms passes. */
+void agt_chan_wait(int (*ready)(void *), void *arg);
+void agt_chan_room_made(void);   /* we freed something the agent may wait for */
 /* Copy iov into a tx slot and post command op (AGT_CMD_PIO/TREE) for it;
  * -EAGAIN: no free tx slot or command cell yet. */
 int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);
@@ -27,5 +35,12 @@ struct mpid_agent_rma_line *agt_rma_line(int world, uint32_t win);
 struct mpid_agent_rma;
 int  agt_rma_post(int world, const struct mpid_agent_rma *h, const struct iovec *iov, int iovcnt);
 void agt_rma_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
+
+/* agent_bulk_rank.c: rendezvous through the agents' bulk path (the
+ * channel's rma_expose, rma_unexpose, rma_read_key). */
+int  agt_bulk_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
+void agt_bulk_unexpose(void *handle);
+ssize_t agt_bulk_read(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
+                      int nlocal, const struct iovec *remote, int nremote);
 
 #endif

@@ -54,7 +54,7 @@ void agt_delay(void)
         shm_cpu_relax();
 }
 
-static void wake_rank(int li)
+void agt_wake_rank(int li)
 {
     if (A.conn[li] >= 0) {
         char c = 1;
@@ -76,6 +76,7 @@ int agt_find_local(uint32_t world)
  * loop then yields once, so a rank waiting on our core runs now rather
  * than after our next fabric poll. */
 static int handed;
+void agt_handed(void) { handed = 1; }
 
 static int push(int li, const char *pkt)
 {
@@ -110,11 +111,11 @@ static int push(int li, const char *pkt)
     if (rc == 0)
         handed = 1;
     if (rc == 0 && wake)
-        wake_rank(li);
+        agt_wake_rank(li);
     return rc;
 }
 
-static void released(uint32_t k)
+void agt_released(uint32_t k)
 {
     int src = ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node;
     agt_net_repost(k);
@@ -133,7 +134,7 @@ int agt_deliver(uint32_t k)
     }
     /* FIFO per rank: nothing overtakes a packet waiting for room */
     if (A.dq_h[li] == A.dq_t[li] && push(li, (char *)w) == 0) {
-        released(k);
+        agt_released(k);
         return 0;
     }
     A.dq[li][A.dq_t[li]++ % A.pool.n] = k;
@@ -156,7 +157,7 @@ static int flush_deliveries(int li)
             break;
         A.dq_h[li]++;
         if (w->kind == AGT_K_DATA)
-            released(k);
+            agt_released(k);
         else
             agt_mc_put(k);   /* NI collectives: refcounted by agent_mc.c */
         n++;
@@ -175,6 +176,10 @@ void agt_tx_done(agt_tx *t)
     if (t->type == AGT_TX_MC) {
         agt_mc_put(t->k);
         free(t);
+        return;
+    }
+    if (t->type == AGT_TX_BULK) {
+        agt_bulk_sent(t->k);
         return;
     }
     /* rank tx slots are freed out of order; publish the freed prefix */
@@ -241,7 +246,7 @@ static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
     atomic_fetch_add_explicit(&b->dma_done, 1, memory_order_seq_cst);
     handed = 1;
     if (atomic_load_explicit(&agt_cq(A.h, li)->tail, memory_order_seq_cst) & 1)
-        wake_rank(li);
+        agt_wake_rank(li);
     int node;
     node_of_dst(c->dst, &node);
     for (uint32_t f = 0; f < nfrag; f++) {
@@ -317,6 +322,10 @@ static int drain_cmds(int li, int budget)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
                 agt_tx_done(t);
+            } else if (w->kind == AGT_K_BULK) {   /* a read's request: agent_bulk.c owns t */
+                if (agt_bulk_origin(t) < 0)
+                    break;
+                agt_st.pio++;
             } else if (w->kind == AGT_K_RED || w->kind == AGT_K_FADD || w->kind == AGT_K_RMA) {
                 /* a contribution / a request: agent_red.c, agent_fadd.c, agent_rma.c own t */
                 if ((w->kind == AGT_K_RED    ? agt_red_origin(t)
@@ -405,6 +414,7 @@ static int idle_block(long timeout_ms)
         busy |= A.ack_owed[d];
     for (int li = 0; li < A.nlocal; li++)
         busy |= shm_q_arm(agt_cmdq(A.h, li), A.cmd_head[li]);
+    busy |= !busy && agt_bulk_idle();
     for (int li = 0; li < A.nlocal && !busy; li++) {
         if (A.dq_h[li] == A.dq_t[li])
             continue;
@@ -492,11 +502,12 @@ int main(int argc, char **argv)
         A.conn[li] = -1;
         A.dq[li] = malloc(A.pool.n * sizeof(uint32_t));
     }
-    if ((err = setup_socket()) || (err = agt_net_open())) {
+    if ((err = setup_socket()) || (err = agt_bulk_init()) || (err = agt_net_open())) {
         fprintf(stderr, "clumpi-agent[node %d]: cannot start: %s\n", A.node, strerror(-err));
         atomic_store(&h->state, AGT_ST_FAILED);
         return 1;
     }
+    agt_bulk_start();
     if (agt_net_wait_fd() >= 0) {   /* block on the fabric too, not only the host */
         struct epoll_event ev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
         epoll_ctl(A.epfd, EPOLL_CTL_ADD, agt_net_wait_fd(), &ev);
@@ -521,7 +532,7 @@ int main(int argc, char **argv)
         work += agt_net_poll(32);
         for (int li = 0; li < nl; li++)
             work += flush_deliveries(li);
-        work += agt_red_poll() + agt_rma_poll();
+        work += agt_red_poll() + agt_rma_poll() + agt_bulk_poll();
         if (work) {
             idle_since = 0;
             if (handed) {

@@ -19,12 +19,12 @@
 static struct fi_info *info;
 static struct fid_fabric *fabric;
 static struct fid_domain *domain;
-static struct fid_ep *ep;
+static struct fid_ep *ep, *bep;   /* bep: the bulk endpoint (agent_bulk.c) */
 static struct fid_av *av;
 static struct fid_cq *cq;
-static struct fid_mr *seg_mr, *pool_mr;
-static void *seg_desc, *pool_desc;
-static fi_addr_t *addr;
+static struct fid_mr *seg_mr, *pool_mr, *land_mr, *bounce_mr;
+static void *seg_desc, *pool_desc, *land_desc, *bounce_desc;
+static fi_addr_t *addr, *baddr;
 static size_t inject_max;
 static ofi_cqwait cqw = { .fd = -1 };
 
@@ -82,6 +82,15 @@ int agt_net_open(void)
         return fail("fi_ep_bind", rc);
     if ((rc = fi_enable(ep)))
         return fail("fi_enable", rc);
+    /* Bulk chunks arrive on an endpoint of their own: its receives are
+     * landing buffers (a chunk each), the main one's are MTU slots, and a
+     * message takes whichever receive is posted next. */
+    if ((rc = fi_endpoint(domain, info, &bep, NULL)))
+        return fail("fi_endpoint (bulk)", rc);
+    if ((rc = fi_ep_bind(bep, &av->fid, 0)) || (rc = fi_ep_bind(bep, &cq->fid, FI_TRANSMIT | FI_RECV)))
+        return fail("fi_ep_bind (bulk)", rc);
+    if ((rc = fi_enable(bep)))
+        return fail("fi_enable (bulk)", rc);
     inject_max = info->tx_attr->inject_size;
     if (info->domain_attr->mr_mode & FI_MR_LOCAL) {
         if ((rc = fi_mr_reg(domain, A.h, A.h->size, FI_SEND, 0, 0, 0, &seg_mr, NULL)) ||
@@ -90,12 +99,22 @@ int agt_net_open(void)
             return fail("fi_mr_reg", rc);
         seg_desc = fi_mr_desc(seg_mr);
         pool_desc = fi_mr_desc(pool_mr);
+        if ((rc = fi_mr_reg(domain, agt_landing(A.h, 0),
+                            (size_t)A.h->nbulk * (AGT_BULK_HDR + A.h->bulk_chunk), FI_RECV, 0, 0,
+                            0, &land_mr, NULL)) ||
+            (rc = fi_mr_reg(domain, A.bounce,
+                            (size_t)A.nbounce * (AGT_BULK_HDR + A.h->bulk_chunk), FI_SEND, 0, 0,
+                            0, &bounce_mr, NULL)))
+            return fail("fi_mr_reg (bulk)", rc);
+        land_desc = fi_mr_desc(land_mr);
+        bounce_desc = fi_mr_desc(bounce_mr);
     }
     addr = malloc((size_t)A.nnodes * sizeof *addr);
-    if (!addr)
+    baddr = malloc((size_t)A.nnodes * sizeof *baddr);
+    if (!addr || !baddr)
         return -ENOMEM;
     for (int n = 0; n < A.nnodes; n++)
-        addr[n] = FI_ADDR_NOTAVAIL;
+        addr[n] = baddr[n] = FI_ADDR_NOTAVAIL;
     for (uint32_t i = 0; i < A.nrx_post; i++) {
         int k = agt_slot_get(&A.pool);
         if (k < 0)
@@ -107,13 +126,25 @@ int agt_net_open(void)
     if ((rc = fi_getname(&ep->fid, a, &alen)))
         return fail("fi_getname", rc);
     ofi_hex_encode(a, alen, A.h->my_addr);
+    alen = sizeof a;
+    if ((rc = fi_getname(&bep->fid, a, &alen)))
+        return fail("fi_getname (bulk)", rc);
+    ofi_hex_encode(a, alen, A.h->my_bulk_addr);
     return 0;
 }
 
+size_t agt_net_max_msg(void) { return info->ep_attr->max_msg_size; }
+
 void agt_net_close(void)
 {
+    if (bep)
+        fi_close(&bep->fid);
     if (ep)
         fi_close(&ep->fid);
+    if (land_mr)
+        fi_close(&land_mr->fid);
+    if (bounce_mr)
+        fi_close(&bounce_mr->fid);
     if (seg_mr)
         fi_close(&seg_mr->fid);
     if (pool_mr)
@@ -130,22 +161,54 @@ void agt_net_close(void)
     if (info)
         fi_freeinfo(info);
     free(addr);
+    free(baddr);
 }
 
 /* The peer agent's address, from the table the node's first rank filled
  * in from PMI before any rank could send. */
-static fi_addr_t resolve(int node)
+static fi_addr_t resolve_in(fi_addr_t *tab, const char *hex, int node)
 {
-    if (addr[node] != FI_ADDR_NOTAVAIL)
-        return addr[node];
+    if (tab[node] != FI_ADDR_NOTAVAIL)
+        return tab[node];
     unsigned char a[AGT_ADDR_HEX / 2];
-    int n = ofi_hex_decode(agt_addr(A.h, node), a, sizeof a);
-    if (n <= 0 || fi_av_insert(av, a, 1, &addr[node], 0, NULL) != 1) {
+    int n = ofi_hex_decode(hex, a, sizeof a);
+    if (n <= 0 || fi_av_insert(av, a, 1, &tab[node], 0, NULL) != 1) {
         fprintf(stderr, "clumpi-agent[node %d]: no usable address for the agent of node %d\n",
                 A.node, node);
         exit(1);
     }
-    return addr[node];
+    return tab[node];
+}
+
+static fi_addr_t resolve(int node) { return resolve_in(addr, agt_addr(A.h, node), node); }
+
+void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t)
+{
+    fi_addr_t a = resolve_in(baddr, agt_bulk_addr(A.h, node), node);
+    for (;;) {
+        ssize_t rc = fi_send(bep, buf, len, bounce_desc, a, &t->ctx);
+        if (rc == 0)
+            return;
+        if (rc != -FI_EAGAIN) {
+            fail("sending a chunk to a peer agent", (int)rc);
+            exit(1);
+        }
+        progress_once();
+    }
+}
+
+void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t)
+{
+    for (;;) {
+        ssize_t rc = fi_recv(bep, buf, len, land_desc, FI_ADDR_UNSPEC, &t->ctx);
+        if (rc == 0)
+            return;
+        if (rc != -FI_EAGAIN) {
+            fail("posting a landing buffer", (int)rc);
+            exit(1);
+        }
+        progress_once();
+    }
 }
 
 static void xmit(agt_tx *t)
@@ -253,6 +316,11 @@ int agt_net_poll(int budget)
                 agt_tx_done(t);
                 continue;
             }
+            if (t->type == AGT_TX_LAND) {
+                agt_bulk_landed(t->k, e[i].len);
+                n++;
+                continue;
+            }
             agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, t->k);
             if (e[i].len < sizeof *w || w->src_node >= A.nnodes || w->kind == 0 ||
                 w->kind >= AGT_K_NKINDS) {
@@ -275,6 +343,8 @@ int agt_net_poll(int budget)
                 agt_rma_arrive(t->k);
             else if (kind == AGT_K_TREE)
                 agt_mc_tree_arrive(t->k);
+            else if (kind == AGT_K_BULK)
+                agt_bulk_arrive(t->k);
             else
                 agt_net_repost(t->k);
             on_credits(src, cred);

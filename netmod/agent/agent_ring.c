@@ -23,9 +23,12 @@ size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l)
 {
     h->nlocal = l->nlocal, h->nnodes = l->nnodes, h->mtu = l->mtu;
     h->ncmd = l->ncmd, h->ncq = l->ncq, h->ntx = l->ntx, h->nrx = l->nrx, h->nworld = l->nworld;
+    h->nbulk = l->nbulk, h->bulk_chunk = l->bulk_chunk;
     h->addr_off = up(sizeof *h, SHM_CACHELINE);
-    h->nodes_off = up(h->addr_off + (size_t)l->nnodes * AGT_ADDR_HEX, SHM_CACHELINE);
-    h->rank_off = up(h->nodes_off + (size_t)l->nworld * sizeof(uint32_t), PAGE);
+    h->bulk_addr_off = h->addr_off + (size_t)l->nnodes * AGT_ADDR_HEX;
+    h->nodes_off = up(h->bulk_addr_off + (size_t)l->nnodes * AGT_ADDR_HEX, SHM_CACHELINE);
+    h->bulk_off = up(h->nodes_off + (size_t)l->nworld * sizeof(uint32_t), PAGE);
+    h->rank_off = up(h->bulk_off + (size_t)l->nbulk * (AGT_BULK_HDR + l->bulk_chunk), PAGE);
     size_t off = up(sizeof(agt_rank_blk), PAGE);
     h->cmd_off = off;
     off = up(off + shm_q_bytes(l->ncmd), PAGE);

@@ -41,7 +41,7 @@
  * up a tree, agent_red.c) and FADD (fetch-and-add requests and replies,
  * agent_fadd.c). */
 enum { AGT_K_DATA = 1, AGT_K_ACK = 2, AGT_K_MCAST = 3, AGT_K_RED = 4, AGT_K_FADD = 5,
-       AGT_K_TREE = 6, AGT_K_RMA = 7, AGT_K_NKINDS = 8 };
+       AGT_K_TREE = 6, AGT_K_RMA = 7, AGT_K_BULK = 8, AGT_K_NKINDS = 9 };
 
 /* Agent-to-agent header, first in every packet; then the device header,
  * then the payload. */
@@ -134,6 +134,42 @@ typedef struct agt_rx {
 _Static_assert(sizeof(agt_wire) == 16 && sizeof(agt_rx) == 12, "agent ring layout");
 #define AGT_CQ_INLINE_MAX (SHM_INLINE_MAX - sizeof(agt_rx) - AGT_HDR_MAX)
 
+/* The bulk path (agent_bulk.c, agent_bulk_rank.c): rendezvous reads of
+ * large messages in chunks, not slots. A rank exposes its send buffer in
+ * its table (expo, key = random bits above the entry's index); the
+ * receiving rank posts a REQ (BULK packet from a tx slot: this header,
+ * then nseg (address, length) pairs of the sender's memory) that its agent
+ * forwards with a first grant of chunks; the sending agent checks the key,
+ * pulls each granted chunk with process_vm_readv into a bounce buffer and
+ * sends it as one message on its bulk endpoint (agt_bulk_chunk first)
+ * into a landing buffer of the receiving node (in this segment); the
+ * receiving agent hands the landing buffer to the rank through its land
+ * ring, the rank copies the chunk out and takes it, and the agent grants
+ * the next chunk (GRANT). */
+#define AGT_BULK_EXPOSE 64u   /* exposures a rank holds at once; more go through CTS */
+#define AGT_BULK_RING   16u   /* landed chunks a rank may hold (>= the per-read window) */
+#define AGT_BULK_SEGS   64u   /* the sender's segments per REQ (the device reads 64 at once) */
+#define AGT_BULK_HDR    64u   /* landing/bounce buffer: chunk header, then the data */
+enum { AGT_BULK_REQ = 1, AGT_BULK_GRANT = 2 };
+typedef struct agt_bulk_hdr {   /* BULK packet's device header */
+    uint8_t  op, pad[3];
+    uint32_t id;        /* the reading rank's read number */
+    uint32_t grant;     /* chunks the sender may send now (more) */
+    uint32_t nseg;      /* REQ: pairs in the payload */
+    uint64_t key, total;
+} agt_bulk_hdr;
+typedef struct agt_bulk_chunk {   /* first in every bulk message */
+    uint32_t reader, id;  /* the reading rank (world), its read number */
+    int32_t  err;         /* nonzero: the read failed here (len 0, the last chunk) */
+    uint32_t len;
+    uint64_t off;         /* within the read */
+} agt_bulk_chunk;
+/* key 0: free. The owner writes base and len, then the key (release); the
+ * agent reads the key, base, len, and the key again (a seqlock: keys are
+ * never reused). */
+typedef struct agt_bulk_expo { _Atomic uint64_t key, base, len; } agt_bulk_expo;
+typedef struct agt_bulk_land { uint32_t buf; int32_t err; uint32_t len, pad; uint64_t off; } agt_bulk_land;
+
 enum { AGT_ST_INIT = 0, AGT_ST_READY = 1, AGT_ST_ADDRS = 2, AGT_ST_QUIESCE = 3,
        AGT_ST_QUIT = 4, AGT_ST_FAILED = 5 };
 
@@ -147,22 +183,32 @@ typedef struct agt_rank_blk {
     /* agent -> rank: deliveries wait for room in this rank's cq / rx slots
      * and the agent is about to block: ring the doorbell after freeing some */
     _Alignas(SHM_CACHELINE) _Atomic uint32_t want_room;
+    /* bulk path: chunks landed for this rank (agent -> rank, land[n %
+     * AGT_BULK_RING]), taken by it (rank -> agent), its exposures */
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t bulk_posted;
+    agt_bulk_land land[AGT_BULK_RING];
+    _Alignas(SHM_CACHELINE) _Atomic uint64_t bulk_taken;
+    _Alignas(SHM_CACHELINE) agt_bulk_expo expo[AGT_BULK_EXPOSE];
 } agt_rank_blk;
 
 typedef struct agt_seg_hdr {
     uint64_t magic, size;
     uint32_t nlocal, nnodes, node, mtu;
     uint32_t ncmd, ncq, ntx, nrx, nworld;
+    uint32_t nbulk, bulk_chunk;   /* landing buffers of the node, data bytes each */
+    uint64_t bulk_off, bulk_addr_off;
     uint64_t nodes_off, rank_off, rank_stride, cmd_off, cq_off, tx_off, rx_off, addr_off;
     uint64_t rma_off;             /* per rank: AGT_RMA_WINS one-sided lines (agent_rma.c) */
     _Atomic uint32_t state;
     _Atomic int32_t agent_pid;
     char my_addr[AGT_ADDR_HEX];   /* the agent's endpoint, hex */
+    char my_bulk_addr[AGT_ADDR_HEX];   /* its bulk endpoint (agent_bulk.c), hex */
     char sock[AGT_NAME_MAX];      /* abstract unix socket name */
 } agt_seg_hdr;
 
 typedef struct agt_layout {
     uint32_t nlocal, nnodes, mtu, ncmd, ncq, ntx, nrx, nworld;
+    uint32_t nbulk, bulk_chunk;
 } agt_layout;
 
 /* agent_ring.c */
@@ -205,6 +251,14 @@ static inline uint32_t *agt_nodes(agt_seg_hdr *h)   /* world rank -> node */
 static inline char *agt_addr(agt_seg_hdr *h, int node)
 {
     return (char *)h + h->addr_off + (size_t)node * AGT_ADDR_HEX;
+}
+static inline char *agt_bulk_addr(agt_seg_hdr *h, int node)   /* the bulk endpoint's */
+{
+    return (char *)h + h->bulk_addr_off + (size_t)node * AGT_ADDR_HEX;
+}
+static inline char *agt_landing(agt_seg_hdr *h, uint32_t j)   /* landing buffer j */
+{
+    return (char *)h + h->bulk_off + (size_t)j * (AGT_BULK_HDR + h->bulk_chunk);
 }
 
 #endif

@@ -49,9 +49,21 @@ if [ -z "${AGENT_TEST_FULL:-}" ]; then
     suite 4 "4" -- persistent
     run 2 2 CLUMPI_AGENT_PIO_MAX=0 CLUMPI_EAGER_LIMIT=0 -- "$T/order"
     run 2 2 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$T/order"
+    # the bulk path: default chunks; many small chunks through one landing
+    # buffer (every grant waits for the one before); off (CTS + DATA)
+    suite 2 "2" -- bulk
+    run 2 3 CLUMPI_AGENT_BULK_CHUNK=4096 CLUMPI_AGENT_BULK=1 -- "$T/bulk"
+    run 2 2 CLUMPI_AGENT_BULK=0 -- "$T/bulk"
 else
 PT2PT="pingpong anysource order truncate probe persistent ssend bsend sendrecv completion cancel dtype procnull"
-suite 2 "" -- $PT2PT comms coll
+suite 2 "" -- $PT2PT comms coll bulk rndv_dtype rndv_reg
+# the bulk path's chunks and grants: small chunks, one landing buffer or a
+# window of one, a slow agent, off; 4 nodes of 2 ranks reading at once
+run 2 3 CLUMPI_AGENT_BULK_CHUNK=4096 CLUMPI_AGENT_BULK=1 -- "$T/bulk"
+run 3 3 CLUMPI_AGENT_BULK_CHUNK=8192 CLUMPI_AGENT_BULK_WINDOW=1 CLUMPI_AGENT_BULK_BOUNCE=1 -- "$T/bulk"
+run 2 4 CLUMPI_AGENT_BULK_CHUNK=65536 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$T/bulk"
+run 2 2 CLUMPI_AGENT_BULK=0 -- "$T/bulk"
+run 4 8 CLUMPI_AGENT_BULK_CHUNK=16384 CLUMPI_AGENT_BULK=3 -- "$T/bulk"
 # the programs that take any rank count, at 4 and 8 ranks over 4 nodes
 suite 4 "4 8" -- pingpong anysource order sendrecv completion persistent
 suite 4 "8" -- stress
