@@ -1,13 +1,18 @@
 /*
  * reduce_algos.c — the reductions against a local reference, as a user
- * program would call them. test/coll/reduce_algos.sh runs it once per
- * algorithm of one operation (through test/coll/run-coll, which forces
- * CLUMPI_COLL_<OP>=<name>) and rank count; argv[1] names the operation
- * (reduce, allreduce, reduce_scatter, reduce_scatter_block, scan, exscan;
- * default all). The algorithm does not show here, so the same program
- * validates any MPI. COLL_LONG=1 (make check-long) adds every root up to
- * 20011 elements and megabyte counts for three representative kinds (up to
- * 9 ranks).
+ * program would call them. test/coll/reduce.sh and its siblings run it
+ * once per algorithm of one operation (through test/coll/run-coll, which
+ * forces CLUMPI_COLL_<OP>=<name>) and rank count; argv[1] names the
+ * operation (reduce, allreduce, reduce_scatter, reduce_scatter_block,
+ * scan, exscan; default all; with "all", COLL_OPS may list some of them,
+ * separated by ":", as test/coll/zip-variants does). The algorithm does
+ * not show here, so the same program validates any MPI. COLL_LONG=1 (make
+ * check-long) adds every root up to 20011 elements and megabyte counts for
+ * three representative kinds (up to 9 ranks; the other kinds every root up
+ * to 1001 elements); COLL_BIG=0 leaves the megabytes out (the variants
+ * that force a segment size of 1 KiB +- 1 byte: 20011 elements already
+ * make dozens of segments, and the default segment size takes the
+ * megabytes).
  *
  * Covered per operation: counts 0, 1, odd and long, every root, MPI_IN_PLACE, predefined ops on int/double, a
  * vector datatype (gaps must stay untouched), MINLOC/MAXLOC with ties on a
@@ -347,14 +352,28 @@ static void test_scan(int k, size_t n, int inplace, int exclusive)
     free(r);
 }
 
+/* Is name one of the ":"-separated entries of list? */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list;; p++) {
+        if (strncmp(p, name, n) == 0 && (p[n] == ':' || p[n] == '\0'))
+            return 1;
+        if (!(p = strchr(p, ':')))
+            return 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "reduce_algos");
     rank = mt_rank;
     size = mt_size;
     const char *which = argc > 1 ? argv[1] : "all";
+    if (strcmp(which, "all") == 0 && getenv("COLL_OPS"))
+        which = getenv("COLL_OPS");
     longrun = getenv("COLL_LONG") && strcmp(getenv("COLL_LONG"), "0") != 0;
-#define DO(name) (strcmp(which, "all") == 0 || strcmp(which, name) == 0)
+#define DO(name) (strcmp(which, "all") == 0 || in_list(which, name))
     MPI_OK(MPI_Op_create(usum, 1, &op_usum));
     MPI_OK(MPI_Op_create(matmul, 0, &op_matmul));
     MPI_OK(MPI_Type_contiguous(4, MPI_UINT32_T, &t_mat));
@@ -367,11 +386,13 @@ int main(int argc, char **argv)
     MPI_OK(MPI_Type_contiguous(2, MPI_DOUBLE_INT, &t_pairs));
     MPI_OK(MPI_Type_commit(&t_pairs));
 
-    /* Counts: 0, 1, odd, several segments, and long (~1 MiB of int; up to
-     * 4 MiB for the wider kinds with COLL_LONG). */
+    /* Counts: 0, 1, odd, several segments, and long (~1 MiB of every
+     * kind: 4 MiB for the wider ones made the megabyte counts most of
+     * check-long's reductions without cutting or moving data otherwise). */
     size_t counts[] = { 0, 1, 7, 1001, 20011, 262147 };
-    int ncounts = longrun ? 6 : 5;
-    size_t cap = (size_t)(longrun ? 4 : 1) << 20;
+    const char *big = getenv("COLL_BIG");
+    int ncounts = longrun && !(big && strcmp(big, "0") == 0) ? 6 : 5;
+    size_t cap = (size_t)1 << 20;
     for (int k = 0; k < K_NKIND; k++) {
 #ifndef CLUMPI
         /* Predefined ops on derived types (all elements of one basic type)
@@ -405,9 +426,11 @@ int main(int argc, char **argv)
                 if (DO("reduce_scatter"))
                     test_reduce_scatter(k, n / (size_t)size, ip, 0);
                 /* every root up to tens of thousands of elements (many
-                 * segments), the first, middle and last for megabytes */
+                 * segments; beyond 1001 only for the representative
+                 * kinds: the tree turns with the root, not with the op),
+                 * the first, middle and last for megabytes */
                 for (int root = 0; DO("reduce") && root < size; root++)
-                    if (n < 5000 || (longrun && n < 100000) || root == 0 ||
+                    if (n < 5000 || (longrun && n < 100000 && rep) || root == 0 ||
                         root == size - 1 || (longrun && root == size / 2))
                         test_reduce(k, n, root, ip);
             }
