@@ -120,13 +120,18 @@ test_coll_nbc_LDFLAGS = $(COLL_TEST_LINK)
 test_coll_neighbor_LDADD = $(COLL_TEST_LIBS)
 test_coll_neighbor_LDFLAGS = $(COLL_TEST_LINK)
 
-# make check-long: every collective test above with COLL_LONG=1, one after
+# make check-long: the collective tests above with COLL_LONG=1, one after
 # the other, stopping at the first failure (test/coll/long.sh; after the
 # lists: make expands a rule's prerequisites where it reads the rule).
+# bcast.sh and reductions.sh take in barrier.sh's and the per-operation
+# reduction scripts' algorithms (test/coll/zip-variants).
+COLL_LONG_TESTS = test/coll/bcast.sh test/coll/gather.sh test/coll/scatter.sh \
+	test/coll/allgather.sh test/coll/alltoall.sh test/coll/errors.sh test/coll/commfree.sh \
+	test/coll/reductions.sh $(NBC_TESTS)
 check-long: check-long-coll
 check-long-coll: $(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS) src/tools/mpirun
-	$(SHELL) $(srcdir)/test/coll/long.sh "$(abs_builddir)" "$(abs_srcdir)" \
-	    $(COLL_TESTS) $(RED_TESTS) $(NBC_TESTS)
+	$(SHELL) $(srcdir)/test/coll/long.sh "$(abs_builddir)" "$(abs_srcdir)" $(COLL_LONG_TESTS)
 .PHONY: check-long check-long-coll
-EXTRA_DIST += test/coll/long.sh
+EXTRA_DIST += test/coll/long.sh test/coll/reductions.sh test/coll/zip-variants \
+	test/coll/reduction-variants
 CLEANFILES += test/coll/*.long.log

@@ -1,7 +1,8 @@
 #!/bin/sh
-# long.sh — the collective part of make check-long: each test/coll script
-# with COLL_LONG=1 (1-9 and 16 ranks, 2-4 emulated nodes, every root, long
-# counts: see run-coll), one after the other, timed. The first failure
+# long.sh — the collective part of make check-long: the test/coll scripts
+# it is given (coll/Makefile.mk: COLL_LONG_TESTS) with COLL_LONG=1 (1-9 and
+# 16 ranks, 2-4 emulated nodes, every root, long counts: see run-coll), one
+# after the other, timed. The first failure
 # stops it: the end of that script's log, whose "== rerun:" line is the
 # command that failed.
 # usage: long.sh BUILD_DIR SRC_DIR SCRIPT...   (make check-long-coll)
