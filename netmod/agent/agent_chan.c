@@ -25,7 +25,8 @@
  * 5's "hang"): each side waited for the other with sched_yield, ~2 ms per
  * yield next to other busy processes, ~50 packets/s.
  * CLUMPI_AGENT_PIO_BW (MB/s) throttles PIO copies, to emulate a slow I/O
- * bus.
+ * bus. Rendezvous messages do not come through here: the device reads
+ * them by key through the agents' bulk path (agent_bulk_rank.c).
  *
  * Agent death: a rank blocked notices its socket close; a rank spinning
  * checks the socket every few thousand empty polls. Either ends the job.
@@ -273,6 +274,11 @@ static void throttle(size_t bytes)
 static int take_aside(void);
 static int dma_status(uint64_t seq);
 
+static int pulled(void *seq)
+{
+    return atomic_load_explicit(&R.b->dma_done, memory_order_acquire) > *(uint64_t *)seq;
+}
+
 /* Post a DMA command. cookie != NULL (send_later): returns 1 at once, the
  * device hears of the pull from progress (dma_reap). NULL (send): waits for
  * the pull, the buffer is free on return. */
@@ -299,15 +305,7 @@ static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec
     R.dma_ck[seq % AGT_DMA_MAX] = cookie;
     if (cookie)
         return 1;
-    for (unsigned spins = 0;; spins++) {
-        if (atomic_load_explicit(&R.b->dma_done, memory_order_acquire) > seq)
-            break;
-        if (take_aside() == 0 && (spins & 63) == 63) {
-            sched_yield();
-            if ((spins & 0xffff) == 0xffff && sock_drain())
-                agent_died();
-        }
-    }
+    agt_chan_wait(pulled, &seq);
     if (R.dma_seen == seq)
         R.dma_seen++;   /* nothing of send_later's before it: seen here */
     return dma_status(seq);

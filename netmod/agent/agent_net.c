@@ -41,21 +41,39 @@ static void progress_once(void)
     (void)fi_cq_read(cq, &e, 0);   /* drives the provider, takes nothing */
 }
 
+/* Post with call; the provider may refuse for now (-FI_EAGAIN): drive it
+ * and retry. Any other error ends the agent. */
+#define POST(what, call)                                                       \
+    do {                                                                       \
+        ssize_t rc_;                                                           \
+        while ((rc_ = (call)) == -FI_EAGAIN)                                   \
+            progress_once();                                                   \
+        if (rc_) {                                                             \
+            fail(what, (int)rc_);                                              \
+            exit(1);                                                           \
+        }                                                                      \
+    } while (0)
+
 void agt_net_repost(uint32_t k)
 {
     agt_tx *t = &A.pool_tx[k];
     t->type = AGT_TX_POOL;
     t->k = k;
-    for (;;) {
-        ssize_t rc = fi_recv(ep, agt_slot_mem(&A.pool, k), A.mtu, pool_desc, FI_ADDR_UNSPEC, &t->ctx);
-        if (rc == 0)
-            return;
-        if (rc != -FI_EAGAIN) {
-            fail("posting a receive slot", (int)rc);
-            exit(1);
-        }
-        progress_once();
-    }
+    POST("posting a receive slot",
+         fi_recv(ep, agt_slot_mem(&A.pool, k), A.mtu, pool_desc, FI_ADDR_UNSPEC, &t->ctx));
+}
+
+/* An endpoint on the agent's address vector and completion queue. */
+static int open_ep(struct fid_ep **e)
+{
+    int rc;
+    if ((rc = fi_endpoint(domain, info, e, NULL)))
+        return fail("fi_endpoint", rc);
+    if ((rc = fi_ep_bind(*e, &av->fid, 0)) || (rc = fi_ep_bind(*e, &cq->fid, FI_TRANSMIT | FI_RECV)))
+        return fail("fi_ep_bind", rc);
+    if ((rc = fi_enable(*e)))
+        return fail("fi_enable", rc);
+    return 0;
 }
 
 int agt_net_open(void)
@@ -76,21 +94,11 @@ int agt_net_open(void)
                                       info->domain_attr->av_type : FI_AV_TABLE };
     if ((rc = fi_av_open(domain, &ava, &av, NULL)))
         return fail("fi_av_open", rc);
-    if ((rc = fi_endpoint(domain, info, &ep, NULL)))
-        return fail("fi_endpoint", rc);
-    if ((rc = fi_ep_bind(ep, &av->fid, 0)) || (rc = fi_ep_bind(ep, &cq->fid, FI_TRANSMIT | FI_RECV)))
-        return fail("fi_ep_bind", rc);
-    if ((rc = fi_enable(ep)))
-        return fail("fi_enable", rc);
     /* Bulk chunks arrive on an endpoint of their own: its receives are
      * landing buffers (a chunk each), the main one's are MTU slots, and a
      * message takes whichever receive is posted next. */
-    if ((rc = fi_endpoint(domain, info, &bep, NULL)))
-        return fail("fi_endpoint (bulk)", rc);
-    if ((rc = fi_ep_bind(bep, &av->fid, 0)) || (rc = fi_ep_bind(bep, &cq->fid, FI_TRANSMIT | FI_RECV)))
-        return fail("fi_ep_bind (bulk)", rc);
-    if ((rc = fi_enable(bep)))
-        return fail("fi_enable (bulk)", rc);
+    if ((rc = open_ep(&ep)) || (rc = open_ep(&bep)))
+        return rc;
     inject_max = info->tx_attr->inject_size;
     if (info->domain_attr->mr_mode & FI_MR_LOCAL) {
         if ((rc = fi_mr_reg(domain, A.h, A.h->size, FI_SEND, 0, 0, 0, &seg_mr, NULL)) ||
@@ -185,30 +193,12 @@ static fi_addr_t resolve(int node) { return resolve_in(addr, agt_addr(A.h, node)
 void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t)
 {
     fi_addr_t a = resolve_in(baddr, agt_bulk_addr(A.h, node), node);
-    for (;;) {
-        ssize_t rc = fi_send(bep, buf, len, bounce_desc, a, &t->ctx);
-        if (rc == 0)
-            return;
-        if (rc != -FI_EAGAIN) {
-            fail("sending a chunk to a peer agent", (int)rc);
-            exit(1);
-        }
-        progress_once();
-    }
+    POST("sending a chunk to a peer agent", fi_send(bep, buf, len, bounce_desc, a, &t->ctx));
 }
 
 void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t)
 {
-    for (;;) {
-        ssize_t rc = fi_recv(bep, buf, len, land_desc, FI_ADDR_UNSPEC, &t->ctx);
-        if (rc == 0)
-            return;
-        if (rc != -FI_EAGAIN) {
-            fail("posting a landing buffer", (int)rc);
-            exit(1);
-        }
-        progress_once();
-    }
+    POST("posting a landing buffer", fi_recv(bep, buf, len, land_desc, FI_ADDR_UNSPEC, &t->ctx));
 }
 
 static void xmit(agt_tx *t)
@@ -221,25 +211,13 @@ static void xmit(agt_tx *t)
     fi_addr_t a = resolve(t->node);
     agt_delay();
     agt_st.sent[w->kind]++;
-    for (;;) {
-        ssize_t rc;
-        if (t->len <= inject_max) {
-            rc = fi_inject(ep, t->pkt, t->len, a);
-            if (rc == 0) {
-                agt_tx_done(t);   /* inject copied it: the slot is free at once */
-                return;
-            }
-        } else {
-            rc = fi_send(ep, t->pkt, t->len, t->type == AGT_TX_RANK ? seg_desc : pool_desc, a,
-                         &t->ctx);
-            if (rc == 0)
-                return;
-        }
-        if (rc != -FI_EAGAIN) {
-            fail("sending to a peer agent", (int)rc);
-            exit(1);
-        }
-        progress_once();
+    if (t->len <= inject_max) {
+        POST("sending to a peer agent", fi_inject(ep, t->pkt, t->len, a));
+        agt_tx_done(t);   /* inject copied it: the slot is free at once */
+    } else {
+        POST("sending to a peer agent",
+             fi_send(ep, t->pkt, t->len, t->type == AGT_TX_RANK ? seg_desc : pool_desc, a,
+                     &t->ctx));
     }
 }
 
