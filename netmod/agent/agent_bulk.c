@@ -239,7 +239,9 @@ static void on_req(const agt_wire *w, const agt_bulk_hdr *h)
         memcpy(&l, pairs + 16 * i + 8, 8);
         s->seg[i] = (struct iovec){ (void *)(uintptr_t)a, (size_t)l };
     }
-    s->err = check(s, h->key);
+    /* chunks are cut by the reader's size (landing buffers, its count of
+     * chunks): a job whose nodes differ in it reads through CTS instead */
+    s->err = h->chunk != chunk() ? -ENOTSUP : check(s, h->key);
     srv **pp = &serving;
     while (*pp)
         pp = &(*pp)->next;

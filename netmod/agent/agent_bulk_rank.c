@@ -113,7 +113,8 @@ static int read_part(int src, uint64_t key, const struct iovec *rv, int rn, size
     }
     agt_wire w = { .kind = AGT_K_BULK, .hdrlen = sizeof(agt_bulk_hdr), .len = (uint16_t)(16 * rn),
                    .src = agt_chan_world(), .dst = (uint32_t)src };
-    agt_bulk_hdr q = { .op = AGT_BULK_REQ, .id = ++read_id, .nseg = (uint32_t)rn, .key = key,
+    agt_bulk_hdr q = { .op = AGT_BULK_REQ, .id = ++read_id, .nseg = (uint32_t)rn, .chunk = h->bulk_chunk,
+                       .key = key,
                        .total = total };
     struct iovec pkt[3] = { { &w, sizeof w }, { &q, sizeof q }, { pairs, 16 * (size_t)rn } };
     post_arg pa = { pkt, 3, 0 };

@@ -156,8 +156,13 @@ typedef struct agt_bulk_hdr {   /* BULK packet's device header */
     uint32_t id;        /* the reading rank's read number */
     uint32_t grant;     /* chunks the sender may send now (more) */
     uint32_t nseg;      /* REQ: pairs in the payload */
+    uint32_t chunk;     /* REQ: the reader's chunk size (the owner's must match) */
+    uint32_t pad2;
     uint64_t key, total;
 } agt_bulk_hdr;
+_Static_assert(sizeof(agt_bulk_hdr) <= AGT_HDR_MAX &&
+                   16 + sizeof(agt_bulk_hdr) + 16 * AGT_BULK_SEGS <= AGT_MTU_DEF,
+               "a REQ is one packet");
 typedef struct agt_bulk_chunk {   /* first in every bulk message */
     uint32_t reader, id;  /* the reading rank (world), its read number */
     int32_t  err;         /* nonzero: the read failed here (len 0, the last chunk) */
