@@ -185,7 +185,11 @@ int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "bulk");
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    const char *c = getenv("CLUMPI_AGENT_BULK_CHUNK");
+    /* the sizes every rank uses: a job whose nodes run different chunk
+     * sizes names one here */
+    const char *c = getenv("BULK_TEST_CHUNK");
+    if (!c)
+        c = getenv("CLUMPI_AGENT_BULK_CHUNK");
     chunk = c && atol(c) >= 4096 ? (size_t)atol(c) & ~(size_t)63 : 262144;
     next = (mt_rank + 1) % mt_size, prev = (mt_rank + mt_size - 1) % mt_size;
     const size_t sizes[] = { 0, 1, EAGER - 1, EAGER, EAGER + 1, chunk - 1, chunk, chunk + 1,
