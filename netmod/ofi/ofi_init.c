@@ -8,7 +8,9 @@
  * Interface: CLUMPI_OFI_IFACE names a libfabric domain ("lo", "eth0"); by
  * default the first domain that is not loopback, so that the address works
  * from other hosts (on one machine, traffic to our own address never leaves
- * it), loopback only when nothing else exists.
+ * it), loopback only when nothing else exists; but loopback first when
+ * mpirun started the whole job on this host (CLUMPI_ONE_HOST=1: emulated
+ * nodes), see ofi_select.c.
  *
  * Addresses: each rank puts its hex-encoded fi_getname under "ofi-<rank>"
  * before one PMI barrier; a peer's address is fetched and inserted into the

@@ -64,9 +64,13 @@ static int is_loopback(const struct fi_info *i)
 }
 
 /* The first usable entry of one query: not the node-local shm provider
- * (unless asked for by name), not loopback unless the user named it or it
- * is all there is. */
-static struct fi_info *query(const char *prov, const char *iface)
+ * (unless asked for by name); not loopback unless the user named it or it
+ * is all there is, so that the address works from other hosts; but
+ * loopback first when the whole job is on this host (one_host: emulated
+ * nodes). There another interface can vanish under a running job: the
+ * netns tests make and delete a bridge while other tests run, and agents
+ * that had picked it failed with "Cannot assign requested address". */
+static struct fi_info *query(const char *prov, const char *iface, int one_host)
 {
     /* RMA reads (rendezvous, see ofi.c), writes and atomics (windows,
      * ofi_rma.c), multi-recv and manual progress where offered, then
@@ -90,7 +94,7 @@ static struct fi_info *query(const char *prov, const char *iface)
         fi_freeinfo(h);
         if (rc || !list)
             continue;
-        struct fi_info *pick = NULL, *lo = NULL;
+        struct fi_info *pick = NULL, *other = NULL;
         for (struct fi_info *i = list; i; i = i->next) {
             const char *pn = i->fabric_attr->prov_name;
             if (!prov && pn && !strcmp(pn, "shm"))
@@ -100,16 +104,16 @@ static struct fi_info *query(const char *prov, const char *iface)
             if (iface && !(i->domain_attr->name && !strcmp(i->domain_attr->name, iface)) &&
                 !(i->fabric_attr->name && !strcmp(i->fabric_attr->name, iface)))
                 continue;
-            if (!iface && is_loopback(i)) {
-                if (!lo)
-                    lo = i;
+            if (!iface && is_loopback(i) != one_host) {
+                if (!other)
+                    other = i;
                 continue;
             }
             pick = i;
             break;
         }
         if (!pick)
-            pick = lo;
+            pick = other;
         if (pick) {
             struct fi_info *d = fi_dupinfo(pick);
             fi_freeinfo(list);
@@ -178,12 +182,14 @@ struct fi_info *ofi_choose(size_t largest)
         prov = NULL;
     if (iface && !*iface)
         iface = NULL;
+    /* mpirun says so when it started every rank here */
+    int one_host = cu_param_int("ONE_HOST", 0) != 0;
     struct fi_info *i = NULL;
     if (prov) {
-        i = query(prov, iface);
+        i = query(prov, iface, one_host);
     } else {
         for (size_t k = 0; !i && k < sizeof OFI_DEFAULT_PROVIDERS / sizeof OFI_DEFAULT_PROVIDERS[0]; k++)
-            i = query(OFI_DEFAULT_PROVIDERS[k], iface);
+            i = query(OFI_DEFAULT_PROVIDERS[k], iface, one_host);
     }
     if (!i) {
         char avail[1024];

@@ -336,6 +336,8 @@ static void exec_rank(struct job *j, struct rank *r, int pmi_fd, int in_fd, int 
     setenv_int("MPI_LOCALRANKID", r->local);
     setenv_int("MPI_LOCALNRANKS", ls);
     setenv_int("CLUMPI_HOST_NRANKS", host_size(j, r->host));
+    if (j->nremote == 0)   /* the network channel stays on loopback */
+        setenv("CLUMPI_ONE_HOST", "1", 1);
     {   /* the cores mpirun may use here, before binding narrows the rank's */
         cpu_set_t all;
         if (sched_getaffinity(0, sizeof all, &all) == 0)
