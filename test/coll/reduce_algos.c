@@ -116,6 +116,15 @@ static MPI_Op op_of(int k)
     }
 }
 
+/* A (double, int) pair written field by field: copying a whole pdint
+ * would copy its padding, which is indeterminate in a local and must keep
+ * the fill byte (exscan compares rank 0's untouched buffer bytewise). */
+static void put_dint(unsigned char *p, double v, int i)
+{
+    memcpy(p + offsetof(pdint, v), &v, sizeof v);
+    memcpy(p + offsetof(pdint, i), &i, sizeof i);
+}
+
 /* Rank r's operand: element i written at p (ext_of bytes; gaps get 0x5a). */
 static void put(int k, int r, size_t i, unsigned char *p)
 {
@@ -131,12 +140,11 @@ static void put(int k, int r, size_t i, unsigned char *p)
         break;
     }
     case K_MAXLOC_2INT: { p2int x = { (r + (int)i) % 3, r }; memcpy(p, &x, sizeof x); break; }
-    case K_MINLOC_DINT: { pdint x = { (double)((r * 5 + (int)i) % 4), r }; memcpy(p, &x, sizeof x); break; }
-    default: {
-        pdint x[2] = { { (double)((r + (int)i) % 3), r }, { (double)(r % 2), size - r } };
-        memcpy(p, x, sizeof x);
+    case K_MINLOC_DINT: put_dint(p, (double)((r * 5 + (int)i) % 4), r); break;
+    default:
+        put_dint(p, (double)((r + (int)i) % 3), r);
+        put_dint(p + sizeof(pdint), (double)(r % 2), size - r);
         break;
-    }
     }
 }
 
