@@ -171,7 +171,12 @@ static int agt_init(const mpid_chan_info *info)
                          name + 1) < 0)
                 err = -EINVAL;
             R.agent = agt_spawn(name);
-            err = R.agent < 0 ? -ECHILD : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent, 30000);
+            /* CLUMPI_AGENT_START_TIMEOUT: seconds; an agent under valgrind
+             * on a loaded machine can take longer than the default */
+            long start_s = cu_param_int("AGENT_START_TIMEOUT", 30);
+            err = R.agent < 0 ? -ECHILD
+                              : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent,
+                                               (start_s < 1 ? 1 : start_s) * 1000);
             if (err)
                 cu_warn("agent: the NI agent of node %d did not start (%s)", info->node,
                         strerror(-err));
