@@ -146,3 +146,14 @@ test_mpi_vanish_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_crash_SOURCES = test/mpi/crash.c test/mpi/mtest.h
 test_mpi_crash_LDADD = $(MPI_TEST_LIBS)
 test_mpi_crash_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+# make check-valgrind: a representative set under valgrind's memcheck
+# (test/valgrind.sh; minutes, so not part of make check).
+VALGRIND_TEST_PROGS = test/mpi/pingpong test/mpi/anysource test/coll/bcast \
+	test/coll/reduce_algos test/coll/alltoall test/rma/ops test/rma/netrma \
+	test/rma/atomic test/rma/busy_target
+check-valgrind: $(VALGRIND_TEST_PROGS) src/tools/mpirun netmod/agent/clumpi-agent
+	top_builddir=$(abs_top_builddir) top_srcdir=$(abs_top_srcdir) \
+	    $(SHELL) $(srcdir)/test/valgrind.sh
+.PHONY: check-valgrind
+EXTRA_DIST += test/valgrind.sh test/valgrind.supp
