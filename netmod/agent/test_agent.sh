@@ -105,6 +105,9 @@ elif [ -x "$NI" ]; then
     run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" host-packet
     run 3 6 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_NS=2000 -- "$NI" ni-binomial
     run 4 8 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_POOL=1 -- "$NI" ni-binary
+    # a larger MTU: reductions in fewer, larger packets of whole elements
+    run 3 6 CLUMPI_AGENT_MTU=5000 -- "$NI" ni-binomial
+    run 4 4 CLUMPI_AGENT_MTU=16384 CLUMPI_AGENT_WINDOW=2 -- "$NI" ni-binary
     CLUMPI_NET=direct run 2 4 -- "$NI" ni-binary   # no agent: the host's tree
     # 5-8 nodes (check-long): deeper trees, both shapes, a slow agent
     if [ -n "${AGENT_TEST_LONG:-}" ]; then

@@ -9,7 +9,8 @@
  * flight at once (ranks enter them in opposite orders: NI forwarding must
  * not need the receivers, and the trees must not deadlock each other).
  * Reductions: predefined ops on predefined types (pair types and a vector
- * type included), every root, sizes across the packet and window, in
+ * type included), every root, sizes across the packet (of the run's MTU)
+ * and window and megabytes, in
  * place; user ops (commutative, and non-commutative: the host's ordered
  * fallback); disjoint communicators reducing at the same time through the
  * same agents, and overlapping ones in turn; a barrier that must hold.
@@ -227,6 +228,17 @@ static void reductions(MPI_Comm comm, int salt)
             red_check(comm, MPI_INT, MPI_SUM, counts[c], root, 0, root == 1, salt + (int)c);
     for (size_t c = 0; c < nc; c++)
         red_check(comm, MPI_INT, MPI_SUM, counts[c], 0, 1, (int)c & 1, salt + (int)c);
+    /* reductions fill packets of this run's MTU (CLUMPI_AGENT_MTU) with
+     * whole elements: around its payload (MTU - 64 bytes), its window, a
+     * pair type whose 12 packed bytes do not divide it, and megabytes */
+    const char *mtu = getenv("CLUMPI_AGENT_MTU");
+    size_t pi = ((mtu ? strtoul(mtu, NULL, 0) : 2048) - 64) / sizeof(int);
+    const size_t big[] = { pi - 1, pi + 1, 16 * pi + 1, 300000 };
+    for (size_t c = 0; c < sizeof big / sizeof big[0]; c++) {
+        red_check(comm, MPI_INT, MPI_SUM, big[c], p - 1, 0, (int)c & 1, salt + (int)c);
+        red_check(comm, MPI_INT, MPI_SUM, big[c], 0, 1, (int)c & 1, salt + (int)c);
+    }
+    red_check(comm, MPI_DOUBLE_INT, MPI_MINLOC, 3 * pi + 5, 0, 1, 0, salt);
     struct { MPI_Datatype t; MPI_Op op; } tops[] = {
         { MPI_INT, MPI_MAX }, { MPI_INT, MPI_MIN }, { MPI_DOUBLE, MPI_SUM },
         { MPI_DOUBLE, MPI_PROD }, { MPI_FLOAT, MPI_MIN }, { MPI_LONG_LONG, MPI_BXOR },
