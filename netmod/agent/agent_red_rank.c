@@ -20,11 +20,14 @@
 /* How many packets an allreduce posts beyond the results it has: three
  * quarters of its tx slots, whose accumulators the agent may keep when its
  * pool runs low (the rest stay free for the rank's other traffic). The
- * agents' window W (16) made it a latency-bound stop-and-go on 8 nodes;
- * 48 made 1 MiB 1.3-1.6x faster there. A full window waits for results
- * asleep (the agent wakes us with the next one), not yielding in a loop:
- * on a few shared cores the spinning ranks took the cores the agents
- * needed. It reopens at half the window, so one wake-up posts several. */
+ * agents' window W (16) made it a stop-and-go over the tree's 3 levels
+ * up and 3 down on 8 nodes (1 MiB: 40-42 against 51-65 ms, interleaved,
+ * load 17-21; within the noise at higher load). A full window waits for
+ * results asleep (the agent wakes us with the next one), not yielding in
+ * a loop: on a few shared cores the spinning ranks took the cores the
+ * agents needed. It reopens at half the window: one wake-up, several
+ * packets. What bounds it after that is the cost per packet of every hop:
+ * a larger CLUMPI_AGENT_MTU is what makes large reductions fast. */
 static size_t red_posted, red_ahead;
 static int window_open(void *arg)
 {
