@@ -300,6 +300,9 @@ static int serve_one(srv *s, uint32_t b)
     char *p = bounce(b);
     agt_bulk_chunk *c = (agt_bulk_chunk *)p;
     size_t len = s->total - s->off < chunk() ? s->total - s->off : chunk();
+    /* the whole AGT_BULK_HDR goes on the wire, not only the agt_bulk_chunk
+     * in it: no stale heap bytes to the other node (memcheck) */
+    memset(p, 0, AGT_BULK_HDR);
     *c = (agt_bulk_chunk){ .reader = s->reader, .id = s->id, .off = s->off };
     if (!s->err) {
         struct iovec local = { p + AGT_BULK_HDR, len }, remote[AGT_BULK_SEGS];
