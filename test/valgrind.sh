@@ -31,8 +31,8 @@ if ldd src/tools/mpirun test/mpi/pingpong 2>/dev/null | grep -q 'libasan\|libubs
     echo "SKIP: a sanitizer build cannot run under valgrind"; exit 77
 fi
 timeout=${MPI_TEST_TIMEOUT:-600}
-logs=$b/test/valgrind-logs
-rm -rf "$logs"
+# one folder per invocation: two at once must not remove each other's
+logs=$b/test/valgrind-logs/$$
 mkdir -p "$logs"
 opts="-q --leak-check=full --show-leak-kinds=definite,indirect \
 --errors-for-leak-kinds=definite,indirect --error-exitcode=99 --track-origins=yes \
@@ -111,5 +111,10 @@ if [ -x netmod/agent/clumpi-agent ]; then
     run "agent: allreduce ni-binomial, 3 nodes" 3 5 "$agent CLUMPI_COLL_ALLREDUCE=ni-binomial" \
         $T/coll/reduce_algos allreduce
 fi
-[ $fail -eq 0 ] && rm -rf "$logs"
+if [ $fail -eq 0 ]; then
+    rm -rf "$logs"
+    rmdir "$b/test/valgrind-logs" 2>/dev/null
+else
+    echo "memcheck logs: $logs"
+fi
 exit $fail
