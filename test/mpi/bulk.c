@@ -137,32 +137,9 @@ static void anysource(int round, size_t n)
  * each): the previous rank may start these while this one is still in
  * anysource(), whose ANY_SOURCE receives would take a message tagged with
  * their round. */
-#define MANY_TAG(round, i) (10000 + (round) * 100 + (i))
 static void many(int round, int k, size_t n)
 {
-    char **s = calloc((size_t)k, sizeof *s), **r = calloc((size_t)k, sizeof *r);
-    MPI_Request *q = calloc(2 * (size_t)k, sizeof *q);
-    for (int i = 0; i < k; i++) {
-        s[i] = mt_malloc(n);
-        r[i] = mt_malloc(n);
-        mt_fill(s[i], n, seed_of(round, i, mt_rank));
-        MPI_OK(MPI_Isend(s[i], (int)n, MPI_BYTE, next, MANY_TAG(round, i), MPI_COMM_WORLD,
-                         &q[i]));
-    }
-    mt_barrier();
-    for (int i = k - 1; i >= 0; i--)
-        MPI_OK(MPI_Irecv(r[i], (int)n, MPI_BYTE, prev, MANY_TAG(round, i), MPI_COMM_WORLD,
-                         &q[k + i]));
-    MPI_OK(MPI_Waitall(2 * k, q, MPI_STATUSES_IGNORE));
-    for (int i = 0; i < k; i++) {
-        long bad = mt_verify(r[i], n, seed_of(round, i, prev));
-        CHECK(bad < 0, "in flight %d of %d, %zu bytes: byte %ld wrong", i, k, n, bad);
-        free(s[i]);
-        free(r[i]);
-    }
-    free(s);
-    free(r);
-    free(q);
+    mt_in_flight(round, k, n, next, prev, 10000 + round * 100, seed_of);
 }
 
 /* Pairs (0,1), (2,3), ... exchange n bytes both ways at once. */

@@ -127,6 +127,37 @@ static inline void mt_barrier(void)
     }
 }
 
+/* k messages of n bytes in flight at once to `next` (tags tag0 + i, each
+ * filled with seed(round, i, sender)); after a barrier, so that they are
+ * unexpected, the receives from `prev` are posted last tag first, and every
+ * message is checked. */
+static inline void mt_in_flight(int round, int k, size_t n, int next, int prev, int tag0,
+                                unsigned (*seed)(int round, int i, int rank))
+{
+    char **s = mt_malloc((size_t)k * sizeof *s), **r = mt_malloc((size_t)k * sizeof *r);
+    MPI_Request *q = mt_malloc(2 * (size_t)k * sizeof *q);
+    for (int i = 0; i < k; i++) {
+        s[i] = mt_malloc(n);
+        r[i] = mt_malloc(n);
+        mt_fill(s[i], n, seed(round, i, mt_rank));
+        MPI_OK(MPI_Isend(s[i], (int)n, MPI_BYTE, next, tag0 + i, MPI_COMM_WORLD, &q[i]));
+    }
+    mt_barrier();
+    for (int i = k - 1; i >= 0; i--)
+        MPI_OK(MPI_Irecv(r[i], (int)n, MPI_BYTE, prev, tag0 + i, MPI_COMM_WORLD, &q[k + i]));
+    MPI_OK(MPI_Waitall(2 * k, q, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < k; i++) {
+        long bad = mt_verify(r[i], n, seed(round, i, prev));
+        CHECK(bad < 0, "in flight %d of %d, %zu bytes from %d: byte %ld wrong", i, k, n, prev,
+              bad);
+        free(s[i]);
+        free(r[i]);
+    }
+    free(s);
+    free(r);
+    free(q);
+}
+
 static inline void mt_sleep_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};

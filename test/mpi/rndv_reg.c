@@ -46,24 +46,7 @@ static void one_round(int round, size_t n, int next, int prev)
  * tag first, after the RTS arrived (unexpected). */
 static void in_flight(int round, size_t n, int next, int prev)
 {
-    char *s[NFLIGHT], *r[NFLIGHT];
-    MPI_Request q[2 * NFLIGHT];
-    for (int k = 0; k < NFLIGHT; k++) {
-        s[k] = mt_malloc(n);
-        r[k] = mt_malloc(n);
-        mt_fill(s[k], n, seed_of(round, k, mt_rank));
-        MPI_OK(MPI_Isend(s[k], (int)n, MPI_BYTE, next, k, MPI_COMM_WORLD, &q[k]));
-    }
-    mt_barrier();
-    for (int k = NFLIGHT - 1; k >= 0; k--)
-        MPI_OK(MPI_Irecv(r[k], (int)n, MPI_BYTE, prev, k, MPI_COMM_WORLD, &q[NFLIGHT + k]));
-    MPI_OK(MPI_Waitall(2 * NFLIGHT, q, MPI_STATUSES_IGNORE));
-    for (int k = 0; k < NFLIGHT; k++) {
-        long bad = mt_verify(r[k], n, seed_of(round, k, prev));
-        CHECK(bad < 0, "in flight %d, %zu bytes from %d: byte %ld wrong", k, n, prev, bad);
-        free(s[k]);
-        free(r[k]);
-    }
+    mt_in_flight(round, NFLIGHT, n, next, prev, 0, seed_of);
 }
 
 /* Strided send (blocks of 4 KiB, every other one) into a contiguous receive. */
