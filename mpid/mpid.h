@@ -111,6 +111,9 @@ long mpid_pending_detached(void);
 /* ---- progress ---------------------------------------------------------- */
 /* One pass over the channels; returns the number of events handled. */
 int mpid_progress(void);
+/* One pass for a test call that found nothing done yet; oversubscribed,
+ * a pass that moved nothing also yields the core (progress.c). */
+int mpid_progress_test(void);
 /* Progress until done(arg) returns nonzero: spins briefly, then blocks
  * (futex/eventfd) so idle ranks give the core away. */
 int mpid_progress_until(int (*done)(void *arg), void *arg);

@@ -192,6 +192,25 @@ static int yield_until(int (*done)(void *arg), void *arg)
     }
 }
 
+/* One pass for a test call (MPI_Test*, MPI_Request_get_status, MPI_Iprobe)
+ * that has not found what it looks for. Oversubscribed, a pass that moved
+ * nothing also yields the core: a program's loop of tests otherwise keeps
+ * it from the ranks it waits for until its time slice ends. The long-yield
+ * switch of yield_until applies here too. */
+int mpid_progress_test(void)
+{
+    int n = mpid_progress();
+    if (n > 0 || !oversubscribed || yield_ns <= 0)
+        return n;
+    long long t = now_ns();
+    if (noyield_until != 0 && t < noyield_until)
+        return n;
+    sched_yield();
+    if (yield_long_ns > 0 && now_ns() - t > yield_long_ns)
+        noyield_until = t + YIELD_OFF_NS;
+    return n;
+}
+
 static int progress_until(int (*done)(void *arg), void *arg)
 {
     for (;;) {

@@ -186,7 +186,7 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
         return MPI_ERR_NO_MEM;
     mpid_mq_elem *e = mpid_mq_find_unexp(&c->unexp, src, tag);
     if (!e) {
-        mpid_progress();
+        mpid_progress_test();
         e = mpid_mq_find_unexp(&c->unexp, src, tag);
     }
     if (!e) {

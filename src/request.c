@@ -135,7 +135,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     if (!view(*request, &v))
         return bad_request("MPI_Test", "request", *request);
     if (!view_done(&v)) {
-        mpid_progress();
+        mpid_progress_test();
         if (!view_done(&v)) {
             *flag = 0;
             return MPI_SUCCESS;
@@ -266,7 +266,7 @@ int PMPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]
     if ((rc = views("MPI_Testall", count, reqs, v)) == MPI_SUCCESS) {
         multi m = { count, v, 0 };
         if (!multi_done(&m))
-            mpid_progress();
+            mpid_progress_test();
         /* All or nothing: requests stay untouched unless every one is done. */
         *flag = multi_done(&m);
         if (*flag)
@@ -297,7 +297,7 @@ static int any_common(const char *fn, int count, MPI_Request reqs[], int *index,
         if (block)
             mpid_progress_until(multi_done, &m);
         else
-            mpid_progress();
+            mpid_progress_test();
     }
     *index = MPI_UNDEFINED;
     int active = 0;
@@ -360,7 +360,7 @@ static int some_common(const char *fn, int count, MPI_Request reqs[], int *outco
         if (block)
             mpid_progress_until(multi_done, &m);
         else
-            mpid_progress();
+            mpid_progress_test();
     }
     int active = 0, n = 0, nerr = 0;
     MPI_Comm comm = MPI_COMM_WORLD;
@@ -415,7 +415,7 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!view(request, &v))
         return bad_request("MPI_Request_get_status", "request", request);
     if (!view_done(&v))
-        mpid_progress();
+        mpid_progress_test();
     *flag = view_done(&v);
     if (*flag) {
         if (v.x) {
