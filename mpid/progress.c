@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpid/mpidi.h"
+#include "src/util/clock.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 
@@ -43,13 +44,6 @@ static long long yield_ns;       /* oversubscribed: idle time yielding before bl
 static long long yield_long_ns = 1000000;  /* a yield this long: block instead */
 static long sleep_us = 100000;   /* blocking timeout: a safety net only */
 static int oversubscribed;
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 /* Cores the ranks of this host share: mpirun's own affinity (it runs
  * unbound, so a rank bound to one core still counts the whole set), else
@@ -169,6 +163,26 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
 #define YIELD_OFF_NS  100000000LL
 static long long noyield_until;
 
+/* Oversubscribed and yielding is on (not switched off by a long yield). */
+static int yielding(void)
+{
+    return oversubscribed && yield_ns > 0 &&
+           (noyield_until == 0 || cu_now_ns() >= noyield_until);
+}
+
+/* sched_yield; 0 when it kept us off the core for long (foreign load):
+ * yielding is then off for YIELD_OFF_NS. */
+static int yield_core(void)
+{
+    long long t = cu_now_ns();
+    sched_yield();
+    if (yield_long_ns > 0 && cu_now_ns() - t > yield_long_ns) {
+        noyield_until = t + YIELD_OFF_NS;
+        return 0;
+    }
+    return 1;
+}
+
 static int yield_until(int (*done)(void *arg), void *arg)
 {
     long long t0 = 0;
@@ -179,35 +193,25 @@ static int yield_until(int (*done)(void *arg), void *arg)
             t0 = 0;   /* the window restarts */
             continue;
         }
-        long long t = now_ns();
+        long long t = cu_now_ns();
         if (t0 == 0)
             t0 = t;
         else if (t - t0 >= yield_ns)
             return 0;
-        sched_yield();
-        if (yield_long_ns > 0 && now_ns() - t > yield_long_ns) {
-            noyield_until = t + YIELD_OFF_NS;
+        if (!yield_core())
             return 0;
-        }
     }
 }
 
 /* One pass for a test call (MPI_Test*, MPI_Request_get_status, MPI_Iprobe)
  * that has not found what it looks for. Oversubscribed, a pass that moved
  * nothing also yields the core: a program's loop of tests otherwise keeps
- * it from the ranks it waits for until its time slice ends. The long-yield
- * switch of yield_until applies here too. */
+ * it from the ranks it waits for until its time slice ends. */
 int mpid_progress_test(void)
 {
     int n = mpid_progress();
-    if (n > 0 || !oversubscribed || yield_ns <= 0)
-        return n;
-    long long t = now_ns();
-    if (noyield_until != 0 && t < noyield_until)
-        return n;
-    sched_yield();
-    if (yield_long_ns > 0 && now_ns() - t > yield_long_ns)
-        noyield_until = t + YIELD_OFF_NS;
+    if (n == 0 && yielding())
+        yield_core();
     return n;
 }
 
@@ -215,7 +219,7 @@ static int progress_until(int (*done)(void *arg), void *arg)
 {
     for (;;) {
         if (oversubscribed) {
-            if (yield_ns > 0 && (noyield_until == 0 || now_ns() >= noyield_until)) {
+            if (yielding()) {
                 if (yield_until(done, arg))
                     return 0;
             } else {

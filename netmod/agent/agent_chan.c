@@ -48,6 +48,7 @@
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
+#include "src/util/clock.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
@@ -267,13 +268,11 @@ static void throttle(size_t bytes)
 {
     if (R.pio_ns_per_byte <= 0)
         return;
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    long want = (long)(R.pio_ns_per_byte * (double)bytes);
-    do {
+    long long t0 = cu_now_ns();
+    long long want = (long long)(R.pio_ns_per_byte * (double)bytes);
+    do
         shm_cpu_relax();
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < want);
+    while (cu_now_ns() - t0 < want);
 }
 
 static int take_aside(void);
@@ -644,21 +643,14 @@ static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
 
 void agt_chan_room_made(void) { room_made(); }
 
-static uint64_t now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* Spin this long (yielding) for an agent's answer before sleeping: a
  * chunk of a read lands every few tens of us while the agents stream, and
  * each sleep costs a wake-up (a socket byte and a scheduler hand-off). */
-#define WAIT_SPIN_NS 200000u
+#define WAIT_SPIN_NS 200000LL
 
 void agt_chan_wait(int (*ready)(void *), void *arg)
 {
-    uint64_t t0 = 0;
+    long long t0 = 0;
     for (unsigned spins = 0;; spins++) {
         if (ready(arg))
             return;
@@ -670,7 +662,7 @@ void agt_chan_wait(int (*ready)(void *), void *arg)
             shm_cpu_relax();
             continue;
         }
-        uint64_t now = now_ns();
+        long long now = cu_now_ns();
         if (!t0)
             t0 = now;
         if (now - t0 < WAIT_SPIN_NS) {

@@ -6,15 +6,11 @@
 #include <stdio.h>
 #include <time.h>
 #include "netmod/agent/agent_stats.h"
+#include "src/util/clock.h"
 
 agt_stats agt_st;
 
-uint64_t agt_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+uint64_t agt_now_ns(void) { return (uint64_t)cu_now_ns(); }
 
 void agt_stats_start(void) { agt_st.t_start = agt_now_ns(); }
 void agt_stats_sleep(void) { agt_st.t_sleep0 = agt_now_ns(); }

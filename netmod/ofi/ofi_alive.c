@@ -30,18 +30,12 @@
 #include <string.h>
 #include <time.h>
 #include "netmod/ofi/ofi.h"
+#include "src/util/clock.h"
 #include "src/util/param.h"
 
 #define OFI_QUIET_NS 1000000000LL   /* idle this long: probe */
 
 static long long probe_limit_ns;   /* a probe not sent after this: lost peer; 0: off */
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 int ofi_alive_open(void)
 {
@@ -126,7 +120,7 @@ void ofi_alive_check(int only)
 {
     if (probe_limit_ns <= 0)
         return;
-    long long t = now_ns();
+    long long t = cu_now_ns();
     if (ofi_st.ncqe != ofi_st.quiet_cqe || !ofi_st.quiet_ns) {
         ofi_st.quiet_cqe = ofi_st.ncqe;
         ofi_st.quiet_ns = t;

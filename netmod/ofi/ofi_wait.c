@@ -16,16 +16,10 @@
 #include <poll.h>
 #include <time.h>
 #include "netmod/ofi/ofi.h"
+#include "src/util/clock.h"
 
 #define SPURIOUS_MAX 3          /* empty instant wakeups before napping */
 #define INSTANT_NS   50000      /* a sleep shorter than this "ended at once" */
-
-static long long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static void nap(long us)
 {
@@ -41,7 +35,7 @@ int ofi_arm_sleep(void)
     if (ofi_st.got_cqe)
         ofi_st.spurious = 0;
     ofi_st.got_cqe = 0;
-    ofi_st.armed_ns = now_ns();
+    ofi_st.armed_ns = cu_now_ns();
     if (ofi_st.cqw.fd < 0)
         return 0;   /* sleep() is a bounded nap then */
     return ofi_cqwait_try(ofi_st.fabric, ofi_st.cq, &ofi_st.cqw);
@@ -69,7 +63,7 @@ void ofi_disarm_sleep(void)
 {
     if (!ofi_st.up)
         return;
-    if (now_ns() - ofi_st.armed_ns < INSTANT_NS) {
+    if (cu_now_ns() - ofi_st.armed_ns < INSTANT_NS) {
         /* Only a fd that is still ready counts against it: a short sleep
          * is usually a local peer's wakeup through shm's eventfd (a shm
          * ping-pong: then the CQ fd was given up after three messages and
