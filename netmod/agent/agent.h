@@ -75,6 +75,7 @@ void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t);
 size_t agt_net_max_msg(void);
 
 /* agent_main.c */
+void agt_die(const char *what) __attribute__((noreturn));   /* message, exit(1) */
 int  agt_deliver(uint32_t k);          /* a received DATA packet in pool slot k */
 void agt_tx_done(agt_tx *t);
 void agt_delay(void);

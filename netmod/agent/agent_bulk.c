@@ -27,18 +27,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include "netmod/agent/agent.h"
-
-static void die(const char *what)
-{
-    fprintf(stderr, "clumpi-agent[node %d]: %s\n", A.node, what);
-    exit(1);
-}
-
-static long env_long(const char *name, long def)
-{
-    const char *v = getenv(name);
-    return v && *v ? strtol(v, NULL, 0) : def;
-}
+#include "src/util/param.h"
 
 /* ---- the reader's side ------------------------------------------------ */
 
@@ -80,6 +69,15 @@ static uint32_t grantable(int li)
     return g < land_free ? g : land_free;
 }
 
+/* Grant read li what it may have in flight now: the count. */
+static uint32_t grant(int li)
+{
+    uint32_t g = grantable(li);
+    rds[li].granted += g;
+    land_free -= g;
+    return g;
+}
+
 int agt_bulk_origin(agt_tx *t)
 {
     agt_wire *w = (agt_wire *)t->pkt;
@@ -87,17 +85,14 @@ int agt_bulk_origin(agt_tx *t)
     int li = t->li;
     if (w->hdrlen != sizeof *h || h->op != AGT_BULK_REQ || h->nseg > AGT_BULK_SEGS ||
         w->len != h->nseg * 16u || !h->total || w->dst >= A.h->nworld || rds[li].active)
-        die("bad bulk read request from a rank");
+        agt_die("bad bulk read request from a rank");
     int node = (int)agt_nodes(A.h)[w->dst];
     if (node == A.node)
-        die("bulk read request for a rank of this node");
+        agt_die("bulk read request for a rank of this node");
     rd *r = &rds[li];
     *r = (rd){ .active = 1, .node = node, .id = h->id, .owner = w->dst,
                .nchunks = (uint32_t)((h->total + chunk() - 1) / chunk()) };
-    uint32_t g = grantable(li);
-    r->granted = g;
-    land_free -= g;
-    h->grant = g;
+    h->grant = grant(li);
     t->node = node;
     agt_net_send(t);   /* the tx slot is freed when sent */
     return 0;
@@ -131,12 +126,12 @@ void agt_bulk_landed(uint32_t j, size_t len)
     int li = len >= sizeof *c ? agt_find_local(c->reader) : -1;
     if (li < 0 || !rds[li].active || rds[li].id != c->id || len != AGT_BULK_HDR + c->len ||
         c->len > chunk())
-        die("corrupt bulk chunk");
+        agt_die("corrupt bulk chunk");
     rd *r = &rds[li];
     agt_rank_blk *b = agt_rank(A.h, li);
     uint64_t n = posted[li]++;
     if (n - atomic_load_explicit(&b->bulk_taken, memory_order_acquire) >= AGT_BULK_RING)
-        die("bulk land ring overrun");
+        agt_die("bulk land ring overrun");
     b->land[n % AGT_BULK_RING] = (agt_bulk_land){ .buf = j, .err = c->err, .len = c->len,
                                                   .off = c->off };
     land_of[(size_t)li * AGT_BULK_RING + n % AGT_BULK_RING] = j;
@@ -172,10 +167,7 @@ static int reader_poll(void)
         rd *r = &rds[li];
         if (!r->active)
             continue;
-        uint32_t g = grantable(li);
-        r->granted += g;
-        r->grant_due += g;
-        land_free -= g;
+        r->grant_due += grant(li);
         if (r->grant_due && send_grant(li) == 0)
             work++;
     }
@@ -225,14 +217,14 @@ static int32_t check(srv *s, uint64_t key)
 static void on_req(const agt_wire *w, const agt_bulk_hdr *h)
 {
     if (h->nseg > AGT_BULK_SEGS || w->len != h->nseg * 16u)
-        die("corrupt bulk read request");
+        agt_die("corrupt bulk read request");
     srv *s = calloc(1, sizeof *s);
     if (!s)
-        die("out of memory");
+        agt_die("out of memory");
     s->node = w->src_node, s->reader = w->src, s->id = h->id, s->grants = h->grant;
     s->total = h->total, s->nseg = h->nseg;
     if ((s->li = agt_find_local(w->dst)) < 0)
-        die("bulk read request for a rank not on this node");
+        agt_die("bulk read request for a rank not on this node");
     const unsigned char *pairs = (const unsigned char *)(h + 1);
     for (uint32_t i = 0; i < s->nseg; i++) {
         uint64_t a, l;
@@ -264,13 +256,13 @@ void agt_bulk_arrive(uint32_t k)
     const agt_wire *w = (const agt_wire *)agt_slot_mem(&A.pool, k);
     const agt_bulk_hdr *h = (const agt_bulk_hdr *)(w + 1);
     if (w->hdrlen != sizeof *h)
-        die("corrupt bulk packet");
+        agt_die("corrupt bulk packet");
     if (h->op == AGT_BULK_REQ)
         on_req(w, h);
     else if (h->op == AGT_BULK_GRANT)
         on_grant(w, h);
     else
-        die("corrupt bulk packet");
+        agt_die("corrupt bulk packet");
     agt_released(k);
 }
 
@@ -366,14 +358,14 @@ int agt_bulk_init(void)
 {
     size_t nl = (size_t)A.nlocal;
     uint32_t nb = A.h->nbulk;
-    window = (uint32_t)env_long("CLUMPI_AGENT_BULK_WINDOW", 4);
+    window = (uint32_t)cu_param_int("AGENT_BULK_WINDOW", 4);
     if (window < 1)
         window = 1;
     if (window > AGT_BULK_RING)
         window = AGT_BULK_RING;
     if (window > nb)
         window = nb ? nb : 1;
-    A.nbounce = (uint32_t)env_long("CLUMPI_AGENT_BULK_BOUNCE", 4);
+    A.nbounce = (uint32_t)cu_param_int("AGENT_BULK_BOUNCE", 4);
     if (A.nbounce < 1)
         A.nbounce = 1;
     rds = calloc(nl, sizeof *rds);

@@ -19,18 +19,12 @@ typedef struct counter { uint32_t owner, id; int64_t value; } counter;
 static counter *ctrs;
 static size_t nctrs, capctrs;
 
-static void die(const char *what)
-{
-    fprintf(stderr, "clumpi-agent[node %d]: %s\n", A.node, what);
-    exit(1);
-}
-
 static agt_fadd_hdr *hdr_of(char *pkt) { return (agt_fadd_hdr *)(pkt + sizeof(agt_wire)); }
 
 static int node_of(uint32_t world)
 {
     if (world >= A.h->nworld)
-        die("fetch-and-add: rank out of range");
+        agt_die("fetch-and-add: rank out of range");
     return (int)agt_nodes(A.h)[world];
 }
 
@@ -48,7 +42,7 @@ static void apply(agt_fadd_hdr *h)
                 size_t cap = capctrs ? 2 * capctrs : 16;
                 counter *c = realloc(ctrs, cap * sizeof *c);
                 if (!c)
-                    die("out of memory");
+                    agt_die("out of memory");
                 ctrs = c, capctrs = cap;
             }
             ctrs[nctrs++] = (counter){ h->owner, h->id, 0 };
@@ -65,7 +59,7 @@ static void apply(agt_fadd_hdr *h)
         h->value = ctrs[i].value;
         ctrs[i] = ctrs[--nctrs];
     } else {
-        die("bad fetch-and-add request");
+        agt_die("bad fetch-and-add request");
     }
     h->op = AGT_FADD_REPLY;
 }
@@ -75,7 +69,7 @@ int agt_fadd_origin(agt_tx *t)
     agt_wire *w = (agt_wire *)t->pkt;
     agt_fadd_hdr *h = hdr_of(t->pkt);
     if (w->hdrlen < sizeof *h || h->op == AGT_FADD_REPLY)
-        die("bad fetch-and-add command");
+        agt_die("bad fetch-and-add command");
     int node = node_of(h->owner);
     if (node != A.node) {   /* to the owner's agent; the tx slot is freed when sent */
         t->node = node;
@@ -99,14 +93,14 @@ void agt_fadd_arrive(uint32_t k)
     char *p = agt_slot_mem(&A.pool, k);
     agt_fadd_hdr *h = hdr_of(p);
     if (((agt_wire *)p)->hdrlen < sizeof *h)
-        die("corrupt fetch-and-add packet");
+        agt_die("corrupt fetch-and-add packet");
     agt_mc_keep(k, (uint32_t)A.flow.W);
     if (h->op == AGT_FADD_REPLY) {
         agt_mc_deliver_one(k, h->from);
         return;
     }
     if (node_of(h->owner) != A.node)
-        die("fetch-and-add request for a counter not held here");
+        agt_die("fetch-and-add request for a counter not held here");
     apply(h);
     agt_mc_send(k, node_of(h->from));
 }

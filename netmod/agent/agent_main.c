@@ -33,16 +33,17 @@
 #include <sys/un.h>
 #include <unistd.h>
 #include "netmod/agent/agent.h"
+#include "src/util/param.h"
 #include "src/util/sigfault.h"
 
 struct agt A;
 
-static long env_int(const char *name, long def)
+/* A fatal inconsistency (a corrupt packet or request): the job cannot go
+ * on; the ranks see this agent die and end the job naming the node. */
+void agt_die(const char *what)
 {
-    char full[64];
-    snprintf(full, sizeof full, "CLUMPI_%s", name);
-    const char *v = getenv(full);
-    return v && *v ? strtol(v, NULL, 0) : def;
+    fprintf(stderr, "clumpi-agent[node %d]: %s\n", A.node, what);
+    exit(1);
 }
 
 void agt_delay(void)
@@ -467,13 +468,13 @@ int main(int argc, char **argv)
     }
     agt_seg_hdr *h = A.h;
     A.node = (int)h->node, A.nnodes = (int)h->nnodes, A.nlocal = (int)h->nlocal, A.mtu = h->mtu;
-    A.delay_ns = env_int("AGENT_DELAY_NS", 0);
-    long W = env_int("AGENT_WINDOW", 16);
-    long spin_us = env_int("AGENT_SPIN_US", 50);
+    A.delay_ns = cu_param_int("AGENT_DELAY_NS", 0);
+    long W = cu_param_int("AGENT_WINDOW", 16);
+    long spin_us = cu_param_int("AGENT_SPIN_US", 50);
     if (W < 2)
         W = 2;
     A.nrx_post = (uint32_t)(W * (A.nnodes > 1 ? A.nnodes - 1 : 1) + 2 * A.nnodes + 4);
-    long npool = env_int("AGENT_POOL", (long)A.nrx_post + 64);
+    long npool = cu_param_int("AGENT_POOL", (long)A.nrx_post + 64);
     if (npool < (long)A.nrx_post + 4)
         npool = (long)A.nrx_post + 4;
     int nl = A.nlocal;
@@ -553,7 +554,7 @@ int main(int argc, char **argv)
         if (getppid() != parent)
             return 1;   /* the first rank is gone without telling us */
     }
-    if (env_int("AGENT_STATS", 0))
+    if (cu_param_int("AGENT_STATS", 0))
         agt_stats_print(A.node);
     agt_net_close();
     return 0;

@@ -48,12 +48,6 @@ static uint32_t *early;          /* child packets of a tree not installed yet */
 static uint32_t nearly;
 static unsigned seen_installed;
 
-static void die(const char *what)
-{
-    fprintf(stderr, "clumpi-agent[node %d]: %s\n", A.node, what);
-    exit(1);
-}
-
 static agt_red_hdr *hdr_of(char *pkt) { return (agt_red_hdr *)(pkt + sizeof(agt_wire)); }
 
 static int same_slot(const agt_red_hdr *a, const agt_red_hdr *b)
@@ -76,7 +70,7 @@ static void combine(red_acc *a, const char *pkt)
     const agt_wire *w = (const agt_wire *)pkt, *aw = (const agt_wire *)a->pkt;
     const agt_red_hdr *h = hdr_of((char *)pkt);
     if (w->len != aw->len || h->op != a->key.op || h->basic != a->key.basic)
-        die("reduction packets of one operation disagree (length, op or type)");
+        agt_die("reduction packets of one operation disagree (length, op or type)");
     if (w->len) {
         cu_op_kernel *kern = cu_op_kernel_packed(h->op, h->basic);
         size_t ps = cu_op_packed_size(h->basic);
@@ -144,14 +138,14 @@ static void open_acc(char *pkt, agt_tx *t, uint32_t k)
     agt_wire *w = (agt_wire *)pkt;
     agt_mc_info ti;
     if (agt_mc_tree(&h->mc, &ti) < 0)
-        die("reduction on a tree that is not installed");
+        agt_die("reduction on a tree that is not installed");
     if (h->op >= CU_OP_COUNT || (w->len && (!cu_op_kernel_packed(h->op, h->basic) ||
                                             w->len % cu_op_packed_size(h->basic))) ||
         (h->what != AGT_RED_REDUCE && h->what != AGT_RED_ALLREDUCE))
-        die("bad reduction packet (op, type or length)");
+        agt_die("bad reduction packet (op, type or length)");
     red_acc *a = calloc(1, sizeof *a);
     if (!a)
-        die("out of memory");
+        agt_die("out of memory");
     a->key = *h;
     a->have = 1, a->need = ti.nloc + ti.nchild, a->parent = ti.parent;
     a->t = t, a->k = k, a->pkt = pkt;
@@ -203,7 +197,7 @@ void agt_red_arrive(uint32_t k)
     /* our members have not called yet: the packet keeps its receive slot
      * (and its sender's credit) until the tree is here */
     if (!early && !(early = malloc(A.pool.n * sizeof *early)))
-        die("out of memory");
+        agt_die("out of memory");
     early[nearly++] = k;   /* each slot at most once: fits pool.n */
 }
 

@@ -51,12 +51,6 @@
 
 #define SEGS_MAX 64   /* the device never sends more per packet (AM_SEGS, mpid/rma_am.c) */
 
-static void die(const char *what)
-{
-    fprintf(stderr, "clumpi-agent[node %d]: %s\n", A.node, what);
-    exit(1);
-}
-
 static agt_wire *wire_of(uint32_t k) { return (agt_wire *)agt_slot_mem(&A.pool, k); }
 static mpid_agent_rma *hdr_of(uint32_t k) { return (mpid_agent_rma *)(wire_of(k) + 1); }
 
@@ -70,7 +64,7 @@ static void push(fifo *f, uint32_t k)
         uint32_t cap = f->cap ? 2 * f->cap : 64;
         uint32_t *nk = realloc(f->k, cap * sizeof *nk);
         if (!nk)
-            die("out of memory");
+            agt_die("out of memory");
         f->k = nk, f->cap = cap;
     }
     f->k[f->n++] = k;
@@ -89,7 +83,7 @@ static void hold(txq *q, agt_tx *t)
         uint32_t cap = q->cap ? 2 * q->cap : 16;
         agt_tx **nt = malloc(cap * sizeof *nt);
         if (!nt)
-            die("out of memory");
+            agt_die("out of memory");
         for (uint32_t i = 0; i < q->n; i++)
             nt[i] = q->t[(q->h + i) % q->cap];
         free(q->t);
@@ -123,9 +117,9 @@ static mpid_agent_rma_line *line_of(uint32_t k, int *li)
     agt_wire *w = wire_of(k);
     mpid_agent_rma *h = hdr_of(k);
     if ((*li = agt_find_local(w->dst)) < 0)
-        die("one-sided request for a rank not on this node");
+        agt_die("one-sided request for a rank not on this node");
     if (h->win >= AGT_RMA_WINS)
-        die("one-sided request for a window index out of range");
+        agt_die("one-sided request for a window index out of range");
     return (mpid_agent_rma_line *)agt_rma_lines(A.h, *li) + h->win;
 }
 
@@ -240,7 +234,7 @@ static int serve(uint32_t k)
         serve_op(k, li, l);
         return 0;
     }
-    die("bad one-sided request");
+    agt_die("bad one-sided request");
     return 0;
 }
 
@@ -313,15 +307,15 @@ int agt_rma_origin(agt_tx *t)
 {
     agt_wire *w = (agt_wire *)t->pkt;
     if (w->hdrlen != sizeof(mpid_agent_rma) || w->dst >= A.h->nworld)
-        die("bad one-sided command");
+        agt_die("bad one-sided command");
     t->node = (int)agt_nodes(A.h)[w->dst];
     if (t->node == A.node)
-        die("one-sided request for a rank of this node (the device serves those itself)");
+        agt_die("one-sided request for a rank of this node (the device serves those itself)");
     if (!unanswered) {
         unanswered = calloc((size_t)A.nnodes, sizeof *unanswered);
         held = calloc((size_t)A.nnodes, sizeof *held);
         if (!unanswered || !held)
-            die("out of memory");
+            agt_die("out of memory");
     }
     int lock = ((mpid_agent_rma *)(w + 1))->kind == MPID_AGENT_RMA_LOCK;
     if (!lock && (held[t->node].n || unanswered[t->node] >= gate()))
@@ -335,7 +329,7 @@ void agt_rma_arrive(uint32_t k)
 {
     agt_wire *w = wire_of(k);
     if (w->hdrlen != sizeof(mpid_agent_rma))
-        die("corrupt one-sided packet");
+        agt_die("corrupt one-sided packet");
     agt_mc_keep(k, (uint32_t)A.flow.W);
     int kind = hdr_of(k)->kind;
     if (kind == MPID_AGENT_RMA_GRANT || kind == MPID_AGENT_RMA_ACK || kind == MPID_AGENT_RMA_RESP) {
