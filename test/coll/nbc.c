@@ -12,7 +12,6 @@
  *    in mixed order through Waitsome, Testany and Waitall.
  * 3. A datatype freed right after the call that uses it.
  */
-#include <sched.h>
 #include "ctest.h"
 
 static int rank, size;
@@ -39,15 +38,6 @@ static int *ibuf(long n)
     return b;
 }
 
-/* The Test loops give up the core between calls: with more ranks than
- * cores a spinning rank keeps its core for a whole time slice while the
- * rank it waits for is not running (16 ranks on 2 cores: 20 s a run
- * without, 3 s with). Progress must still come from the Test calls. */
-static void test_pause(void)
-{
-    sched_yield();
-}
-
 /* Completes r the way `mode` says (so every completion call is used). */
 static void complete(MPI_Request *r, int mode)
 {
@@ -55,14 +45,7 @@ static void complete(MPI_Request *r, int mode)
     MPI_Status st;
     switch (mode % 4) {
     case 0: CT_OK(MPI_Wait(r, &st)); break;
-    case 1:
-        for (;;) {
-            CT_OK(MPI_Test(r, &flag, &st));
-            if (flag)
-                break;
-            test_pause();
-        }
-        break;
+    case 1: while (!flag) CT_OK(MPI_Test(r, &flag, &st)); break;
     case 2: CT_OK(MPI_Waitall(1, r, MPI_STATUSES_IGNORE)); break;
     case 3: CT_OK(MPI_Waitany(1, r, &idx, &st)); break;
     }
@@ -385,8 +368,6 @@ static void test_many(MPI_Comm c1, MPI_Comm c2, long n, int how)
             CT_OK(MPI_Testany(k, r, &idx, &flag, MPI_STATUS_IGNORE));
             if (flag && idx != MPI_UNDEFINED)
                 left--;
-            else
-                test_pause();
         }
     } else {
         /* the last ones first, one at a time, then the rest */
