@@ -56,6 +56,26 @@ done <<'EOF'
 2 4 pingpong CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 anysource CLUMPI_OFI_PROVIDER=udp;ofi_rxd
 EOF
+# Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
+# another interface may vanish under a running job (the netns tests' bridge).
+# net and tcp list a "lo" domain; other providers (verbs) have none to pick.
+. "$here/mpirun-env.sh"
+if [ "${MPIRUN_IS_CLUMPI:-}" = yes ]; then
+    out=$(CLUMPI_VERBOSE=1 "$MPIRUN" --nodes 2 -n 2 --timeout "$MPI_TEST_TIMEOUT" \
+          "$bin/pingpong" 2>&1)
+    chosen=$(printf '%s\n' "$out" | grep 'ofi: node [0-9]*: provider')
+    echo "$chosen"
+    if printf '%s\n' "$chosen" | grep -q 'provider \(net\|tcp\)' &&
+       printf '%s\n' "$chosen" | grep -vq 'domain lo,'; then
+        status=1
+        failed="$failed
+  an emulated node chose an interface other than loopback"
+    elif [ -z "$chosen" ]; then
+        status=1
+        failed="$failed
+  CLUMPI_VERBOSE=1 did not say which provider each node chose"
+    fi
+fi
 if [ $status -ne 0 ]; then
     echo "nodes.sh: failed:$failed"
 fi
