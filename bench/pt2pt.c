@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 #define WINDOW 64
 
@@ -86,19 +87,9 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const char *which = "all";
-    size_t minn = 1, maxn = 4 << 20;
-    double scale = 1.0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-m") && i + 1 < argc)
-            maxn = (size_t)atol(argv[++i]);
-        else if (!strcmp(argv[i], "-s") && i + 1 < argc)
-            minn = (size_t)atol(argv[++i]);
-        else if (!strcmp(argv[i], "-i") && i + 1 < argc)
-            scale = atof(argv[++i]);
-        else
-            which = argv[i];
-    }
+    struct bench_args args = { "all", 1, 4 << 20, 1.0 };
+    bench_parse_args(argc, argv, &args);
+    size_t maxn = args.max;
     if (size < 2) {
         if (rank == 0)
             fprintf(stderr, "pt2pt: needs at least 2 ranks\n");
@@ -112,11 +103,7 @@ int main(int argc, char **argv)
     memset(rbuf, 'b', maxn);
 
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len;
-    MPI_Get_library_version(lib, &len);
-    char *nl = strchr(lib, '\n');
-    if (nl)
-        *nl = 0;
+    bench_library_line(lib);
     if (rank == 0)
         printf("# pt2pt (OSU-style), %d ranks, library: %.100s\n", size, lib);
 
@@ -129,12 +116,12 @@ int main(int argc, char **argv)
         {"bibw", "Bi-Directional Bandwidth Test", "Bandwidth (MB/s)", 2},
     };
     for (int t = 0; t < 3; t++) {
-        if (strcmp(which, "all") && strcmp(which, tests[t].name))
+        if (strcmp(args.which, "all") && strcmp(args.which, tests[t].name))
             continue;
         if (rank == 0)
             printf("# %s %s\n# Size %20s\n", tests[t].name, tests[t].title, tests[t].unit);
-        for (size_t n = minn ? minn : 1; n <= maxn; n *= 2) {
-            int iters = iters_for(n, tests[t].kind ? scale / 20 : scale);
+        for (size_t n = args.min; n <= maxn; n *= 2) {
+            int iters = iters_for(n, tests[t].kind ? args.scale / 20 : args.scale);
             double v = tests[t].kind == 0 ? latency(n, iters)
                                           : bandwidth(n, iters, tests[t].kind == 2);
             if (rank == 0)
