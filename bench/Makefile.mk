@@ -16,3 +16,12 @@ bench_ni_LDADD = libmpi.la
 bench_ni_LDFLAGS = $(AM_LDFLAGS) -no-install
 TESTS += bench/ni_test.sh
 EXTRA_DIST += bench/ni_run.sh bench/ni_plot.sh bench/ni_test.sh
+# Progress by test calls: a ring completed by MPI_Waitall, loops of
+# MPI_Testall, MPI_Test, MPI_Iprobe (bench/compare.sh -b progress runs it
+# beside Open MPI); progress_test.sh runs it briefly in make check.
+noinst_PROGRAMS += bench/progress
+bench_progress_SOURCES = bench/progress.c
+bench_progress_LDADD = libmpi.la
+bench_progress_LDFLAGS = $(AM_LDFLAGS) -no-install
+TESTS += bench/progress_test.sh
+EXTRA_DIST += bench/progress_test.sh
