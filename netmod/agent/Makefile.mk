@@ -50,6 +50,12 @@ test_unit_test_agent_idle_SOURCES = test/unit/test_agent_idle.c
 test_unit_test_agent_idle_LDADD = libmpi.la
 test_unit_test_agent_idle_LDFLAGS = $(AM_LDFLAGS) -no-install
 
+# a stopped rank does not stall its node's agent (run by test_agent.sh)
+check_PROGRAMS += test/unit/test_agent_stopped
+test_unit_test_agent_stopped_SOURCES = test/unit/test_agent_stopped.c
+test_unit_test_agent_stopped_LDADD = libmpi.la
+test_unit_test_agent_stopped_LDFLAGS = $(AM_LDFLAGS) -no-install
+
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_agent_flow
 TESTS += test/unit/test_agent_flow

@@ -55,11 +55,14 @@ void agt_delay(void)
         shm_cpu_relax();
 }
 
+/* Never blocks: a rank that has not drained its socket yet (descheduled,
+ * stopped in a debugger) has wake-ups pending already, and a blocking
+ * write would stall the whole node's traffic behind that one rank. */
 void agt_wake_rank(int li)
 {
     if (A.conn[li] >= 0) {
         char c = 1;
-        (void)!write(A.conn[li], &c, 1);
+        (void)!send(A.conn[li], &c, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
     }
 }
 

@@ -133,6 +133,10 @@ if [ -x "$IDLE" ]; then
         echo "FAILED: idle agents busy"; cat "$out"; fail=1
     fi
 fi
+# A rank that does not run must not stall its node's agent (its wake-up
+# bytes fill its socket: the agent used to wait in write() for it)
+STOPPED=$top_builddir/test/unit/test_agent_stopped
+[ -x "$STOPPED" ] && run 2 4 -- "$STOPPED"
 # MPIX_Counter served by the agents: a totally ordered broadcast
 [ -x "$top_builddir/examples/ordered_bcast" ] && run 4 8 -- "$top_builddir/examples/ordered_bcast" 200
 
