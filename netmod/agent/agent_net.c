@@ -231,9 +231,12 @@ void agt_net_send(agt_tx *t)
 
 void agt_net_ack(int node)
 {
+    agt_wire w = { .kind = AGT_K_ACK, .src_node = (uint16_t)A.node };
+    /* a retried ack whose credits went piggybacked meanwhile is not owed
+     * any more: left set, ack_owed kept the agent from ever blocking */
+    A.ack_owed[node] = 0;
     if (A.quiesce)
         return;
-    agt_wire w = { .kind = AGT_K_ACK, .src_node = (uint16_t)A.node };
     w.credits = (uint16_t)agt_flow_take_owed(&A.flow, node);
     if (!w.credits)
         return;
@@ -247,7 +250,6 @@ void agt_net_ack(int node)
         fail("sending an ack", (int)rc);
         exit(1);
     }
-    A.ack_owed[node] = 0;
     agt_st.sent[AGT_K_ACK]++;
 }
 
