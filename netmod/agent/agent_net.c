@@ -263,14 +263,18 @@ static void on_credits(int node, int n)
         xmit((agt_tx *)((char *)p - offsetof(agt_tx, link)));
 }
 
+/* Nothing here is ever canceled, so even FI_ECANCELED means a packet, a
+ * chunk or a posted buffer is gone: ignored, it left the job waiting for
+ * good with nothing said. */
 static void on_error(void)
 {
     struct fi_cq_err_entry err;
     memset(&err, 0, sizeof err);
-    if (fi_cq_readerr(cq, &err, 0) <= 0 || err.err == FI_ECANCELED || A.quiesce)
+    if (fi_cq_readerr(cq, &err, 0) <= 0 || A.quiesce)
         return;
-    fprintf(stderr, "clumpi-agent[node %d]: network error (%s): a peer agent vanished; "
-            "ending the job\n", A.node, fi_strerror(err.err));
+    fprintf(stderr, "clumpi-agent[node %d]: network error (%s, on a %s): a peer agent vanished "
+            "or a packet was lost; ending the job\n", A.node, fi_strerror(err.err),
+            err.flags & FI_RECV ? "receive" : "send");
     exit(1);
 }
 
