@@ -45,7 +45,7 @@ struct agt {
     uint64_t *tx_freed;
     agt_tx   *rank_tx;        /* [nlocal * ntx] */
     uint32_t **dq;            /* per local rank: pool slots awaiting delivery */
-    uint32_t *dq_h, *dq_t;
+    uint64_t *dq_h, *dq_t;    /* its head, tail (64 bits: pool.n need not divide 2^32) */
     /* network side */
     agt_slots pool;
     agt_tx   *pool_tx;        /* [pool.n]: context of each pool slot */

@@ -491,8 +491,8 @@ int main(int argc, char **argv)
     A.txdone = calloc((size_t)nl * ntx, 1);
     A.rank_tx = calloc((size_t)nl * ntx, sizeof *A.rank_tx);
     A.dq = calloc((size_t)nl, sizeof *A.dq);
-    A.dq_h = calloc((size_t)nl, sizeof(uint32_t));
-    A.dq_t = calloc((size_t)nl, sizeof(uint32_t));
+    A.dq_h = calloc((size_t)nl, sizeof *A.dq_h);
+    A.dq_t = calloc((size_t)nl, sizeof *A.dq_t);
     A.ack_owed = calloc((size_t)A.nnodes, 1);
     if (agt_slots_init(&A.pool, (uint32_t)npool, A.mtu) || agt_flow_init(&A.flow, A.nnodes, (int)W) ||
         !A.conn || !A.cmd_head || !A.cq_hc || !A.rx_next || !A.rx_freed_c || !A.tx_freed ||
