@@ -16,14 +16,17 @@
 /* AGT_TX_MC: one forward of a shared multicast slot (its own context,
  * freed when sent). */
 /* AGT_TX_BULK: a bounce buffer's send on the bulk endpoint; AGT_TX_LAND:
- * a landing buffer's receive there (agent_bulk.c, k: the buffer). */
-enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2, AGT_TX_MC = 3, AGT_TX_BULK = 4, AGT_TX_LAND = 5 };
+ * a landing buffer's receive there (agent_bulk.c, k: the buffer).
+ * AGT_TX_RUN: a receive run of the main endpoint (agent_net.c, k: the run). */
+enum { AGT_TX_RANK = 1, AGT_TX_POOL = 2, AGT_TX_MC = 3, AGT_TX_BULK = 4, AGT_TX_LAND = 5,
+       AGT_TX_RUN = 6 };
 
 /* One packet the agent owns: a rank's PIO slot or a pool slot. */
 typedef struct agt_tx {
     struct fi_context2 ctx;   /* first: completions return &ctx */
     agt_pend link;            /* blocked-queue link (agent_flow) */
     uint8_t  type;
+    uint8_t  npkt;            /* AGT_TX_RANK: packets in this send (a train: slots k..) */
     uint16_t li;              /* AGT_TX_RANK: local rank */
     uint32_t k;               /* slot index */
     int      node;            /* destination node */
@@ -49,7 +52,7 @@ struct agt {
     /* network side */
     agt_slots pool;
     agt_tx   *pool_tx;        /* [pool.n]: context of each pool slot */
-    uint32_t nrx_post;        /* slots kept posted for receiving */
+    uint32_t nrx_post;        /* sizes the receive runs and the pool */
     agt_flow flow;
     uint8_t  *ack_owed;       /* explicit ack that could not go yet */
     /* bulk path (agent_bulk.c): bounce buffers for pulled chunks */
@@ -64,10 +67,16 @@ int  agt_net_open(void);
 void agt_net_close(void);
 int  agt_net_poll(int budget);
 void agt_net_send(agt_tx *t);          /* through flow control */
+/* t and the n-1 packets after it, A.mtu apart, to t->node in one send if
+ * the credits allow it now: 1; else 0 (nothing sent). */
+int  agt_net_send_train(agt_tx *t, uint32_t n);
 void agt_net_ack(int node);
+/* A packet from node no longer holds its credit: node gets it back (with
+ * the next packet its way, or an ack once W/2 are owed) and the pool's
+ * reserve grows by one, since node may send one more. */
+void agt_net_credit_back(int node);
 int  agt_net_wait_fd(void);
 int  agt_net_trywait(void);            /* 0: safe to block */
-void agt_net_repost(uint32_t k);
 /* the bulk endpoint: one chunk message into a peer node's landing buffer;
  * a landing buffer posted for the next one to arrive here */
 void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t);

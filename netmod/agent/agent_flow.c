@@ -55,6 +55,14 @@ int agt_flow_admit(agt_flow *f, int node, agt_pend *p)
     return 0;
 }
 
+int agt_flow_admit_n(agt_flow *f, int node, int n)
+{
+    if (f->qh[node] || f->credits[node] < n)
+        return 0;
+    f->credits[node] -= n;
+    return 1;
+}
+
 void agt_flow_credit(agt_flow *f, int node, int n)
 {
     f->credits[node] += n;

@@ -29,6 +29,10 @@ void agt_flow_fini(agt_flow *f);
 /* A packet to node is ready: 1 = a credit is taken, send it now;
  * 0 = it was queued behind the blocked ones (p is linked in). */
 int  agt_flow_admit(agt_flow *f, int node, agt_pend *p);
+/* n packets to node that would leave as one train: 1 = n credits taken,
+ * send them now; 0 = not all at once (nothing is queued: the caller
+ * admits them one by one instead, so that none overtakes another). */
+int  agt_flow_admit_n(agt_flow *f, int node, int n);
 /* Credits arrived from node. */
 void agt_flow_credit(agt_flow *f, int node, int n);
 /* The next blocked packet to node that may go now (credit taken), or NULL. */

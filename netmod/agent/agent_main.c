@@ -122,9 +122,8 @@ static int push(int li, const char *pkt)
 void agt_released(uint32_t k)
 {
     int src = ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node;
-    agt_net_repost(k);
-    if (agt_flow_released(&A.flow, src))
-        agt_net_ack(src);
+    agt_slot_put(&A.pool, k);
+    agt_net_credit_back(src);
 }
 
 int agt_deliver(uint32_t k)
@@ -189,7 +188,8 @@ void agt_tx_done(agt_tx *t)
     /* rank tx slots are freed out of order; publish the freed prefix */
     int li = t->li;
     uint32_t ntx = A.h->ntx;
-    A.txdone[(size_t)li * ntx + t->k] = 1;
+    for (uint32_t i = 0; i < (t->npkt ? t->npkt : 1u); i++)   /* a train: all its slots */
+        A.txdone[(size_t)li * ntx + t->k + i] = 1;
     uint64_t f = A.tx_freed[li];
     while (A.txdone[(size_t)li * ntx + f % ntx]) {
         A.txdone[(size_t)li * ntx + f % ntx] = 0;
@@ -215,7 +215,7 @@ static int do_dma(int li, const agt_cmd *c, const unsigned char *body)
         fprintf(stderr, "clumpi-agent[node %d]: bad DMA command from local rank %d\n", A.node, li);
         exit(1);
     }
-    if (A.pool.nfree < nfrag)
+    if (agt_slot_avail(&A.pool) < nfrag)
         return -EAGAIN;
     uint32_t k[AGT_FRAG_MAX];
     struct iovec local[AGT_FRAG_MAX], remote[AGT_DMA_IOV];
@@ -278,17 +278,34 @@ static int node_of_dst(uint32_t dst, int *node)
     return 0;
 }
 
-/* A DATA packet the rank wrote into its tx slot k: out it goes. */
-static void pio_data(int li, uint32_t k)
+/* The context of local rank li's tx slot k, for one packet in it. */
+static agt_tx *rank_tx(int li, uint32_t k)
 {
     agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + k];
-    t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = k;
+    t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = k, t->npkt = 1;
     t->pkt = agt_txslot(A.h, li, k);
     agt_wire *w = (agt_wire *)t->pkt;
     t->len = sizeof *w + w->hdrlen + w->len;
-    node_of_dst(w->dst, &t->node);
-    agt_st.pio++;
-    agt_net_send(t);
+    return t;
+}
+
+/* DATA packets the rank wrote into its tx slots k.. k+n-1 (no wrap): out
+ * they go, as one train when the credits allow. */
+static void pio_data(int li, uint32_t k, uint32_t n)
+{
+    agt_tx *t = rank_tx(li, k), *last = rank_tx(li, k + n - 1);
+    node_of_dst(((agt_wire *)t->pkt)->dst, &t->node);
+    agt_st.pio += n;
+    size_t one = t->len;
+    t->len = (size_t)(n - 1) * A.mtu + last->len;
+    if (n > 1 && agt_net_send_train(t, n))
+        return;
+    t->len = one;
+    for (uint32_t f = 0; f < n; f++) {
+        t = rank_tx(li, k + f);
+        node_of_dst(((agt_wire *)t->pkt)->dst, &t->node);
+        agt_net_send(t);
+    }
 }
 
 static int drain_cmds(int li, int budget)
@@ -307,20 +324,24 @@ static int drain_cmds(int li, int budget)
         }
         agt_cmd cmd;
         memcpy(&cmd, c->data, sizeof cmd);
+        if ((cmd.op == AGT_CMD_PIO || cmd.op == AGT_CMD_TREE) && cmd.slot >= A.h->ntx) {
+            fprintf(stderr, "clumpi-agent[node %d]: bad command from local rank %d\n", A.node, li);
+            exit(1);
+        }
         if (cmd.op == AGT_CMD_PIO && cmd.len > 1) {   /* a DATA message in several slots */
             if (cmd.len > AGT_FRAG_MAX) {
                 fprintf(stderr, "clumpi-agent[node %d]: bad PIO command from local rank %d\n",
                         A.node, li);
                 exit(1);
             }
-            for (uint32_t f = 0; f < cmd.len; f++)
-                pio_data(li, (cmd.slot + f) % A.h->ntx);
+            /* a train, split where the rank's slots wrap around */
+            uint32_t n1 = A.h->ntx - cmd.slot < cmd.len ? A.h->ntx - cmd.slot : cmd.len;
+            pio_data(li, cmd.slot, n1);
+            if (n1 < cmd.len)
+                pio_data(li, 0, cmd.len - n1);
         } else if (cmd.op == AGT_CMD_PIO) {
-            agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
-            t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = cmd.slot;
-            t->pkt = agt_txslot(A.h, li, cmd.slot);
+            agt_tx *t = rank_tx(li, cmd.slot);
             agt_wire *w = (agt_wire *)t->pkt;
-            t->len = sizeof *w + w->hdrlen + w->len;
             if (w->kind == AGT_K_MCAST) {   /* a root's packet: copied to a shared slot */
                 if (agt_mc_origin(t->pkt, t->len) < 0)
                     break;   /* no free slot: the descriptor waits */
@@ -338,12 +359,11 @@ static int drain_cmds(int li, int budget)
                     break;   /* no free slot: the descriptor waits */
                 agt_st.pio++;
             } else {
-                pio_data(li, cmd.slot);
+                pio_data(li, cmd.slot, 1);
             }
         } else if (cmd.op == AGT_CMD_TREE) {
-            agt_tx *t = &A.rank_tx[(size_t)li * A.h->ntx + cmd.slot];
-            t->type = AGT_TX_RANK, t->li = (uint16_t)li, t->k = cmd.slot;
-            agt_mc_install((const agt_tree_cmd *)agt_txslot(A.h, li, cmd.slot));
+            agt_tx *t = rank_tx(li, cmd.slot);
+            agt_mc_install((const agt_tree_cmd *)t->pkt);
             agt_tx_done(t);
         } else if (cmd.op == AGT_CMD_DMA) {
             if (do_dma(li, &cmd, body) == -EAGAIN)
@@ -477,9 +497,10 @@ int main(int argc, char **argv)
     if (W < 2)
         W = 2;
     A.nrx_post = (uint32_t)(W * (A.nnodes > 1 ? A.nnodes - 1 : 1) + 2 * A.nnodes + 4);
+    long credits = W * A.nnodes;   /* every node, this one too, may hold W of ours */
     long npool = cu_param_int("AGENT_POOL", (long)A.nrx_post + 64);
-    if (npool < (long)A.nrx_post + 4)
-        npool = (long)A.nrx_post + 4;
+    if (npool < (credits > (long)A.nrx_post ? credits : (long)A.nrx_post) + 4)
+        npool = (credits > (long)A.nrx_post ? credits : (long)A.nrx_post) + 4;
     int nl = A.nlocal;
     uint32_t ntx = h->ntx;
     A.conn = malloc(sizeof *A.conn * (size_t)nl);
@@ -501,6 +522,7 @@ int main(int argc, char **argv)
         atomic_store(&h->state, AGT_ST_FAILED);
         return 1;
     }
+    A.pool.reserve = (uint32_t)credits;   /* arriving packets: see agent_net.c */
     A.pool_tx = calloc(A.pool.n, sizeof *A.pool_tx);
     for (int li = 0; li < nl; li++) {
         A.conn[li] = -1;

@@ -10,12 +10,12 @@
  * large broadcast is just a stream of such packets, each forwarded as it
  * arrives (pipelining needs nothing more).
  *
- * Deadlock between overlapping trees: an arriving multicast packet gives
- * its receive slot up at once and a fresh pool slot is posted in its place
- * (so the sender's credit returns without waiting for our children); only
- * if the pool is empty does the packet hold its receive slot (and credit)
- * until done. The pool beyond the posted receives is the spill area shared
- * by all trees. Packets of a tree not installed yet wait the same way.
+ * Deadlock between overlapping trees: an arriving multicast packet's
+ * sender gets its credit back at once (so it need not wait for our
+ * children) while the pool has slots beyond its reserve for arriving
+ * packets; only then does the packet hold its credit until done. The pool
+ * beyond that reserve is the spill area shared by all trees. Packets of a
+ * tree not installed yet wait the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,29 +79,25 @@ static int mc_init(void)
 }
 
 /* The slot is done with (all deliveries and forwards): back to the
- * pool, or, if it is still our receive slot, reposted with its credit. */
+ * pool, with its sender's credit if it still holds that. */
 static void mc_put(uint32_t k)
 {
     if (--ref[k])
         return;
+    agt_slot_put(&A.pool, k);
     if (held[k]) {
         held[k] = 0;
-        agt_net_repost(k);
-        if (agt_flow_released(&A.flow, from[k]))
-            agt_net_ack(from[k]);
-    } else {
-        agt_slot_put(&A.pool, k);
+        agt_net_credit_back(from[k]);
     }
 }
 
 void agt_mc_put(uint32_t k) { mc_put(k); }
 
-/* Give receive slot k back at once: reposted, its credit released. */
+/* Give received slot k back at once, its credit released. */
 static void rx_recycle(uint32_t k, int src)
 {
-    agt_net_repost(k);
-    if (agt_flow_released(&A.flow, src))
-        agt_net_ack(src);
+    agt_slot_put(&A.pool, k);
+    agt_net_credit_back(src);
 }
 
 void agt_mc_recycle(uint32_t k)
@@ -109,19 +105,17 @@ void agt_mc_recycle(uint32_t k)
     rx_recycle(k, ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node);
 }
 
-/* Keep the packet in receive slot k: swap a fresh pool slot in for
- * receiving (the sender's credit returns now) while more than `reserve`
- * are free, else hold the receive slot and its credit until done. */
+/* Keep the packet in received slot k: while more than `reserve` slots
+ * are free beyond the pool's reserve for arriving packets, the sender's
+ * credit returns now (the slot counts as spill), else it is held with the
+ * slot until done. */
 void agt_mc_keep(uint32_t k, uint32_t reserve)
 {
     mc_init();
     agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
-    int k2 = A.pool.nfree > reserve ? agt_slot_get(&A.pool) : -1;
-    if (k2 >= 0) {
-        agt_net_repost((uint32_t)k2);
+    if (agt_slot_avail(&A.pool) > reserve) {
         held[k] = 0;
-        if (agt_flow_released(&A.flow, w->src_node))
-            agt_net_ack(w->src_node);
+        agt_net_credit_back(w->src_node);
     } else {
         held[k] = 1;
         from[k] = w->src_node;

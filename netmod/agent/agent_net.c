@@ -1,9 +1,17 @@
 /*
  * agent_net.c — the agent's libfabric endpoint: the node's only one in
  * offload mode. The provider is chosen exactly as in direct mode
- * (netmod/ofi/ofi_select.c, same CLUMPI_OFI_* knobs). Receive buffers are
- * pool slots, W per sending node plus a few for acks (seed 002 §4.1);
- * every data packet leaves through agent_flow's credits.
+ * (netmod/ofi/ofi_select.c, same CLUMPI_OFI_* knobs). Every data packet
+ * leaves through agent_flow's credits, W per sending node (seed 002 §4.1).
+ *
+ * Trains: a DATA message of several packets leaves in one fabric send when
+ * the credits allow (seed 002's NI streams a message's packets back to
+ * back; here each send is a socket call, ~4-5 us for 2 KiB on loopback).
+ * So receive buffers are runs of AGT_FRAG_MAX slot-sized places; packet i
+ * of a train sits at i * MTU. Each arriving packet is copied into a pool
+ * slot at once and the run is posted again: the pool keeps a slot free for
+ * each credit peers hold (its reserve: down by one per arriving packet,
+ * up by one per credit given back), so that copy always finds one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,8 +30,12 @@ static struct fid_domain *domain;
 static struct fid_ep *ep, *bep;   /* bep: the bulk endpoint (agent_bulk.c) */
 static struct fid_av *av;
 static struct fid_cq *cq;
-static struct fid_mr *seg_mr, *pool_mr, *land_mr, *bounce_mr;
-static void *seg_desc, *pool_desc, *land_desc, *bounce_desc;
+static struct fid_mr *seg_mr, *pool_mr, *land_mr, *bounce_mr, *run_mr;
+static void *seg_desc, *pool_desc, *land_desc, *bounce_desc, *run_desc;
+static char *runs;              /* receive runs, run_bytes each */
+static agt_tx *run_tx;          /* their contexts */
+static uint32_t nruns;
+static size_t run_bytes;
 static fi_addr_t *addr, *baddr;
 static size_t inject_max;
 static ofi_cqwait cqw = { .fd = -1 };
@@ -54,13 +66,13 @@ static void progress_once(void)
         }                                                                      \
     } while (0)
 
-void agt_net_repost(uint32_t k)
+static void post_run(uint32_t r)
 {
-    agt_tx *t = &A.pool_tx[k];
-    t->type = AGT_TX_POOL;
-    t->k = k;
-    POST("posting a receive slot",
-         fi_recv(ep, agt_slot_mem(&A.pool, k), A.mtu, pool_desc, FI_ADDR_UNSPEC, &t->ctx));
+    agt_tx *t = &run_tx[r];
+    t->type = AGT_TX_RUN;
+    t->k = r;
+    POST("posting a receive run",
+         fi_recv(ep, runs + r * run_bytes, run_bytes, run_desc, FI_ADDR_UNSPEC, &t->ctx));
 }
 
 /* An endpoint on the agent's address vector and completion queue. */
@@ -117,18 +129,25 @@ int agt_net_open(void)
         land_desc = fi_mr_desc(land_mr);
         bounce_desc = fi_mr_desc(bounce_mr);
     }
+    /* Runs only land packets (each is copied out at once), so a few per
+     * peer node do; the pool's reserve is what bounds the packets we hold. */
+    nruns = A.nrx_post < 4u * (uint32_t)A.nnodes + 16 ? A.nrx_post : 4u * (uint32_t)A.nnodes + 16;
+    run_bytes = (size_t)AGT_FRAG_MAX * A.mtu;
+    if (posix_memalign((void **)&runs, 4096, nruns * run_bytes) ||
+        !(run_tx = calloc(nruns, sizeof *run_tx)))
+        return -ENOMEM;
+    if ((info->domain_attr->mr_mode & FI_MR_LOCAL) &&
+        (rc = fi_mr_reg(domain, runs, nruns * run_bytes, FI_RECV, 0, 0, 0, &run_mr, NULL)))
+        return fail("fi_mr_reg (runs)", rc);
+    run_desc = run_mr ? fi_mr_desc(run_mr) : NULL;
     addr = malloc((size_t)A.nnodes * sizeof *addr);
     baddr = malloc((size_t)A.nnodes * sizeof *baddr);
     if (!addr || !baddr)
         return -ENOMEM;
     for (int n = 0; n < A.nnodes; n++)
         addr[n] = baddr[n] = FI_ADDR_NOTAVAIL;
-    for (uint32_t i = 0; i < A.nrx_post; i++) {
-        int k = agt_slot_get(&A.pool);
-        if (k < 0)
-            return -ENOMEM;
-        agt_net_repost((uint32_t)k);
-    }
+    for (uint32_t r = 0; r < nruns; r++)
+        post_run(r);
     unsigned char a[AGT_ADDR_HEX / 2 - 1];
     size_t alen = sizeof a;
     if ((rc = fi_getname(&ep->fid, a, &alen)))
@@ -157,6 +176,8 @@ void agt_net_close(void)
         fi_close(&seg_mr->fid);
     if (pool_mr)
         fi_close(&pool_mr->fid);
+    if (run_mr)
+        fi_close(&run_mr->fid);
     if (av)
         fi_close(&av->fid);
     if (cq)
@@ -170,6 +191,8 @@ void agt_net_close(void)
         fi_freeinfo(info);
     free(addr);
     free(baddr);
+    free(runs);
+    free(run_tx);
 }
 
 /* The peer agent's address, from the table the node's first rank filled
@@ -223,10 +246,27 @@ static void xmit(agt_tx *t)
 
 void agt_net_send(agt_tx *t)
 {
+    t->npkt = 1;
     if (agt_flow_admit(&A.flow, t->node, &t->link))
         xmit(t);
     else
         agt_st.stalls++;
+}
+
+int agt_net_send_train(agt_tx *t, uint32_t n)
+{
+    if (n < 2 || n > AGT_FRAG_MAX || !agt_flow_admit_n(&A.flow, t->node, (int)n))
+        return 0;
+    for (uint32_t i = 1; i < n; i++) {   /* the first one's are set by xmit */
+        agt_wire *w = (agt_wire *)(t->pkt + (size_t)i * A.mtu);
+        w->credits = 0;
+        w->src_node = (uint16_t)A.node;
+        agt_delay();
+    }
+    agt_st.sent[AGT_K_DATA] += n - 1;
+    t->npkt = (uint8_t)n;
+    xmit(t);
+    return 1;
 }
 
 void agt_net_ack(int node)
@@ -253,6 +293,13 @@ void agt_net_ack(int node)
     agt_st.sent[AGT_K_ACK]++;
 }
 
+void agt_net_credit_back(int node)
+{
+    A.pool.reserve++;
+    if (agt_flow_released(&A.flow, node))
+        agt_net_ack(node);
+}
+
 static void on_credits(int node, int n)
 {
     if (!n)
@@ -276,6 +323,46 @@ static void on_error(void)
             "or a packet was lost; ending the job\n", A.node, fi_strerror(err.err),
             err.flags & FI_RECV ? "receive" : "send");
     exit(1);
+}
+
+/* One packet of a run, plen bytes at most: its credits, then into a pool
+ * slot for whoever handles its kind (ACKs carry only credits). */
+static void arrive(const char *pkt, size_t plen)
+{
+    const agt_wire *w = (const agt_wire *)pkt;
+    if (plen < sizeof *w || sizeof *w + w->hdrlen + (size_t)w->len > plen ||
+        w->src_node >= A.nnodes || w->kind == 0 || w->kind >= AGT_K_NKINDS) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, plen);
+        exit(1);
+    }
+    agt_st.recv[w->kind]++;
+    agt_delay();
+    int src = w->src_node, kind = w->kind, cred = w->credits;
+    if (kind != AGT_K_ACK) {
+        if (A.pool.reserve == 0)   /* every such packet holds one of our credits */
+            agt_die("a peer agent sent beyond its credits");
+        A.pool.reserve--;
+        int k = agt_slot_get_rx(&A.pool);
+        if (k < 0)   /* more packets held than credits given out */
+            agt_die("no pool slot for an arriving packet");
+        memcpy(agt_slot_mem(&A.pool, (uint32_t)k), pkt, sizeof *w + w->hdrlen + w->len);
+        uint32_t u = (uint32_t)k;
+        if (kind == AGT_K_DATA)
+            agt_deliver(u);   /* frees the slot once delivered */
+        else if (kind == AGT_K_MCAST)
+            agt_mc_arrive(u);
+        else if (kind == AGT_K_RED)
+            agt_red_arrive(u);
+        else if (kind == AGT_K_FADD)
+            agt_fadd_arrive(u);
+        else if (kind == AGT_K_RMA)
+            agt_rma_arrive(u);
+        else if (kind == AGT_K_TREE)
+            agt_mc_tree_arrive(u);
+        else if (kind == AGT_K_BULK)
+            agt_bulk_arrive(u);
+    }
+    on_credits(src, cred);
 }
 
 int agt_net_poll(int budget)
@@ -305,34 +392,17 @@ int agt_net_poll(int budget)
                 n++;
                 continue;
             }
-            agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, t->k);
-            if (e[i].len < sizeof *w || w->src_node >= A.nnodes || w->kind == 0 ||
-                w->kind >= AGT_K_NKINDS) {
+            /* a run: one packet, or a train of them A.mtu apart */
+            const char *run = runs + t->k * run_bytes;
+            size_t len = e[i].len;
+            if (len == 0 || len > run_bytes) {
                 fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node,
-                        (size_t)e[i].len);
+                        len);
                 exit(1);
             }
-            agt_st.recv[w->kind]++;
-            agt_delay();
-            int src = w->src_node, kind = w->kind, cred = w->credits;
-            if (kind == AGT_K_DATA)
-                agt_deliver(t->k);   /* reposts the slot once delivered */
-            else if (kind == AGT_K_MCAST)
-                agt_mc_arrive(t->k);
-            else if (kind == AGT_K_RED)
-                agt_red_arrive(t->k);
-            else if (kind == AGT_K_FADD)
-                agt_fadd_arrive(t->k);
-            else if (kind == AGT_K_RMA)
-                agt_rma_arrive(t->k);
-            else if (kind == AGT_K_TREE)
-                agt_mc_tree_arrive(t->k);
-            else if (kind == AGT_K_BULK)
-                agt_bulk_arrive(t->k);
-            else
-                agt_net_repost(t->k);
-            on_credits(src, cred);
-            n++;
+            for (size_t off = 0; off < len; off += A.mtu, n++)
+                arrive(run + off, len - off < A.mtu ? len - off : A.mtu);
+            post_run(t->k);
         }
         if (got < 16)
             break;

@@ -161,7 +161,7 @@ int agt_red_origin(agt_tx *t)
         combine(a, t->pkt);
         agt_tx_done(t);
         check(a);
-    } else if (A.pool.nfree > (uint32_t)A.flow.W) {   /* the rank's slot back at once */
+    } else if (agt_slot_avail(&A.pool) > (uint32_t)A.flow.W) {   /* the rank's slot back at once */
         uint32_t k = (uint32_t)agt_slot_get(&A.pool);
         memcpy(agt_slot_mem(&A.pool, k), t->pkt, t->len);
         agt_tx_done(t);

@@ -35,14 +35,17 @@ void agt_slots_fini(agt_slots *p)
     memset(p, 0, sizeof *p);
 }
 
-int agt_slot_get(agt_slots *p)
+static int take(agt_slots *p, uint32_t keep)
 {
-    if (p->nfree == 0)
+    if (p->nfree <= keep)
         return -1;
     uint32_t k = p->stack[--p->nfree];
     p->ref[k] = 1;
     return (int)k;
 }
+
+int agt_slot_get(agt_slots *p) { return take(p, p->reserve); }
+int agt_slot_get_rx(agt_slots *p) { return take(p, 0); }
 
 void agt_slot_ref(agt_slots *p, uint32_t k)
 {

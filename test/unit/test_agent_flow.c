@@ -73,3 +73,41 @@ Test(agent_slots, pool_exhaustion_and_refcount)
     cr_assert_lt(agt_slot_put(&p, (uint32_t)k[0]), 0, "double free is refused");
     agt_slots_fini(&p);
 }
+
+Test(agent_flow, train_takes_all_credits_or_none)
+{
+    agt_flow f;
+    cr_assert_eq(agt_flow_init(&f, 2, 8), 0);
+    cr_assert_eq(agt_flow_admit_n(&f, 1, 5), 1, "5 of 8 credits");
+    cr_assert_eq(agt_flow_admit_n(&f, 1, 4), 0, "3 left: not all at once");
+    cr_assert_eq(f.credits[1], 3, "a refused train takes nothing");
+    agt_pend p[4];
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(agt_flow_admit(&f, 1, &p[i]), 1);
+    cr_assert_eq(agt_flow_admit(&f, 1, &p[3]), 0, "out of credits: queued");
+    agt_flow_credit(&f, 1, 8);
+    cr_assert_eq(agt_flow_admit_n(&f, 1, 2), 0, "a train never overtakes a queued packet");
+    cr_assert_eq(agt_flow_next(&f, 1), &p[3]);
+    cr_assert_eq(agt_flow_admit_n(&f, 1, 7), 1);
+    cr_assert_eq(f.credits[1], 0);
+    cr_assert_eq(agt_flow_admit_n(&f, 0, 8), 1, "credits are per node");
+    agt_flow_fini(&f);
+}
+
+Test(agent_slots, reserve_for_arriving_packets)
+{
+    agt_slots p;
+    cr_assert_eq(agt_slots_init(&p, 4, 2048), 0);
+    p.reserve = 2;
+    cr_assert_eq(agt_slot_avail(&p), 2);
+    int a = agt_slot_get(&p), b = agt_slot_get(&p);
+    cr_assert(a >= 0 && b >= 0);
+    cr_assert_eq(agt_slot_get(&p), -1, "the reserve is not handed out");
+    cr_assert_eq(agt_slot_avail(&p), 0);
+    int r1 = agt_slot_get_rx(&p), r2 = agt_slot_get_rx(&p);
+    cr_assert(r1 >= 0 && r2 >= 0, "arriving packets take the reserve");
+    cr_assert_eq(agt_slot_get_rx(&p), -1, "empty");
+    cr_assert_eq(agt_slot_put(&p, (uint32_t)r1), 1);
+    cr_assert_eq(agt_slot_get(&p), -1, "a freed slot refills the reserve first");
+    agt_slots_fini(&p);
+}
