@@ -85,7 +85,9 @@ size_t agt_net_max_msg(void);
 
 /* agent_main.c */
 void agt_die(const char *what) __attribute__((noreturn));   /* message, exit(1) */
-int  agt_deliver(uint32_t k);          /* a received DATA packet in pool slot k */
+/* A received DATA packet, into its rank's queue now: 0; else -EAGAIN and
+ * *li is the local rank it waits for (agt_queue_delivery, from a pool slot). */
+int  agt_deliver(const char *pkt, int *li);
 void agt_tx_done(agt_tx *t);
 void agt_delay(void);
 int  agt_find_local(uint32_t world);   /* local index of a world rank, or -1 */

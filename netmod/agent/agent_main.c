@@ -126,21 +126,18 @@ void agt_released(uint32_t k)
     agt_net_credit_back(src);
 }
 
-int agt_deliver(uint32_t k)
+int agt_deliver(const char *pkt, int *lip)
 {
-    agt_wire *w = (agt_wire *)agt_slot_mem(&A.pool, k);
-    int li = agt_find_local(w->dst);
+    const agt_wire *w = (const agt_wire *)pkt;
+    int li = *lip = agt_find_local(w->dst);
     if (li < 0) {
         fprintf(stderr, "clumpi-agent[node %d]: packet for rank %u, not on this node\n", A.node,
                 w->dst);
         exit(1);
     }
     /* FIFO per rank: nothing overtakes a packet waiting for room */
-    if (A.dq_h[li] == A.dq_t[li] && push(li, (char *)w) == 0) {
-        agt_released(k);
+    if (A.dq_h[li] == A.dq_t[li] && push(li, pkt) == 0)
         return 0;
-    }
-    A.dq[li][A.dq_t[li]++ % A.pool.n] = k;
     agt_st.ring_full++;
     return -EAGAIN;
 }

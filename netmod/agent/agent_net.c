@@ -337,18 +337,22 @@ static void arrive(const char *pkt, size_t plen)
     }
     agt_st.recv[w->kind]++;
     agt_delay();
-    int src = w->src_node, kind = w->kind, cred = w->credits;
+    int src = w->src_node, kind = w->kind, cred = w->credits, li = 0;
     if (kind != AGT_K_ACK) {
         if (A.pool.reserve == 0)   /* every such packet holds one of our credits */
             agt_die("a peer agent sent beyond its credits");
         A.pool.reserve--;
+    }
+    if (kind == AGT_K_DATA && agt_deliver(pkt, &li) == 0) {
+        agt_net_credit_back(src);   /* delivered from the run: no slot taken */
+    } else if (kind != AGT_K_ACK) {
         int k = agt_slot_get_rx(&A.pool);
         if (k < 0)   /* more packets held than credits given out */
             agt_die("no pool slot for an arriving packet");
         memcpy(agt_slot_mem(&A.pool, (uint32_t)k), pkt, sizeof *w + w->hdrlen + w->len);
         uint32_t u = (uint32_t)k;
         if (kind == AGT_K_DATA)
-            agt_deliver(u);   /* frees the slot once delivered */
+            agt_queue_delivery(li, u);   /* flush_deliveries frees it */
         else if (kind == AGT_K_MCAST)
             agt_mc_arrive(u);
         else if (kind == AGT_K_RED)
