@@ -114,8 +114,13 @@ static int push(int li, const char *pkt)
     }
     if (rc == 0)
         handed = 1;
-    if (rc == 0 && wake)
+    if (rc == 0 && wake) {
+        /* clear the rank's sleep bit before the byte goes: the packets
+         * after this one (a train's) need no byte of their own, and any
+         * clear is followed by a byte, so a sleeper is never left without */
+        shm_q_disarm(q);
         agt_wake_rank(li);
+    }
     return rc;
 }
 
