@@ -67,7 +67,7 @@ typedef struct agt_wire {
  * one rank to one rank stay in order all the way). One packet per message
  * made 2-16 KiB messages go rendezvous, a round trip more through two
  * agents, and rendezvous move 2 KiB per device packet. */
-#define AGT_FRAG_MAX 8
+#define AGT_FRAG_MAX 16
 #define AGT_MSG_MAX (AGT_FRAG_MAX * AGT_MAX_PAYLOAD)
 /* Payload of one DATA packet of such a message: what a slot of this run's
  * MTU holds (CLUMPI_AGENT_MTU), so a larger MTU means fewer packets. */

@@ -5,7 +5,7 @@
  * where a rendezvous read moves in chunks of CLUMPI_AGENT_BULK_CHUNK bytes,
  * at most AGT_BULK_SEGS sender segments per request, through a table of 64
  * exposures per rank). Every rank sends to the next and receives from the
- * previous: sizes 0, 1, around the agent's eager limit (15872) and around
+ * previous: sizes 0, 1, around the agent's eager limit (31744) and around
  * one, two and several chunks (the default 262144, or the chunk size in
  * the environment), megabytes; a strided sender of more segments than one
  * request carries into a strided receiver; truncation (the prefix lands,
@@ -16,7 +16,7 @@
  */
 #include "mtest.h"
 
-#define EAGER 15872   /* the agent channel's largest eager message */
+#define EAGER 31744   /* the agent channel's largest eager message */
 
 static size_t chunk;
 static int next, prev;
