@@ -133,8 +133,8 @@ if [ -x "$IDLE" ]; then
         echo "FAILED: idle agents busy"; cat "$out"; fail=1
     fi
 fi
-# A rank that does not run must not stall its node's agent (its wake-up
-# bytes fill its socket: the agent used to wait in write() for it)
+# A rank that does not run must not stall its node's agent
+# (test_agent_stopped.c says how it once did)
 STOPPED=$top_builddir/test/unit/test_agent_stopped
 [ -x "$STOPPED" ] && run 2 4 -- "$STOPPED"
 # MPIX_Counter served by the agents: a totally ordered broadcast

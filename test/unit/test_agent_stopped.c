@@ -1,15 +1,17 @@
 /*
  * test_agent_stopped — a rank that does not run (stopped, or kept off the
- * cores) must not stall its node's NI agent. The agent rings a sleeping
- * rank with one byte on its socket for each packet it hands it; when it
- * wrote them blocking, ~280 undrained bytes filled the socket and the agent
- * waited in write() with the whole node's traffic behind that one rank.
+ * cores) must not stall its node's NI agent: the node's other ranks and
+ * the traffic from other nodes go on. The agent wakes a sleeping rank with
+ * a byte on its socket; while it wrote one per packet and blocking, ~280
+ * undrained bytes filled the socket and the agent waited in write() with
+ * the whole node behind that one rank (now: one byte per sleep, never
+ * blocking).
  *
  * Rank 2 stops rank 3, its neighbour on node 1, while rank 3 sleeps in
  * MPI_Recv (SIGSTOP); rank 0 sends rank 3 400 empty messages (one
- * completion cell each: they all fit its queue, and each rings), then
- * pings rank 2, which must answer while rank 3 is still stopped. Rank 3 is
- * let go either way and takes all of its messages.
+ * completion cell each: they all fit its queue), then pings rank 2, which
+ * must answer while rank 3 is still stopped. Rank 3 is let go either way
+ * and takes all of its messages.
  *
  * usage: CLUMPI_NET=agent mpirun --nodes 2 -n 4 test_agent_stopped
  */
