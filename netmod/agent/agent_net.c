@@ -7,9 +7,10 @@
  * Trains: a DATA message of several packets leaves in one fabric send when
  * the credits allow (seed 002's NI streams a message's packets back to
  * back; here each send is a socket call, ~4-5 us for 2 KiB on loopback).
- * So receive buffers are runs of AGT_FRAG_MAX slot-sized places; packet i
- * of a train sits at i * MTU. Each arriving packet is copied into a pool
- * slot at once and the run is posted again: the pool keeps a slot free for
+ * So receive buffers are runs of agt_frag_count(MTU) slot-sized places (16
+ * at the default MTU): packet i of a train sits at i * MTU. An arriving
+ * packet goes straight to its rank, or is copied into a pool slot to wait,
+ * and the run is posted again at once: the pool keeps a slot free for
  * each credit peers hold (its reserve: down by one per arriving packet,
  * up by one per credit given back), so that copy always finds one.
  */
@@ -129,10 +130,11 @@ int agt_net_open(void)
         land_desc = fi_mr_desc(land_mr);
         bounce_desc = fi_mr_desc(bounce_mr);
     }
-    /* Runs only land packets (each is copied out at once), so a few per
-     * peer node do; the pool's reserve is what bounds the packets we hold. */
-    nruns = A.nrx_post < 4u * (uint32_t)A.nnodes + 16 ? A.nrx_post : 4u * (uint32_t)A.nnodes + 16;
-    run_bytes = (size_t)AGT_FRAG_MAX * A.mtu;
+    /* One run per packet the peers may have on their way (credits) plus
+     * acks: none may arrive without a posted receive, where libfabric 1.17's
+     * net provider can stall a connection (ofiwg/libfabric#8252). */
+    nruns = A.nrx_post;
+    run_bytes = (size_t)agt_frag_count(A.mtu) * A.mtu;
     if (posix_memalign((void **)&runs, 4096, nruns * run_bytes) ||
         !(run_tx = calloc(nruns, sizeof *run_tx)))
         return -ENOMEM;
@@ -255,7 +257,7 @@ void agt_net_send(agt_tx *t)
 
 int agt_net_send_train(agt_tx *t, uint32_t n)
 {
-    if (n < 2 || n > AGT_FRAG_MAX || !agt_flow_admit_n(&A.flow, t->node, (int)n))
+    if (n < 2 || n > agt_frag_count(A.mtu) || !agt_flow_admit_n(&A.flow, t->node, (int)n))
         return 0;
     for (uint32_t i = 1; i < n; i++) {   /* the first one's are set by xmit */
         agt_wire *w = (agt_wire *)(t->pkt + (size_t)i * A.mtu);

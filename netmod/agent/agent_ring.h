@@ -76,6 +76,13 @@ static inline size_t agt_frag_payload(uint32_t mtu)
     size_t p = mtu - AGT_PKT_OVERHEAD;
     return p > UINT16_MAX ? UINT16_MAX : p;   /* agt_wire.len */
 }
+/* Packets of the largest DATA message at this MTU (AGT_FRAG_MAX at the
+ * default one, fewer at a larger one). */
+static inline uint32_t agt_frag_count(uint32_t mtu)
+{
+    size_t p = agt_frag_payload(mtu);
+    return (uint32_t)((AGT_MSG_MAX + p - 1) / p);
+}
 
 /* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
  * wire dst the root's world rank. A tree is named by (ctx, root, shape,
