@@ -474,8 +474,13 @@ static int take(agt_rx *r, unsigned char *buf, const char **pay)
     if (r->slot == AGT_RX_INLINE) {
         *pay = (const char *)buf + r->hdrlen;
     } else {
+        /* a train's whole message spans ceil(len / MTU) slots; the agent
+         * skipped the ring's tail rather than wrap one */
+        uint32_t nrx = R.h->nrx, at = (uint32_t)(R.rx_taken % nrx);
+        if (r->slot != at)
+            R.rx_taken += nrx - at;
         *pay = agt_rxslot(R.h, R.li, r->slot);
-        R.rx_taken++;
+        R.rx_taken += r->len > R.h->mtu ? (r->len + R.h->mtu - 1) / R.h->mtu : 1;
     }
     return 1;
 }

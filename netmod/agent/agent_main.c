@@ -82,6 +82,41 @@ int agt_find_local(uint32_t world)
 static int handed;
 void agt_handed(void) { handed = 1; }
 
+/* The local rank a received packet is for. */
+static int local_of(const agt_wire *w)
+{
+    int li = agt_find_local(w->dst);
+    if (li < 0) {
+        fprintf(stderr, "clumpi-agent[node %d]: packet for rank %u, not on this node\n", A.node,
+                w->dst);
+        exit(1);
+    }
+    return li;
+}
+
+/* Local rank li's rx slots: room for `need` more from rx_next on. */
+static int rx_room(int li, uint64_t need)
+{
+    if (A.rx_next[li] + need - A.rx_freed_c[li] <= A.h->nrx)
+        return 1;
+    A.rx_freed_c[li] =
+        atomic_load_explicit(&agt_rank(A.h, li)->rx_freed, memory_order_acquire);
+    return A.rx_next[li] + need - A.rx_freed_c[li] <= A.h->nrx;
+}
+
+/* An entry went into li's cq: yield once after this pass, and ring the
+ * rank if it sleeps. Its sleep bit is cleared before the byte goes: the
+ * packets after this one (a train's) need no byte of their own, and any
+ * clear is followed by a byte, so a sleeper is never left without. */
+static void pushed(int li, shm_queue *q, int wake)
+{
+    handed = 1;
+    if (wake) {
+        shm_q_disarm(q);
+        agt_wake_rank(li);
+    }
+}
+
 static int push(int li, const char *pkt)
 {
     const agt_wire *w = (const agt_wire *)pkt;
@@ -98,13 +133,7 @@ static int push(int li, const char *pkt)
     if (sizeof r + w->hdrlen + w->len <= SHM_INLINE_MAX) {
         rc = shm_q_send_inline(q, &A.cq_hc[li], 0, &r, sizeof r, iov, 2, &wake);
     } else {
-        agt_rank_blk *b = agt_rank(A.h, li);
-        if (A.rx_next[li] - A.rx_freed_c[li] >= A.h->nrx) {
-            A.rx_freed_c[li] = atomic_load_explicit(&b->rx_freed, memory_order_acquire);
-            if (A.rx_next[li] - A.rx_freed_c[li] >= A.h->nrx)
-                return -EAGAIN;
-        }
-        if (!shm_q_room(q, &A.cq_hc[li]))
+        if (!rx_room(li, 1) || !shm_q_room(q, &A.cq_hc[li]))
             return -EAGAIN;
         r.slot = (uint32_t)(A.rx_next[li] % A.h->nrx);
         memcpy(agt_rxslot(A.h, li, r.slot), pay, w->len);
@@ -113,15 +142,47 @@ static int push(int li, const char *pkt)
             A.rx_next[li]++;
     }
     if (rc == 0)
-        handed = 1;
-    if (rc == 0 && wake) {
-        /* clear the rank's sleep bit before the byte goes: the packets
-         * after this one (a train's) need no byte of their own, and any
-         * clear is followed by a byte, so a sleeper is never left without */
-        shm_q_disarm(q);
-        agt_wake_rank(li);
-    }
+        pushed(li, q, wake);
     return rc;
+}
+
+/* A train's message as one cq entry: the rank neither puts it together
+ * nor copies it once more. Its payload takes ceil(len / MTU) consecutive
+ * rx slots; where that would wrap, the slots up to the ring's end are
+ * skipped (the rank sees the entry's slot is not its next and skips them
+ * too). */
+int agt_deliver_train(const char *run, uint32_t n)
+{
+    const agt_wire *w0 = (const agt_wire *)run;
+    int li = local_of(w0);
+    if (A.dq_h[li] != A.dq_t[li])   /* FIFO per rank */
+        return -EAGAIN;
+    size_t total = 0;
+    for (uint32_t i = 0; i < n; i++)
+        total += ((const agt_wire *)(run + (size_t)i * A.mtu))->len;
+    uint32_t nrx = A.h->nrx, k = (uint32_t)((total + A.mtu - 1) / A.mtu);
+    uint32_t at = (uint32_t)(A.rx_next[li] % nrx), skip = at + k > nrx ? nrx - at : 0;
+    shm_queue *q = agt_cq(A.h, li);
+    if (total > UINT16_MAX || k > nrx || !rx_room(li, skip + k) ||
+        !shm_q_room(q, &A.cq_hc[li]))
+        return -EAGAIN;
+    uint32_t slot = (at + skip) % nrx;
+    char *dst = agt_rxslot(A.h, li, slot);
+    for (uint32_t i = 0; i < n; i++) {
+        const agt_wire *w = (const agt_wire *)(run + (size_t)i * A.mtu);
+        memcpy(dst, (const char *)(w + 1) + w->hdrlen, w->len);
+        dst += w->len;
+    }
+    agt_rx r = { .src = w0->src, .len = (uint16_t)total, .hdrlen = w0->hdrlen, .more = 0,
+                 .slot = slot, .pad = AGT_RXK_DATA };
+    struct iovec iov = { (void *)(w0 + 1), w0->hdrlen };
+    int wake = 0;
+    if (shm_q_send_inline(q, &A.cq_hc[li], 0, &r, sizeof r, &iov, 1, &wake))
+        return -EAGAIN;
+    A.rx_next[li] += skip + k;
+    agt_st.trains_in++;
+    pushed(li, q, wake);
+    return 0;
 }
 
 void agt_released(uint32_t k)
@@ -133,13 +194,7 @@ void agt_released(uint32_t k)
 
 int agt_deliver(const char *pkt, int *lip)
 {
-    const agt_wire *w = (const agt_wire *)pkt;
-    int li = *lip = agt_find_local(w->dst);
-    if (li < 0) {
-        fprintf(stderr, "clumpi-agent[node %d]: packet for rank %u, not on this node\n", A.node,
-                w->dst);
-        exit(1);
-    }
+    int li = *lip = local_of((const agt_wire *)pkt);
     /* FIFO per rank: nothing overtakes a packet waiting for room */
     if (A.dq_h[li] == A.dq_t[li] && push(li, pkt) == 0)
         return 0;

@@ -266,6 +266,7 @@ int agt_net_send_train(agt_tx *t, uint32_t n)
         agt_delay();
     }
     agt_st.sent[AGT_K_DATA] += n - 1;
+    agt_st.trains_out++;
     t->npkt = (uint8_t)n;
     xmit(t);
     return 1;
@@ -327,25 +328,54 @@ static void on_error(void)
     exit(1);
 }
 
-/* One packet of a run, plen bytes at most: its credits, then into a pool
- * slot for whoever handles its kind (ACKs carry only credits). */
-static void arrive(const char *pkt, size_t plen)
+/* Packet i of a run of len bytes (they sit A.mtu apart), checked. */
+static const agt_wire *packet(const char *run, size_t len, uint32_t i, size_t *plen)
 {
-    const agt_wire *w = (const agt_wire *)pkt;
-    if (plen < sizeof *w || sizeof *w + w->hdrlen + (size_t)w->len > plen ||
+    size_t off = (size_t)i * A.mtu;
+    *plen = len - off < A.mtu ? len - off : A.mtu;
+    const agt_wire *w = (const agt_wire *)(run + off);
+    if (*plen < sizeof *w || sizeof *w + w->hdrlen + (size_t)w->len > *plen ||
         w->src_node >= A.nnodes || w->kind == 0 || w->kind >= AGT_K_NKINDS) {
-        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, plen);
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, *plen);
         exit(1);
     }
+    return w;
+}
+
+/* The n packets of a run are one whole DATA message (a train from its
+ * first packet, the one with the device header, to its last). */
+static int whole_message(const char *run, size_t len, uint32_t n)
+{
+    size_t plen;
+    const agt_wire *w0 = packet(run, len, 0, &plen);
+    if (n < 2 || w0->kind != AGT_K_DATA || !w0->hdrlen)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const agt_wire *w = packet(run, len, i, &plen);
+        if (w->kind != AGT_K_DATA || w->src != w0->src || w->dst != w0->dst ||
+            (i > 0 && w->hdrlen) || w->more != (i + 1 < n))
+            return 0;
+    }
+    return 1;
+}
+
+/* One arriving packet: its credits, then to its rank (or it went there
+ * already, with its train) or into a pool slot for whoever handles its
+ * kind (ACKs carry only credits). The slow-NI delay is per packet, before
+ * the rank can see it (delayed: done for the whole train already). */
+static void arrive(const agt_wire *w, int delivered, int delayed)
+{
+    const char *pkt = (const char *)w;
     agt_st.recv[w->kind]++;
-    agt_delay();
+    if (!delayed)
+        agt_delay();
     int src = w->src_node, kind = w->kind, cred = w->credits, li = 0;
     if (kind != AGT_K_ACK) {
         if (A.pool.reserve == 0)   /* every such packet holds one of our credits */
             agt_die("a peer agent sent beyond its credits");
         A.pool.reserve--;
     }
-    if (kind == AGT_K_DATA && agt_deliver(pkt, &li) == 0) {
+    if (delivered || (kind == AGT_K_DATA && agt_deliver(pkt, &li) == 0)) {
         agt_net_credit_back(src);   /* delivered from the run: no slot taken */
     } else if (kind != AGT_K_ACK) {
         int k = agt_slot_get_rx(&A.pool);
@@ -406,8 +436,16 @@ int agt_net_poll(int budget)
                         len);
                 exit(1);
             }
-            for (size_t off = 0; off < len; off += A.mtu, n++)
-                arrive(run + off, len - off < A.mtu ? len - off : A.mtu);
+            uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);
+            int train = whole_message(run, len, np), whole = 0;
+            size_t plen;
+            if (train) {
+                for (uint32_t p = 0; p < np; p++)
+                    agt_delay();
+                whole = agt_deliver_train(run, np) == 0;
+            }
+            for (uint32_t p = 0; p < np; p++, n++)
+                arrive(packet(run, len, p, &plen), whole, train);
             post_run(t->k);
         }
         if (got < 16)

@@ -23,7 +23,8 @@ void agt_stats_print(int node)
     fprintf(stderr,
             "clumpi-agent[node %d]: sent data %llu mcast %llu red %llu fadd %llu ack %llu; "
             "received data %llu mcast %llu red %llu fadd %llu ack %llu; pio %llu dma %llu "
-            "(%llu bytes); bulk chunks sent %llu landed %llu (%llu bytes); "
+            "(%llu bytes); trains sent %llu delivered whole %llu; "
+            "bulk chunks sent %llu landed %llu (%llu bytes); "
             "credit stalls %llu; host ring full %llu; busy %.1f%% of %.3f s\n",
             node, (unsigned long long)agt_st.sent[AGT_K_DATA],
             (unsigned long long)agt_st.sent[AGT_K_MCAST], (unsigned long long)agt_st.sent[AGT_K_RED],
@@ -32,6 +33,7 @@ void agt_stats_print(int node)
             (unsigned long long)agt_st.recv[AGT_K_RED], (unsigned long long)agt_st.recv[AGT_K_FADD],
             (unsigned long long)agt_st.recv[AGT_K_ACK], (unsigned long long)agt_st.pio,
             (unsigned long long)agt_st.dma, (unsigned long long)agt_st.dma_bytes,
+            (unsigned long long)agt_st.trains_out, (unsigned long long)agt_st.trains_in,
             (unsigned long long)agt_st.bulk_out, (unsigned long long)agt_st.bulk_in,
             (unsigned long long)agt_st.bulk_bytes,
             (unsigned long long)agt_st.stalls, (unsigned long long)agt_st.ring_full, busy,

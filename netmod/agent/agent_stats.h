@@ -13,6 +13,7 @@
 typedef struct agt_stats {
     uint64_t sent[AGT_K_NKINDS], recv[AGT_K_NKINDS];
     uint64_t pio, dma, dma_bytes, stalls, ring_full;
+    uint64_t trains_out, trains_in;   /* messages sent as one train; delivered whole */
     uint64_t bulk_out, bulk_in, bulk_bytes;   /* chunks sent, landed; bytes landed */
     uint64_t t_start, t_idle, t_sleep0;   /* ns */
 } agt_stats;
