@@ -487,12 +487,20 @@ static int setup_socket(void)
  * cmd queues' sleep bits), the fabric (its wait fd), and room in a rank's
  * cq / rx slots for deliveries that wait (want_room; without it the agent
  * slept its whole timeout while the rank, having drained its queue,
- * slept too). An ack that could not go yet keeps us polling. */
+ * slept too). Credits we owe go back first, even fewer than the W/2 an
+ * ack waits for otherwise: a sender out of credits may be what the
+ * packets we hold wait for (an NI reduction's partial results here,
+ * waiting for the rest from children with 0 credits: 7 nodes hung so,
+ * the children holding 33-36 packets for us while we owed them 4-5). An
+ * ack that could not go yet keeps us polling. */
 static int idle_block(long timeout_ms)
 {
     int busy = 0;
-    for (int d = 0; d < A.nnodes; d++)
+    for (int d = 0; d < A.nnodes; d++) {
+        if (A.flow.owed[d])
+            agt_net_ack(d);
         busy |= A.ack_owed[d];
+    }
     for (int li = 0; li < A.nlocal; li++)
         busy |= shm_q_arm(agt_cmdq(A.h, li), A.cmd_head[li]);
     busy |= !busy && agt_bulk_idle();
