@@ -180,24 +180,25 @@ static int yielding(void)
  * the netmod loaded by 15% (3 ranks on 2 cores, bench/net.sh's shm line,
  * 0.60 -> 0.69 us; a look before every yield: 0.76). A wait on the network
  * alone polls it every pass anyway (mpid_net_urgent). */
-static void charge_yield(long long ns, int ns_per_pass)
+static long long yield_charged(int ns_per_pass)
 {
+    long long t = cu_now_ns();
+    sched_yield();
+    long long d = cu_now_ns() - t;
     if (mpid_net_chan) {   /* (else nothing resets the count) */
-        long long passes = ns / ns_per_pass;
+        long long passes = d / ns_per_pass;
         mpid_net_countdown -= passes < 1024 ? (int)passes : 1024;
     }
+    return d;
 }
 
 /* sched_yield; 0 when it kept us off the core for long (foreign load):
  * yielding is then off for YIELD_OFF_NS. */
 static int yield_core(void)
 {
-    long long t = cu_now_ns();
-    sched_yield();
-    long long d = cu_now_ns() - t;
-    charge_yield(d, 64);
+    long long d = yield_charged(64);
     if (yield_long_ns > 0 && d > yield_long_ns) {
-        noyield_until = t + YIELD_OFF_NS;
+        noyield_until = cu_now_ns() - d + YIELD_OFF_NS;
         return 0;
     }
     return 1;
@@ -235,11 +236,8 @@ static int yield_until(int (*done)(void *arg), void *arg)
 int mpid_progress_test(void)
 {
     int n = mpid_progress();
-    if (n == 0 && oversubscribed && yield_ns > 0) {
-        long long t = cu_now_ns();
-        sched_yield();
-        charge_yield(cu_now_ns() - t, 16);
-    }
+    if (n == 0 && oversubscribed && yield_ns > 0)
+        yield_charged(16);
     return n;
 }
 

@@ -88,10 +88,10 @@ void agt_die(const char *what) __attribute__((noreturn));   /* message, exit(1) 
 /* A received DATA packet, into its rank's queue now: 0; else -EAGAIN and
  * *li is the local rank it waits for (agt_queue_delivery, from a pool slot). */
 int  agt_deliver(const char *pkt, int *li);
-/* A whole DATA message that came as a train (n packets A.mtu apart from
- * run on): to its rank as one entry, payloads back to back in its rx
- * slots: 0; else -EAGAIN (no room now: deliver it packet by packet). */
-int  agt_deliver_train(const char *run, uint32_t n);
+/* A whole DATA message that came as a train (its n checked packets): to
+ * its rank as one entry, payloads back to back in its rx slots: 0; else
+ * -EAGAIN (no room now: deliver it packet by packet). */
+int  agt_deliver_train(const agt_wire *const *w, uint32_t n);
 void agt_tx_done(agt_tx *t);
 void agt_delay(void);
 int  agt_find_local(uint32_t world);   /* local index of a world rank, or -1 */

@@ -151,15 +151,15 @@ static int push(int li, const char *pkt)
  * rx slots; where that would wrap, the slots up to the ring's end are
  * skipped (the rank sees the entry's slot is not its next and skips them
  * too). */
-int agt_deliver_train(const char *run, uint32_t n)
+int agt_deliver_train(const agt_wire *const *w, uint32_t n)
 {
-    const agt_wire *w0 = (const agt_wire *)run;
+    const agt_wire *w0 = w[0];
     int li = local_of(w0);
     if (A.dq_h[li] != A.dq_t[li])   /* FIFO per rank */
         return -EAGAIN;
     size_t total = 0;
     for (uint32_t i = 0; i < n; i++)
-        total += ((const agt_wire *)(run + (size_t)i * A.mtu))->len;
+        total += w[i]->len;
     uint32_t nrx = A.h->nrx, k = (uint32_t)((total + A.mtu - 1) / A.mtu);
     uint32_t at = (uint32_t)(A.rx_next[li] % nrx), skip = at + k > nrx ? nrx - at : 0;
     shm_queue *q = agt_cq(A.h, li);
@@ -169,9 +169,8 @@ int agt_deliver_train(const char *run, uint32_t n)
     uint32_t slot = (at + skip) % nrx;
     char *dst = agt_rxslot(A.h, li, slot);
     for (uint32_t i = 0; i < n; i++) {
-        const agt_wire *w = (const agt_wire *)(run + (size_t)i * A.mtu);
-        memcpy(dst, (const char *)(w + 1) + w->hdrlen, w->len);
-        dst += w->len;
+        memcpy(dst, (const char *)(w[i] + 1) + w[i]->hdrlen, w[i]->len);
+        dst += w[i]->len;
     }
     agt_rx r = { .src = w0->src, .len = (uint16_t)total, .hdrlen = w0->hdrlen, .more = 0,
                  .slot = slot, .pad = AGT_RXK_DATA };
@@ -350,16 +349,17 @@ static agt_tx *rank_tx(int li, uint32_t k)
  * they go, as one train when the credits allow. */
 static void pio_data(int li, uint32_t k, uint32_t n)
 {
-    agt_tx *t = rank_tx(li, k), *last = rank_tx(li, k + n - 1);
-    node_of_dst(((agt_wire *)t->pkt)->dst, &t->node);
     agt_st.pio += n;
-    size_t one = t->len;
-    t->len = (size_t)(n - 1) * A.mtu + last->len;
-    if (n > 1 && agt_net_send_train(t, n))
-        return;
-    t->len = one;
-    for (uint32_t f = 0; f < n; f++) {
-        t = rank_tx(li, k + f);
+    if (n > 1) {
+        agt_tx *t = rank_tx(li, k);
+        const agt_wire *last = (const agt_wire *)agt_txslot(A.h, li, k + n - 1);
+        node_of_dst(((agt_wire *)t->pkt)->dst, &t->node);
+        t->len = (size_t)(n - 1) * A.mtu + sizeof *last + last->hdrlen + last->len;
+        if (agt_net_send_train(t, n))
+            return;
+    }
+    for (uint32_t f = 0; f < n; f++) {   /* one by one (rank_tx resets the first's length) */
+        agt_tx *t = rank_tx(li, k + f);
         node_of_dst(((agt_wire *)t->pkt)->dst, &t->node);
         agt_net_send(t);
     }

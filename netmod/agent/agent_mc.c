@@ -93,18 +93,6 @@ static void mc_put(uint32_t k)
 
 void agt_mc_put(uint32_t k) { mc_put(k); }
 
-/* Give received slot k back at once, its credit released. */
-static void rx_recycle(uint32_t k, int src)
-{
-    agt_slot_put(&A.pool, k);
-    agt_net_credit_back(src);
-}
-
-void agt_mc_recycle(uint32_t k)
-{
-    rx_recycle(k, ((agt_wire *)agt_slot_mem(&A.pool, k))->src_node);
-}
-
 /* Keep the packet in received slot k: while more than `reserve` slots
  * are free beyond the pool's reserve for arriving packets, the sender's
  * credit returns now (the slot counts as spill), else it is held with the
@@ -343,5 +331,5 @@ void agt_mc_tree_arrive(uint32_t k)
         exit(1);
     }
     mc_install(c, 0);
-    agt_mc_recycle(k);
+    agt_released(k);   /* consumed at once */
 }

@@ -25,7 +25,6 @@ unsigned agt_mc_installed(void);
  * the slot, or reposts it with its credit if it is a held receive slot). */
 void agt_mc_own(uint32_t k);                    /* pool slot k, just taken */
 void agt_mc_keep(uint32_t k, uint32_t reserve); /* received packet in slot k */
-void agt_mc_recycle(uint32_t k);                /* received, consumed at once */
 
 /* Uses of an owned slot; each consumes the caller's reference. */
 void agt_mc_start(uint32_t k);                  /* multicast it (MCAST packet) */

@@ -257,7 +257,7 @@ void agt_net_send(agt_tx *t)
 
 int agt_net_send_train(agt_tx *t, uint32_t n)
 {
-    if (n < 2 || n > agt_frag_count(A.mtu) || !agt_flow_admit_n(&A.flow, t->node, (int)n))
+    if (n < 2 || (size_t)n * A.mtu > run_bytes || !agt_flow_admit_n(&A.flow, t->node, (int)n))
         return 0;
     for (uint32_t i = 1; i < n; i++) {   /* the first one's are set by xmit */
         agt_wire *w = (agt_wire *)(t->pkt + (size_t)i * A.mtu);
@@ -329,33 +329,28 @@ static void on_error(void)
 }
 
 /* Packet i of a run of len bytes (they sit A.mtu apart), checked. */
-static const agt_wire *packet(const char *run, size_t len, uint32_t i, size_t *plen)
+static const agt_wire *packet(const char *run, size_t len, uint32_t i)
 {
-    size_t off = (size_t)i * A.mtu;
-    *plen = len - off < A.mtu ? len - off : A.mtu;
+    size_t off = (size_t)i * A.mtu, plen = len - off < A.mtu ? len - off : A.mtu;
     const agt_wire *w = (const agt_wire *)(run + off);
-    if (*plen < sizeof *w || sizeof *w + w->hdrlen + (size_t)w->len > *plen ||
+    if (plen < sizeof *w || sizeof *w + w->hdrlen + (size_t)w->len > plen ||
         w->src_node >= A.nnodes || w->kind == 0 || w->kind >= AGT_K_NKINDS) {
-        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, *plen);
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, plen);
         exit(1);
     }
     return w;
 }
 
-/* The n packets of a run are one whole DATA message (a train from its
- * first packet, the one with the device header, to its last). */
-static int whole_message(const char *run, size_t len, uint32_t n)
+/* The n (> 1) checked packets of a run are one whole DATA message (a train
+ * from its first packet, the one with the device header, to its last). */
+static int whole_message(const agt_wire *const *w, uint32_t n)
 {
-    size_t plen;
-    const agt_wire *w0 = packet(run, len, 0, &plen);
-    if (n < 2 || w0->kind != AGT_K_DATA || !w0->hdrlen)
+    if (w[0]->kind != AGT_K_DATA || !w[0]->hdrlen)
         return 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const agt_wire *w = packet(run, len, i, &plen);
-        if (w->kind != AGT_K_DATA || w->src != w0->src || w->dst != w0->dst ||
-            (i > 0 && w->hdrlen) || w->more != (i + 1 < n))
+    for (uint32_t i = 0; i < n; i++)
+        if (w[i]->kind != AGT_K_DATA || w[i]->src != w[0]->src || w[i]->dst != w[0]->dst ||
+            (i > 0 && w[i]->hdrlen) || w[i]->more != (i + 1 < n))
             return 0;
-    }
     return 1;
 }
 
@@ -436,16 +431,18 @@ int agt_net_poll(int budget)
                         len);
                 exit(1);
             }
-            uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);
-            int train = whole_message(run, len, np), whole = 0;
-            size_t plen;
+            uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);   /* <= AGT_FRAG_MAX */
+            const agt_wire *w[AGT_FRAG_MAX];
+            for (uint32_t p = 0; p < np; p++)
+                w[p] = packet(run, len, p);
+            int train = np > 1 && whole_message(w, np), whole = 0;
             if (train) {
                 for (uint32_t p = 0; p < np; p++)
                     agt_delay();
-                whole = agt_deliver_train(run, np) == 0;
+                whole = agt_deliver_train(w, np) == 0;
             }
             for (uint32_t p = 0; p < np; p++, n++)
-                arrive(packet(run, len, p, &plen), whole, train);
+                arrive(w[p], whole, train);
             post_run(t->k);
         }
         if (got < 16)

@@ -179,7 +179,7 @@ static void arrived(uint32_t k)
     red_acc *a = *find(hdr_of(pkt));
     if (a) {
         combine(a, pkt);
-        agt_mc_recycle(k);
+        agt_released(k);
         check(a);
         return;
     }
