@@ -50,6 +50,18 @@ bulk_mixed() {
         '[ "$PMI_RANK" = 0 ] && export CLUMPI_AGENT_BULK_CHUNK=8192; exec "$0"' "$T/bulk"
 }
 
+# Trains: a multi-packet message leaves as one fabric send and, whole,
+# reaches its rank as one entry (the agents' counters say so).
+trains() {
+    if env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes 2 -n 2 --timeout 100 \
+           "$T/pingpong" </dev/null >"$out" 2>&1 &&
+       grep -q "trains sent [1-9][0-9]* delivered whole [1-9]" "$out"; then
+        echo "ok: trains sent and delivered whole (pingpong, --nodes 2)"
+    else
+        echo "FAILED: trains sent and delivered whole (pingpong, --nodes 2)"; cat "$out"; fail=1
+    fi
+}
+
 # Issue 5's "hang" (rendezvous crawling at one rank<->agent round trip per
 # DMA packet under load) is covered by the cross-node runs below: every
 # order/persistent run streams rendezvous DATA through the DMA path.
@@ -64,6 +76,7 @@ if [ -z "${AGENT_TEST_FULL:-}" ]; then
     run 2 3 CLUMPI_AGENT_BULK_CHUNK=4096 CLUMPI_AGENT_BULK=1 -- "$T/bulk"
     run 2 2 CLUMPI_AGENT_BULK=0 -- "$T/bulk"
     bulk_mixed
+    trains
 else
 PT2PT="pingpong anysource order truncate probe persistent ssend bsend sendrecv completion cancel dtype procnull"
 suite 2 "" -- $PT2PT comms coll bulk rndv_dtype rndv_reg
@@ -75,6 +88,7 @@ run 2 4 CLUMPI_AGENT_BULK_CHUNK=65536 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_DELAY_N
 run 2 2 CLUMPI_AGENT_BULK=0 -- "$T/bulk"
 run 4 8 CLUMPI_AGENT_BULK_CHUNK=16384 CLUMPI_AGENT_BULK=3 -- "$T/bulk"
 bulk_mixed
+trains
 # the programs that take any rank count, at 4 and 8 ranks over 4 nodes
 suite 4 "4 8" -- pingpong anysource order sendrecv completion persistent
 suite 4 "8" -- stress
