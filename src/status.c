@@ -1,6 +1,6 @@
 /*
  * status.c — what a status says: Get_count, Get_elements(_x),
- * Status_set_elements, Status_set_cancelled, Test_cancelled. A status carries
+ * Status_set_elements(_x), Status_set_cancelled, Test_cancelled. A status carries
  * the received byte count (clumpi_count); counts in datatype units come from
  * it.
  */
@@ -69,23 +69,36 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 }
 MPIR_WEAK(Get_elements_x)
 
-int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+/* MPI_Status_set_elements and its _x twin: the status then reads `count`
+ * basic elements of datatype (Get_elements) and the matching Get_count. */
+static int set_elements(const char *fn, MPI_Status *status, MPI_Datatype datatype,
+                        MPI_Count count)
 {
-    MPIR_ENTER("MPI_Status_set_elements");
     cu_dtype *dt;
-    int rc = status_type("MPI_Status_set_elements", status, datatype, &dt, status);
+    int rc = status_type(fn, status, datatype, &dt, status);
     if (rc)
         return rc;
     if (count < 0)
-        return mpir_err_world(mpir_err(MPI_ERR_COUNT, "MPI_Status_set_elements",
-                                       "invalid count %d", count));
+        return mpir_err_world(mpir_err(MPI_ERR_COUNT, fn, "invalid count %lld", count));
     /* The packed bytes of the first `count` basic elements: O(depth), not a
      * search over byte prefixes. */
-    MPI_Count bytes = (MPI_Count)cu_dtype_elements_bytes(dt, count);
-    status->clumpi_count = bytes;
+    status->clumpi_count = (MPI_Count)cu_dtype_elements_bytes(dt, count);
     return MPI_SUCCESS;
 }
+
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count)
+{
+    MPIR_ENTER("MPI_Status_set_elements");
+    return set_elements("MPI_Status_set_elements", status, datatype, count);
+}
 MPIR_WEAK(Status_set_elements)
+
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
+{
+    MPIR_ENTER("MPI_Status_set_elements_x");
+    return set_elements("MPI_Status_set_elements_x", status, datatype, count);
+}
+MPIR_WEAK(Status_set_elements_x)
 
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {

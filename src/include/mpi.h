@@ -453,6 +453,7 @@ CLUMPI_API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int
 CLUMPI_API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count));
 CLUMPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count));
 CLUMPI_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
+CLUMPI_API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count));
 CLUMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
 
 /* ---- datatypes --------------------------------------------------------- */
@@ -542,19 +543,39 @@ CLUMPI_API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Dat
 CLUMPI_API(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request));
 CLUMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request));
 
-/* ---- handle conversion (handles are already integers) ------------------ */
-#define MPI_Comm_c2f(c)     ((MPI_Fint)(c))
-#define MPI_Comm_f2c(f)     ((MPI_Comm)(f))
-#define MPI_Type_c2f(t)     ((MPI_Fint)(t))
-#define MPI_Type_f2c(f)     ((MPI_Datatype)(f))
-#define MPI_Group_c2f(g)    ((MPI_Fint)(g))
-#define MPI_Group_f2c(f)    ((MPI_Group)(f))
-#define MPI_Request_c2f(r)  ((MPI_Fint)(r))
-#define MPI_Request_f2c(f)  ((MPI_Request)(f))
-#define MPI_Op_c2f(o)       ((MPI_Fint)(o))
-#define MPI_Op_f2c(f)       ((MPI_Op)(f))
-#define MPI_Info_c2f(i)     ((MPI_Fint)(i))
-#define MPI_Info_f2c(f)     ((MPI_Info)(f))
+/* ---- handle and status conversion (MPI-3.1 17.2.4, 17.2.5) -------------
+ * Handles are integers, so a Fortran handle is the C handle's value; f2c of
+ * a value that names no live object of the kind gives the null handle.
+ * A Fortran status is MPI_F_STATUS_SIZE MPI_Fints: MPI_SOURCE, MPI_TAG and
+ * MPI_ERROR at the MPI_F_* indices, then the implementation part. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE      0
+#define MPI_F_TAG         1
+#define MPI_F_ERROR       2
+extern MPI_Fint clumpi_f_status_ignore[MPI_F_STATUS_SIZE];
+extern MPI_Fint clumpi_f_statuses_ignore[MPI_F_STATUS_SIZE];
+#define MPI_F_STATUS_IGNORE   (clumpi_f_status_ignore)
+#define MPI_F_STATUSES_IGNORE (clumpi_f_statuses_ignore)
+CLUMPI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
+CLUMPI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
+CLUMPI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
+CLUMPI_API(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler));
+CLUMPI_API(MPI_Fint, Group_c2f, (MPI_Group group));
+CLUMPI_API(MPI_Group, Group_f2c, (MPI_Fint group));
+CLUMPI_API(MPI_Fint, Info_c2f, (MPI_Info info));
+CLUMPI_API(MPI_Info, Info_f2c, (MPI_Fint info));
+CLUMPI_API(MPI_Fint, Message_c2f, (MPI_Message message));
+CLUMPI_API(MPI_Message, Message_f2c, (MPI_Fint message));
+CLUMPI_API(MPI_Fint, Op_c2f, (MPI_Op op));
+CLUMPI_API(MPI_Op, Op_f2c, (MPI_Fint op));
+CLUMPI_API(MPI_Fint, Request_c2f, (MPI_Request request));
+CLUMPI_API(MPI_Request, Request_f2c, (MPI_Fint request));
+CLUMPI_API(MPI_Fint, Type_c2f, (MPI_Datatype datatype));
+CLUMPI_API(MPI_Datatype, Type_f2c, (MPI_Fint datatype));
+CLUMPI_API(MPI_Fint, Win_c2f, (MPI_Win win));
+CLUMPI_API(MPI_Win, Win_f2c, (MPI_Fint win));
+CLUMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
+CLUMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
 
 /* ---- one-sided communication (MPI-3.1 chapter 11) ---------------------- */
 /* window attribute keys (MPI_Win_get_attr) */
@@ -587,8 +608,6 @@ int clumpi_win_null_delete_fn(MPI_Win, int, void *, void *);
 #define MPI_WIN_NULL_COPY_FN   clumpi_win_null_copy_fn
 #define MPI_WIN_DUP_FN         clumpi_win_dup_fn
 #define MPI_WIN_NULL_DELETE_FN clumpi_win_null_delete_fn
-#define MPI_Win_c2f(w)      ((MPI_Fint)(w))
-#define MPI_Win_f2c(f)      ((MPI_Win)(f))
 
 CLUMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win));
 CLUMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
