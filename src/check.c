@@ -55,8 +55,17 @@ int mpir_check_rank(const char *func, const char *arg, const mpir_comm *c, int r
         return MPI_SUCCESS;
     if (rank == MPI_ANY_SOURCE && allow_any_source)
         return MPI_SUCCESS;
+    /* dev.size is the remote group's size on an intercommunicator */
     if (rank < 0 || rank >= c->dev.size)
-        return mpir_err(MPI_ERR_RANK, func, "invalid %s %d (comm size %d)", arg, rank,
-                        c->dev.size);
+        return mpir_err(MPI_ERR_RANK, func, "invalid %s %d (%s size %d)", arg, rank,
+                        c->is_inter ? "remote group" : "comm", c->dev.size);
+    return MPI_SUCCESS;
+}
+
+int mpir_check_intra(const char *func, const mpir_comm *c)
+{
+    if (c->is_inter)
+        return mpir_err(MPI_ERR_COMM, func, "comm (0x%x) is an intercommunicator; "
+                        "this operation needs an intracommunicator", (unsigned)c->handle);
     return MPI_SUCCESS;
 }

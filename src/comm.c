@@ -1,5 +1,7 @@
 /*
- * comm.c — communicators (intracommunicators only).
+ * comm.c — communicators: the objects, context ids, and the entry points
+ * common to intra- and intercommunicators (the inter forms of creation live
+ * in intercomm.c).
  *
  * Context ids: each process keeps a monotone counter next_ctx (even; 0 is
  * MPI_COMM_WORLD, 2 MPI_COMM_SELF). A new communicator takes the maximum of
@@ -20,9 +22,21 @@ static const cu_dtype *dt_int(void)
     return cu_dtype_builtin(MPI_INT & 0xffffff);
 }
 
+int mpir_ctx_next(void)
+{
+    return next_ctx;
+}
+
+void mpir_ctx_accept(int ctx)
+{
+    if (ctx + 2 > next_ctx)
+        next_ctx = ctx + 2;
+}
+
 /* A communicator over group (retained) with context ctx; it inherits
  * parent's error handler (MPI-3.1 8.3: new communicators take their
- * parent's), or gets ERRORS_ARE_FATAL when parent is NULL. */
+ * parent's), or gets ERRORS_ARE_FATAL when parent is NULL. index > 0: a
+ * predefined handle; 0: a new handle; < 0: no handle (internal). */
 static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int index)
 {
     mpir_comm *c = calloc(1, sizeof *c);
@@ -39,6 +53,8 @@ static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int 
     if (index > 0) {
         mpir_handle_set(&mpir_comms, index, c);
         c->handle = CLUMPI_HANDLE(CLUMPI_KIND_COMM, index);
+    } else if (index < 0) {
+        c->handle = MPI_COMM_NULL;
     } else {
         c->handle = mpir_handle_new(&mpir_comms, c);
         if (c->handle == MPI_COMM_NULL) {
@@ -51,10 +67,19 @@ static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int 
     return c;
 }
 
+mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int internal)
+{
+    return comm_new(parent, g, ctx, internal ? -1 : 0);
+}
+
 void mpir_comm_release(mpir_comm *c)
 {
     if (!c)
         return;
+    if (c->is_inter) {
+        mpir_group_release(c->remote_group);
+        mpir_comm_release(c->local_comm);
+    }
     coll_comm_free(&c->dev);
     mpir_topo_free(c->topo);
     mpir_info_release(c->info);
@@ -151,8 +176,34 @@ static int cmp_member(const void *a, const void *b)
     return (x->prank > y->prank) - (x->prank < y->prank);
 }
 
+mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int color,
+                                const mpir_group *from)
+{
+    struct member *m = malloc((size_t)(rows ? rows : 1) * sizeof *m);
+    int *wr = malloc((size_t)(rows ? rows : 1) * sizeof(int));
+    if (!m || !wr) {
+        free(m);
+        free(wr);
+        return NULL;
+    }
+    int n = 0;
+    for (int i = 0; i < rows; i++)
+        if (table[stride * i] == color)
+            m[n++] = (struct member){ table[stride * i + 1], i };
+    /* By key, ties broken by rank in the parent (qsort is not stable). */
+    qsort(m, (size_t)n, sizeof *m, cmp_member);
+    for (int i = 0; i < n; i++)
+        wr[i] = from->world_ranks[m[i].prank];
+    mpir_group *g = mpir_group_new(n, wr);
+    free(m);
+    free(wr);
+    return g;
+}
+
 int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
 {
+    if (parent->is_inter)
+        return mpir_intercomm_split(parent, color, key, out);
     int mine[3] = { color, key, 0 }, *all = NULL, ctx;
     *out = NULL;
     int rc = agree(parent, mine, 3, &all, &ctx);
@@ -160,25 +211,7 @@ int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
         free(all);
         return rc;
     }
-    int p = parent->dev.size, n = 0;
-    struct member *m = malloc((size_t)p * sizeof *m);
-    int *wr = malloc((size_t)p * sizeof(int));
-    if (!m || !wr) {
-        free(m);
-        free(wr);
-        free(all);
-        return MPI_ERR_NO_MEM;
-    }
-    for (int i = 0; i < p; i++)
-        if (all[3 * i] == color)
-            m[n++] = (struct member){ all[3 * i + 1], i };
-    /* By key, ties broken by rank in the parent (qsort is not stable). */
-    qsort(m, (size_t)n, sizeof *m, cmp_member);
-    for (int i = 0; i < n; i++)
-        wr[i] = parent->group->world_ranks[m[i].prank];
-    mpir_group *g = mpir_group_new(n, wr);
-    free(m);
-    free(wr);
+    mpir_group *g = mpir_group_of_color(all, parent->dev.size, 3, color, parent->group);
     free(all);
     if (!g)
         return MPI_ERR_NO_MEM;
@@ -199,7 +232,7 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     MPIR_GET_COMM(fn, comm, c);
     if (!size)
         return ARG_ERR(fn, comm, "size is NULL");
-    *size = c->dev.size;
+    *size = c->group->size;   /* the local group's, on an intercommunicator */
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Comm_size)
@@ -244,12 +277,24 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         *result = MPI_IDENT;
         return MPI_SUCCESS;
     }
-    int r;
+    /* MPI-3.1 6.6.2: an intra- and an intercommunicator are unequal; two
+     * intercommunicators compare both their local and their remote groups. */
+    if (c1->is_inter != c2->is_inter) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    int r, rr = MPI_IDENT;
     int rc = PMPI_Group_compare(c1->group->handle, c2->group->handle, &r);
+    if (rc == MPI_SUCCESS && c1->is_inter)
+        rc = PMPI_Group_compare(c1->remote_group->handle, c2->remote_group->handle, &rr);
     if (rc != MPI_SUCCESS)
         return rc;
-    /* Same members in the same order but another context: congruent. */
-    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    if (r == MPI_UNEQUAL || rr == MPI_UNEQUAL)
+        *result = MPI_UNEQUAL;
+    else if (r == MPI_SIMILAR || rr == MPI_SIMILAR)
+        *result = MPI_SIMILAR;
+    else   /* same members in the same order but another context */
+        *result = MPI_CONGRUENT;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Comm_compare)
@@ -263,7 +308,9 @@ static int dup_common(const char *fn, MPI_Comm comm, int use_info, MPI_Info info
     if (use_info && info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
         return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
     mpir_comm *nc;
-    int rc = mpir_comm_create_from_group(c, c->group, &nc);
+    /* the inter form: the same two groups in the same orders */
+    int rc = c->is_inter ? mpir_intercomm_split(c, 0, c->dev.rank, &nc)
+                         : mpir_comm_create_from_group(c, c->group, &nc);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
     rc = mpir_comm_attrs_copy(c, nc);
@@ -322,7 +369,13 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (rc)
         return rc;
     mpir_comm *nc;
-    rc = mpir_comm_create_from_group(c, g->rank != MPI_UNDEFINED ? g : NULL, &nc);
+    /* The inter form (MPI-3.1 6.4.2): group is a subset of the local group;
+     * the result joins it with the subset the remote group passed, ranked
+     * as in the groups. */
+    if (c->is_inter)
+        rc = mpir_intercomm_split(c, g->rank != MPI_UNDEFINED ? 0 : MPI_UNDEFINED, g->rank, &nc);
+    else
+        rc = mpir_comm_create_from_group(c, g->rank != MPI_UNDEFINED ? g : NULL, &nc);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not create the communicator"));
     *newcomm = nc ? nc->handle : MPI_COMM_NULL;
@@ -342,6 +395,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     if (!newcomm)
         return ARG_ERR(fn, comm, "newcomm is NULL");
     int rc = mpir_check_tag(fn, "tag", tag, 0);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_intra(fn, c);
     if (rc)
         return mpir_err_comm(comm, rc);
     rc = check_subgroup(fn, comm, c, g);
@@ -403,6 +458,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
+    int rc = mpir_check_intra(fn, c);
+    if (rc)
+        return mpir_err_comm(comm, rc);
     if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
         return ARG_ERR(fn, comm, "split_type = %d is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
                        split_type);
@@ -412,7 +470,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         return ARG_ERR(fn, comm, "newcomm is NULL");
     int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : mpid_node_of(mpid_world_rank());
     mpir_comm *nc;
-    int rc = mpir_comm_split(c, color, key, &nc);
+    rc = mpir_comm_split(c, color, key, &nc);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not create the communicator"));
     *newcomm = nc ? nc->handle : MPI_COMM_NULL;
@@ -449,7 +507,7 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     MPIR_GET_COMM(fn, comm, c);
     if (!flag)
         return ARG_ERR(fn, comm, "flag is NULL");
-    *flag = 0;   /* intercommunicators do not exist here */
+    *flag = c->is_inter;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Comm_test_inter)

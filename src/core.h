@@ -44,8 +44,27 @@ void mpir_comm_finalize(void);   /* frees every communicator left */
 /* Frees topology, info, error handler reference, group and handle; the
  * attributes must be gone already (mpir_comm_attrs_free or _drop). */
 void mpir_comm_release(mpir_comm *c);
-/* Comm_split without the argument checks: Cart_sub uses it. */
+/* Comm_split without the argument checks: Cart_sub uses it. On an
+ * intercommunicator, the inter form (mpir_intercomm_split). */
 int  mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out);
+/* A communicator object over g (retained) with context ctx and parent's
+ * error handler; internal: no handle (an intercommunicator's local_comm). */
+mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int internal);
+/* Context ids: this process's next free id, and moving it past ctx (every
+ * process does so for every id it accepts). */
+int  mpir_ctx_next(void);
+void mpir_ctx_accept(int ctx);
+/* The group of the rows of table (rows records of stride ints: color, key,
+ * ...) whose color is color, ordered by key and then row; row i stands for
+ * from's rank i. NULL when memory runs out. */
+mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int color,
+                                const mpir_group *from);
+
+/* ---- intercomm.c ------------------------------------------------------------- */
+/* Comm_split on an intercommunicator (MPI-3.1 6.4.2): collective over both
+ * groups; *out is the intercommunicator of my color's local and remote
+ * members, or NULL when color is MPI_UNDEFINED or either side is empty. */
+int  mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out);
 
 /* ---- attr.c ------------------------------------------------------------------ */
 void mpir_attr_init(int universe_size, int appnum);

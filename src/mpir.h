@@ -84,9 +84,16 @@ void        mpir_group_release(mpir_group *g);
 typedef struct mpir_attr mpir_attr;   /* attribute list entry (attr.c) */
 typedef struct mpir_topo mpir_topo;   /* Cartesian / graph data (topo.c) */
 
+/* An intercommunicator (is_inter) joins two disjoint groups: group is the
+ * local one, remote_group the other. Its dev is the device's view for
+ * traffic between the groups: the context both groups agreed on, rank = my
+ * rank in the local group, size and world_ranks = the REMOTE group's, so
+ * point-to-point ranks name remote processes. local_comm is an internal
+ * intracommunicator over the local group (own context, no handle) for the
+ * collectives and the context agreements. */
 typedef struct mpir_comm {
     mpid_comm   dev;         /* context, rank, size, rank map: for the device */
-    mpir_group *group;
+    mpir_group *group;       /* the (local) group */
     int         handle;
     int         errhandler;  /* MPI_Errhandler */
     int         refcount;
@@ -94,6 +101,10 @@ typedef struct mpir_comm {
     mpir_attr  *attrs;
     mpir_topo  *topo;
     int         info;        /* MPI_Info hints, or MPI_INFO_NULL */
+    int         is_inter;      /* nonzero for an intercommunicator */
+    mpir_group *remote_group;  /* intercommunicator: the remote group (retained); else NULL */
+    struct mpir_comm *local_comm; /* intercommunicator: internal intracommunicator over
+                                   * the local group; else NULL */
 } mpir_comm;
 
 static inline mpir_comm *mpir_comm_get(MPI_Comm c)
@@ -146,6 +157,9 @@ int mpir_check_buf(const char *func, const char *arg, const void *buf, int count
 int mpir_check_tag(const char *func, const char *arg, int tag, int allow_any);
 int mpir_check_rank(const char *func, const char *arg, const mpir_comm *c, int rank,
                     int allow_any_source);
+/* MPI_ERR_COMM when c is an intercommunicator (for the operations MPI-3.1
+ * defines on intracommunicators only). */
+int mpir_check_intra(const char *func, const mpir_comm *c);
 
 /* Entry-point prologue: library active, communicator valid. */
 #define MPIR_ENTER(fn)                                                       \
@@ -160,5 +174,11 @@ int mpir_check_rank(const char *func, const char *arg, const mpir_comm *c, int r
     } while (0)
 
 #define MPIR_TAG_UB 0x7fffffff
+
+/* Tag of the leaders' exchange when the two groups of an intercommunicator
+ * agree on a new communicator (intercomm.c), on the intercommunicator's
+ * collective context; apart from the collectives' tags (coll/coll_impl.h,
+ * coll/sched.h) and the device's (mpid.h). */
+#define MPIR_TAG_INTER_AGREE (-56)
 
 #endif

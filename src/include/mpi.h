@@ -365,6 +365,10 @@ CLUMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcom
 CLUMPI_API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm));
 CLUMPI_API(int, Comm_free, (MPI_Comm *comm));
 CLUMPI_API(int, Comm_test_inter, (MPI_Comm comm, int *flag));
+CLUMPI_API(int, Comm_remote_size, (MPI_Comm comm, int *size));
+CLUMPI_API(int, Comm_remote_group, (MPI_Comm comm, MPI_Group *group));
+CLUMPI_API(int, Intercomm_create, (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag, MPI_Comm *newintercomm));
+CLUMPI_API(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm *newintracomm));
 CLUMPI_API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name));
 CLUMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen));
 CLUMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));

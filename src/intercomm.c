@@ -1,0 +1,354 @@
+/*
+ * intercomm.c — intercommunicators (MPI-3.1 6.6): MPI_Intercomm_create and
+ * _merge, the remote-group queries, and the inter form of Comm_split (which
+ * Comm_dup and Comm_create use too).
+ *
+ * Agreement: every new communicator made here follows one pattern
+ * (swap_tables). Each group allgathers a small record per process over an
+ * intracommunicator of its own, the two leaders swap their groups' tables,
+ * and each leader broadcasts the other group's table to its group. Every
+ * record carries the process's next context id, so both groups see the same
+ * maximum X: an intercommunicator takes X, its local intracommunicator X+2
+ * (the same id in both groups, which are disjoint), a merged one X; every
+ * process of both groups moves its counter past X+2.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "src/core.h"
+#include "coll/coll.h"
+
+static const cu_dtype *dt_int(void)
+{
+    return cu_dtype_builtin(MPI_INT & 0xffffff);
+}
+
+/* Sends n ints to rank peer and receives up to cap ints from it, on comm's
+ * context ctx_off with tag; *got is the number received. */
+static int swap_ints(const mpid_comm *comm, unsigned ctx_off, int peer, int tag,
+                     const int *send, int n, int *recv, int cap, int *got)
+{
+    mpid_request *r = NULL, *s = NULL;
+    int rc = mpid_irecv(recv, (size_t)cap, dt_int(), peer, tag, comm, ctx_off, &r);
+    if (rc == MPI_SUCCESS)
+        rc = mpid_isend(send, (size_t)n, dt_int(), peer, tag, comm, ctx_off,
+                        MPID_SEND_STANDARD, &s);
+    if (s) {
+        mpid_wait(s);
+        if (rc == MPI_SUCCESS)
+            rc = s->status.MPI_ERROR;
+        mpid_request_free(s);
+    }
+    if (r) {
+        if (rc != MPI_SUCCESS)
+            mpid_cancel(r);
+        mpid_wait(r);
+        if (rc == MPI_SUCCESS)
+            rc = r->status.MPI_ERROR;
+        *got = (int)(r->status.clumpi_count / (MPI_Count)sizeof(int));
+        mpid_request_free(r);
+    }
+    return rc;
+}
+
+/* The two groups swap tables of n ints per process. Collective over local
+ * (my group); its member `leader` talks to rank peer_rank of peer on context
+ * ctx_off with tag. *lall gets my group's table, *rall the other's, with
+ * *rsize rows. leader_err, at the leader, is an error found before the swap
+ * (then nothing is sent and every member of my group returns that class);
+ * elsewhere it is ignored. */
+static int swap_tables(const mpid_comm *local, int leader, int leader_err,
+                       const mpid_comm *peer, unsigned ctx_off, int peer_rank, int tag,
+                       const int *mine, int n, int **lall, int **rall, int *rsize)
+{
+    int lsize = local->size;
+    int *l = malloc((size_t)lsize * (size_t)n * sizeof(int));
+    int *r = NULL, hdr[2] = { 0, 0 };   /* remote rows, or -(error class) */
+    *lall = *rall = NULL;
+    if (!l)
+        return MPI_ERR_NO_MEM;   /* the others will wait: nothing can tell them */
+    int rc = coll_allgather(mine, (size_t)n, dt_int(), l, (size_t)n, dt_int(), local);
+    if (rc != MPI_SUCCESS) {
+        free(l);
+        return rc;
+    }
+    if (local->rank == leader) {
+        rc = leader_err;
+        if (rc == MPI_SUCCESS) {
+            int mhdr[2] = { lsize, n }, got;
+            rc = swap_ints(peer, ctx_off, peer_rank, tag, mhdr, 2, hdr, 2, &got);
+            if (rc == MPI_SUCCESS && (got != 2 || hdr[1] != n || hdr[0] <= 0))
+                rc = MPI_ERR_INTERN;   /* the other side is not in the same call */
+        }
+        if (rc == MPI_SUCCESS) {
+            r = malloc((size_t)hdr[0] * (size_t)n * sizeof(int));
+            rc = r ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        }
+        if (rc == MPI_SUCCESS) {
+            int got;
+            rc = swap_ints(peer, ctx_off, peer_rank, tag, l, lsize * n, r, hdr[0] * n, &got);
+            if (rc == MPI_SUCCESS && got != hdr[0] * n)
+                rc = MPI_ERR_INTERN;
+        }
+        if (rc != MPI_SUCCESS)
+            hdr[0] = -(rc & 0xff);
+    }
+    int brc = coll_bcast(hdr, 1, dt_int(), leader, local);
+    if (brc != MPI_SUCCESS || hdr[0] < 0) {
+        free(l);
+        free(r);
+        return brc != MPI_SUCCESS ? brc : -hdr[0];
+    }
+    if (local->rank != leader && !(r = malloc((size_t)hdr[0] * (size_t)n * sizeof(int))))
+        rc = MPI_ERR_NO_MEM;   /* still take part in the broadcast */
+    int tmp;
+    brc = coll_bcast(r ? r : &tmp, r ? (size_t)hdr[0] * (size_t)n : 0, dt_int(), leader, local);
+    if (rc == MPI_SUCCESS)
+        rc = brc;
+    if (rc != MPI_SUCCESS) {
+        free(l);
+        free(r);
+        return rc;
+    }
+    *lall = l;
+    *rall = r;
+    *rsize = hdr[0];
+    return MPI_SUCCESS;
+}
+
+/* Swap over an existing intercommunicator: its local intracommunicator
+ * and, between the leaders (rank 0 of each group), its collective context. */
+static int swap_over(const mpir_comm *ic, const int *mine, int n, int **lall, int **rall)
+{
+    int rsize;
+    int rc = swap_tables(&ic->local_comm->dev, 0, MPI_SUCCESS, &ic->dev, MPID_CTX_COLL, 0,
+                         MPIR_TAG_INTER_AGREE, mine, n, lall, rall, &rsize);
+    if (rc == MPI_SUCCESS && rsize != ic->remote_group->size) {
+        free(*lall);
+        free(*rall);
+        return MPI_ERR_INTERN;
+    }
+    return rc;
+}
+
+/* The largest value of column col of a table of rows records of n ints. */
+static int col_max(const int *t, int rows, int n, int col)
+{
+    int m = 0;
+    for (int i = 0; i < rows; i++)
+        if (t[i * n + col] > m)
+            m = t[i * n + col];
+    return m;
+}
+
+/* An intercommunicator over local and remote (both retained) with context
+ * ctx and its local intracommunicator on ctx+2; parent's error handler. */
+static mpir_comm *inter_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote, int ctx)
+{
+    mpir_comm *lc = mpir_comm_new(parent, local, ctx + 2, 1);
+    mpir_comm *ic = lc ? mpir_comm_new(parent, local, ctx, 0) : NULL;
+    if (!ic) {
+        mpir_comm_release(lc);
+        return NULL;
+    }
+    ic->is_inter = 1;
+    ic->local_comm = lc;
+    ic->remote_group = remote;
+    mpir_group_retain(remote);
+    ic->dev.size = remote->size;
+    ic->dev.world_ranks = remote->world_ranks;
+    return ic;
+}
+
+int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
+{
+    int mine[3] = { color, key, mpir_ctx_next() }, *lall, *rall;
+    *out = NULL;
+    int rc = swap_over(ic, mine, 3, &lall, &rall);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int lsize = ic->group->size, rsize = ic->remote_group->size;
+    int x = col_max(lall, lsize, 3, 2), xr = col_max(rall, rsize, 3, 2);
+    if (xr > x)
+        x = xr;
+    mpir_ctx_accept(x + 2);
+    mpir_group *lg = NULL, *rg = NULL;
+    if (color != MPI_UNDEFINED) {
+        lg = mpir_group_of_color(lall, lsize, 3, color, ic->group);
+        rg = mpir_group_of_color(rall, rsize, 3, color, ic->remote_group);
+        if (!lg || !rg)
+            rc = MPI_ERR_NO_MEM;
+        else if (rg->size > 0)   /* lg holds me at least */
+            rc = (*out = inter_new(ic, lg, rg, x)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    mpir_group_release(lg);
+    mpir_group_release(rg);
+    free(lall);
+    free(rall);
+    return rc;
+}
+
+/* ---- entry points ---------------------------------------------------------- */
+
+/* The communicator behind handle, required to be an intercommunicator. */
+static int get_inter(const char *fn, MPI_Comm comm, mpir_comm **out)
+{
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!c->is_inter)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_COMM, fn, "comm (0x%x) is an "
+                                            "intracommunicator; this operation needs an "
+                                            "intercommunicator", (unsigned)comm));
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    static const char fn[] = "MPI_Comm_remote_size";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    int rc = get_inter(fn, comm, &c);
+    if (rc)
+        return rc;
+    if (!size)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "size is NULL"));
+    *size = c->remote_group->size;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_remote_size)
+
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    static const char fn[] = "MPI_Comm_remote_group";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    int rc = get_inter(fn, comm, &c);
+    if (rc)
+        return rc;
+    if (!group)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "group is NULL"));
+    mpir_group_retain(c->remote_group);   /* the caller's reference, for Group_free */
+    *group = c->remote_group->handle;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Comm_remote_group)
+
+/* Checks the arguments only the local leader uses; MPI_SUCCESS or a code. */
+static int check_peer(const char *fn, const mpir_comm *lc, MPI_Comm peer_comm, int remote_leader,
+                      mpir_comm **peer)
+{
+    mpir_comm *p = *peer = mpir_comm_get(peer_comm);
+    if (!p)
+        return mpir_err(MPI_ERR_COMM, fn, "invalid peer_comm (0x%x) at the local leader",
+                        (unsigned)peer_comm);
+    if (remote_leader < 0 || remote_leader >= p->dev.size)
+        return mpir_err(MPI_ERR_RANK, fn, "invalid remote_leader %d (peer_comm %s size %d)",
+                        remote_leader, p->is_inter ? "remote group" : "comm", p->dev.size);
+    if (mpir_group_find(lc->group, p->dev.world_ranks[remote_leader]) != MPI_UNDEFINED)
+        return mpir_err(MPI_ERR_RANK, fn, "remote_leader %d of peer_comm is a member of the "
+                        "local group (the groups must be disjoint)", remote_leader);
+    return MPI_SUCCESS;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    static const char fn[] = "MPI_Intercomm_create";
+    MPIR_ENTER(fn);
+    mpir_comm *lc, *peer = NULL;
+    MPIR_GET_COMM(fn, local_comm, lc);
+    int rc = mpir_check_intra(fn, lc);
+    if (rc == MPI_SUCCESS && (local_leader < 0 || local_leader >= lc->group->size))
+        rc = mpir_err(MPI_ERR_RANK, fn, "invalid local_leader %d (local_comm size %d)",
+                      local_leader, lc->group->size);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_tag(fn, "tag", tag, 0);
+    if (rc == MPI_SUCCESS && !newintercomm)
+        rc = mpir_err(MPI_ERR_ARG, fn, "newintercomm is NULL");
+    if (rc)
+        return mpir_err_comm(local_comm, rc);
+    int lerr = lc->dev.rank == local_leader ? check_peer(fn, lc, peer_comm, remote_leader, &peer)
+                                            : MPI_SUCCESS;
+    /* record: my world rank, my next context id */
+    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_next() }, *lall, *rall, rsize;
+    rc = swap_tables(&lc->dev, local_leader, lerr, peer ? &peer->dev : NULL, MPID_CTX_PT2PT,
+                     remote_leader, tag, mine, 2, &lall, &rall, &rsize);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(local_comm, lerr ? lerr : mpir_err(rc, fn, "could not exchange "
+                             "the groups with the remote leader"));
+    int x = col_max(lall, lc->group->size, 2, 1), xr = col_max(rall, rsize, 2, 1);
+    if (xr > x)
+        x = xr;
+    mpir_ctx_accept(x + 2);
+    int *wr = malloc((size_t)rsize * sizeof(int));
+    mpir_group *rg = NULL;
+    if (wr) {
+        for (int i = 0; i < rsize; i++)
+            wr[i] = rall[2 * i];
+        rg = mpir_group_new(rsize, wr);
+    }
+    free(wr);
+    free(lall);
+    free(rall);
+    if (!rg)
+        return mpir_err_comm(local_comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    /* every process sees both groups, so all of them agree on this check */
+    for (int i = 0; i < rsize; i++)
+        if (mpir_group_find(lc->group, rg->world_ranks[i]) != MPI_UNDEFINED) {
+            mpir_group_release(rg);
+            return mpir_err_comm(local_comm, mpir_err(MPI_ERR_ARG, fn, "the local and the remote "
+                                 "group overlap (world rank %d is in both)", rg->world_ranks[i]));
+        }
+    mpir_comm *ic = inter_new(lc, lc->group, rg, x);
+    mpir_group_release(rg);
+    if (!ic)
+        return mpir_err_comm(local_comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    *newintercomm = ic->handle;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Intercomm_create)
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    static const char fn[] = "MPI_Intercomm_merge";
+    MPIR_ENTER(fn);
+    mpir_comm *ic;
+    int rc = get_inter(fn, intercomm, &ic);
+    if (rc)
+        return rc;
+    if (!newintracomm)
+        return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
+    int mine[2] = { high ? 1 : 0, mpir_ctx_next() }, *lall, *rall;
+    rc = swap_over(ic, mine, 2, &lall, &rall);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
+    const mpir_group *lg = ic->group, *rg = ic->remote_group;
+    int x = col_max(lall, lg->size, 2, 1), xr = col_max(rall, rg->size, 2, 1);
+    if (xr > x)
+        x = xr;
+    mpir_ctx_accept(x + 2);
+    /* The group that passed high = false comes first (MPI-3.1 6.6.2); each
+     * group's leader speaks for it. When both passed the same value the
+     * order is ours to choose: the group holding the lower world rank at its
+     * rank 0 comes first, which both groups work out alike. */
+    int lhigh = lall[0], rhigh = rall[0];
+    int local_first = lhigh != rhigh ? !lhigh : lg->world_ranks[0] < rg->world_ranks[0];
+    free(lall);
+    free(rall);
+    const mpir_group *a = local_first ? lg : rg, *b = local_first ? rg : lg;
+    int *wr = malloc((size_t)(a->size + b->size) * sizeof(int));
+    mpir_group *g = NULL;
+    if (wr) {
+        memcpy(wr, a->world_ranks, (size_t)a->size * sizeof(int));
+        memcpy(wr + a->size, b->world_ranks, (size_t)b->size * sizeof(int));
+        g = mpir_group_new(a->size + b->size, wr);
+        free(wr);
+    }
+    mpir_comm *nc = g ? mpir_comm_new(ic, g, x, 0) : NULL;
+    mpir_group_release(g);
+    if (!nc)
+        return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    *newintracomm = nc->handle;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Intercomm_merge)
