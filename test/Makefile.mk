@@ -29,6 +29,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/bulk \
 	test/mpi/procnull \
 	test/mpi/comms \
+	test/mpi/intercomm \
 	test/mpi/errors \
 	test/mpi/initfini \
 	test/mpi/coll \
@@ -123,6 +124,10 @@ test_mpi_handle_conv_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
 test_mpi_comms_LDADD = $(MPI_TEST_LIBS)
 test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_intercomm_SOURCES = test/mpi/intercomm.c test/mpi/mtest.h
+test_mpi_intercomm_LDADD = $(MPI_TEST_LIBS)
+test_mpi_intercomm_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_errors_SOURCES = test/mpi/errors.c test/mpi/mtest.h
 test_mpi_errors_LDADD = $(MPI_TEST_LIBS)
