@@ -6,14 +6,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "src/mpir.h"
+#include "src/datatype.h"
 
-#define ERR(cls, fn, ...) mpir_err_world(mpir_err((cls), (fn), __VA_ARGS__))
-
-/* The datatype behind handle t, or an error code naming fn and arg.
- * need_commit: the type is used to move data, so it must be committed. */
-static int get_type(const char *fn, const char *arg, MPI_Datatype t, int need_commit,
-                    cu_dtype **out)
+int mpir_dtype_lookup(const char *fn, const char *arg, MPI_Datatype t, int need_commit,
+                      cu_dtype **out)
 {
     cu_dtype *dt = mpir_dtype_get(t);
     if (!dt) {
@@ -28,41 +24,20 @@ static int get_type(const char *fn, const char *arg, MPI_Datatype t, int need_co
     return MPI_SUCCESS;
 }
 
-#define GET_TYPE(fn, arg, t, commit, out)                                    \
-    do {                                                                     \
-        int rc_ = get_type((fn), (arg), (t), (commit), &(out));             \
-        if (rc_)                                                             \
-            return mpir_err_world(rc_);                                      \
-    } while (0)
-
-#define CHECK_PTR(fn, p, name)                                               \
-    do {                                                                     \
-        if (!(p))                                                            \
-            return ERR(MPI_ERR_ARG, (fn), "%s is NULL", (name));             \
-    } while (0)
-
-#define CHECK_COUNT(fn, c, name)                                             \
-    do {                                                                     \
-        if ((c) < 0)                                                         \
-            return ERR(MPI_ERR_COUNT, (fn), "negative %s (%d)", (name), (c)); \
-    } while (0)
-
-/* Records the constructor, gives dt a handle and stores it in *newtype.
- * dt == NULL means the engine ran out of memory. */
-static int finish(const char *fn, cu_dtype *dt, int combiner, int ni, const int *ints,
-                  int na, const MPI_Aint *aints, int nd, const cu_dtype *const *types,
-                  MPI_Datatype *newtype)
+int mpir_dtype_finish(const char *fn, cu_dtype *dt, int combiner, int ni, const int *ints,
+                      int na, const MPI_Aint *aints, int nd, const cu_dtype *const *types,
+                      MPI_Datatype *newtype)
 {
     if (!dt)
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
     if (cu_dtype_set_contents(dt, combiner, ni, ints, na, aints, nd, types) != 0) {
         cu_dtype_release(dt);
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory building the datatype");
     }
     int h = mpir_handle_new(&mpir_dtypes, dt);
     if (h == MPI_DATATYPE_NULL) {
         cu_dtype_release(dt);
-        return ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
     }
     *newtype = h;
     return MPI_SUCCESS;
@@ -75,11 +50,11 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
     static const char fn[] = "MPI_Type_contiguous";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     const cu_dtype *t = old;
-    return finish(fn, cu_dtype_contiguous((size_t)count, old), MPI_COMBINER_CONTIGUOUS,
+    return mpir_dtype_finish(fn, cu_dtype_contiguous((size_t)count, old), MPI_COMBINER_CONTIGUOUS,
                   1, &count, 0, NULL, 1, &t, newtype);
 }
 MPIR_WEAK(Type_contiguous)
@@ -90,14 +65,14 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
     static const char fn[] = "MPI_Type_vector";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     if (blocklength < 0)
-        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     int ints[3] = { count, blocklength, stride };
     const cu_dtype *t = old;
-    return finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength,
+    return mpir_dtype_finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength,
                                        (ptrdiff_t)stride * old->extent, old),
                   MPI_COMBINER_VECTOR, 3, ints, 0, NULL, 1, &t, newtype);
 }
@@ -109,14 +84,14 @@ int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride,
     static const char fn[] = "MPI_Type_create_hvector";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     if (blocklength < 0)
-        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     int ints[2] = { count, blocklength };
     const cu_dtype *t = old;
-    return finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength, stride, old),
+    return mpir_dtype_finish(fn, cu_dtype_hvector((size_t)count, (size_t)blocklength, stride, old),
                   MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &t, newtype);
 }
 MPIR_WEAK(Type_create_hvector)
@@ -143,19 +118,19 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
     static const char fn[] = "MPI_Type_indexed";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
     if (rc)
         return mpir_err_world(rc);
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     size_t n = (size_t)count;
     ptrdiff_t *d = malloc((n ? n : 1) * sizeof(*d));
     int *ints = malloc((2 * n + 1) * sizeof(*ints));
     if (!d || !ints) {
         free(d);
         free(ints);
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory");
     }
     ints[0] = count;
     for (size_t i = 0; i < n; i++) {
@@ -164,7 +139,7 @@ int PMPI_Type_indexed(int count, const int array_of_blocklengths[],
         ints[1 + n + i] = array_of_displacements[i];
     }
     const cu_dtype *t = old;
-    rc = finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, d, old),
+    rc = mpir_dtype_finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, d, old),
                 MPI_COMBINER_INDEXED, 2 * count + 1, ints, 0, NULL, 1, &t, newtype);
     free(d);
     free(ints);
@@ -179,21 +154,21 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
     static const char fn[] = "MPI_Type_create_hindexed";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
     if (rc)
         return mpir_err_world(rc);
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     size_t n = (size_t)count;
     int *ints = malloc((n + 1) * sizeof(*ints));
     if (!ints)
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory");
     ints[0] = count;
     if (n)
         memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
     const cu_dtype *t = old;
-    rc = finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, array_of_displacements, old),
+    rc = mpir_dtype_finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, array_of_displacements, old),
                 MPI_COMBINER_HINDEXED, count + 1, ints, count, array_of_displacements, 1,
                 &t, newtype);
     free(ints);
@@ -205,13 +180,13 @@ MPIR_WEAK(Type_create_hindexed)
 static int check_block_ctor(const char *fn, int count, int blocklength, const void *disp,
                             MPI_Datatype oldtype, cu_dtype **old, MPI_Datatype *newtype)
 {
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     if (blocklength < 0)
-        return ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "negative blocklength (%d)", blocklength);
     if (count > 0 && !disp)
-        return ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
-    GET_TYPE(fn, "oldtype", oldtype, 0, *old);
-    CHECK_PTR(fn, newtype, "newtype");
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array_of_displacements is NULL");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, *old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     return MPI_SUCCESS;
 }
 
@@ -232,7 +207,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
     if (!d || !ints) {
         free(d);
         free(ints);
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory");
     }
     ints[0] = count;
     ints[1] = blocklength;
@@ -241,7 +216,7 @@ int PMPI_Type_create_indexed_block(int count, int blocklength,
         ints[2 + i] = array_of_displacements[i];
     }
     const cu_dtype *t = old;
-    rc = finish(fn, cu_dtype_hindexed(n, NULL, (size_t)blocklength, d, old),
+    rc = mpir_dtype_finish(fn, cu_dtype_hindexed(n, NULL, (size_t)blocklength, d, old),
                     MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &t, newtype);
     free(d);
     free(ints);
@@ -262,7 +237,7 @@ int PMPI_Type_create_hindexed_block(int count, int blocklength,
         return rc;
     int ints[2] = { count, blocklength };
     const cu_dtype *t = old;
-    return finish(fn, cu_dtype_hindexed((size_t)count, NULL, (size_t)blocklength,
+    return mpir_dtype_finish(fn, cu_dtype_hindexed((size_t)count, NULL, (size_t)blocklength,
                                         array_of_displacements, old),
                   MPI_COMBINER_HINDEXED_BLOCK, 2, ints, count, array_of_displacements, 1,
                   &t, newtype);
@@ -275,27 +250,27 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
 {
     static const char fn[] = "MPI_Type_create_struct";
     MPIR_ENTER(fn);
-    CHECK_COUNT(fn, count, "count");
+    MPIR_DT_CHECK_COUNT(fn, count, "count");
     int rc = check_blocks(fn, count, array_of_blocklengths, array_of_displacements);
     if (rc)
         return mpir_err_world(rc);
     if (count > 0 && !array_of_types)
-        return ERR(MPI_ERR_ARG, fn, "array_of_types is NULL");
-    CHECK_PTR(fn, newtype, "newtype");
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array_of_types is NULL");
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     size_t n = (size_t)count;
     const cu_dtype **types = malloc((n ? n : 1) * sizeof(*types));
     int *ints = malloc((n + 1) * sizeof(*ints));
     if (!types || !ints) {
         free(types);
         free(ints);
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory");
     }
     for (size_t i = 0; i < n; i++) {
         cu_dtype *t = mpir_dtype_get(array_of_types[i]);
         if (!t) {
             free(types);
             free(ints);
-            return ERR(MPI_ERR_TYPE, fn, "invalid datatype array_of_types[%zu] (0x%x)", i,
+            return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "invalid datatype array_of_types[%zu] (0x%x)", i,
                        (unsigned)array_of_types[i]);
         }
         types[i] = t;
@@ -303,7 +278,7 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     ints[0] = count;
     if (n)
         memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
-    rc = finish(fn, cu_dtype_struct(n, array_of_blocklengths, array_of_displacements, types),
+    rc = mpir_dtype_finish(fn, cu_dtype_struct(n, array_of_blocklengths, array_of_displacements, types),
                 MPI_COMBINER_STRUCT, count + 1, ints, count, array_of_displacements, count,
                 types, newtype);
     free(types);
@@ -318,11 +293,11 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     static const char fn[] = "MPI_Type_create_resized";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     MPI_Aint a[2] = { lb, extent };
     const cu_dtype *t = old;
-    return finish(fn, cu_dtype_resized(old, lb, extent), MPI_COMBINER_RESIZED, 0, NULL, 2, a,
+    return mpir_dtype_finish(fn, cu_dtype_resized(old, lb, extent), MPI_COMBINER_RESIZED, 0, NULL, 2, a,
                   1, &t, newtype);
 }
 MPIR_WEAK(Type_create_resized)
@@ -335,41 +310,41 @@ int PMPI_Type_create_subarray(int ndims, const int array_of_sizes[],
     MPIR_ENTER(fn);
     cu_dtype *old;
     if (ndims <= 0)
-        return ERR(MPI_ERR_DIMS, fn, "ndims must be positive (%d)", ndims);
+        return MPIR_DT_ERR(MPI_ERR_DIMS, fn, "ndims must be positive (%d)", ndims);
     if (!array_of_sizes || !array_of_subsizes || !array_of_starts)
-        return ERR(MPI_ERR_ARG, fn, "%s is NULL",
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "%s is NULL",
                    !array_of_sizes ? "array_of_sizes"
                    : !array_of_subsizes ? "array_of_subsizes" : "array_of_starts");
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
-        return ERR(MPI_ERR_ARG, fn, "invalid order (%d)", order);
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "invalid order (%d)", order);
     long long total = 1;
     for (int i = 0; i < ndims; i++) {
         int sz = array_of_sizes[i], sub = array_of_subsizes[i], st = array_of_starts[i];
         if (sz <= 0)
-            return ERR(MPI_ERR_ARG, fn, "array_of_sizes[%d] must be positive (%d)", i, sz);
+            return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array_of_sizes[%d] must be positive (%d)", i, sz);
         if (sub < 0 || sub > sz)
-            return ERR(MPI_ERR_ARG, fn, "array_of_subsizes[%d] (%d) not in [0, %d]", i, sub,
+            return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array_of_subsizes[%d] (%d) not in [0, %d]", i, sub,
                        sz);
         if (st < 0 || st > sz - sub)
-            return ERR(MPI_ERR_ARG, fn, "array_of_starts[%d] (%d) not in [0, %d]", i, st,
+            return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array_of_starts[%d] (%d) not in [0, %d]", i, st,
                        sz - sub);
         total *= sz;
         if (total > ((long long)1 << 48))
-            return ERR(MPI_ERR_ARG, fn, "array too large");
+            return MPIR_DT_ERR(MPI_ERR_ARG, fn, "array too large");
     }
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     size_t n = (size_t)ndims;
     int *ints = malloc((3 * n + 2) * sizeof(*ints));
     if (!ints)
-        return ERR(MPI_ERR_NO_MEM, fn, "out of memory");
+        return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of memory");
     ints[0] = ndims;
     memcpy(ints + 1, array_of_sizes, n * sizeof(int));
     memcpy(ints + 1 + n, array_of_subsizes, n * sizeof(int));
     memcpy(ints + 1 + 2 * n, array_of_starts, n * sizeof(int));
     ints[1 + 3 * n] = order;
     const cu_dtype *t = old;
-    int rc = finish(fn, cu_dtype_subarray(ndims, array_of_sizes, array_of_subsizes,
+    int rc = mpir_dtype_finish(fn, cu_dtype_subarray(ndims, array_of_sizes, array_of_subsizes,
                                           array_of_starts, order == MPI_ORDER_C, old),
                     MPI_COMBINER_SUBARRAY, 3 * ndims + 2, ints, 0, NULL, 1, &t, newtype);
     free(ints);
@@ -382,14 +357,14 @@ int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     static const char fn[] = "MPI_Type_dup";
     MPIR_ENTER(fn);
     cu_dtype *old;
-    GET_TYPE(fn, "oldtype", oldtype, 0, old);
-    CHECK_PTR(fn, newtype, "newtype");
+    MPIR_DT_GET(fn, "oldtype", oldtype, 0, old);
+    MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     cu_dtype *dt = cu_dtype_dup(old);
     if (dt)
         dt->committed = old->committed;   /* the standard: same committed state */
     const cu_dtype *t = old;
     MPI_Datatype h;
-    int rc = finish(fn, dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &t, &h);
+    int rc = mpir_dtype_finish(fn, dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &t, &h);
     if (rc)
         return rc;
     rc = mpir_type_attrs_copy(oldtype, h);
@@ -409,8 +384,8 @@ int PMPI_Type_commit(MPI_Datatype *datatype)
     static const char fn[] = "MPI_Type_commit";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    CHECK_PTR(fn, datatype, "datatype");
-    GET_TYPE(fn, "datatype", *datatype, 0, dt);
+    MPIR_DT_CHECK_PTR(fn, datatype, "datatype");
+    MPIR_DT_GET(fn, "datatype", *datatype, 0, dt);
     /* The engine builds its representation at construction; commit only
      * marks the type usable for communication. */
     if (!dt->builtin)
@@ -424,10 +399,10 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     static const char fn[] = "MPI_Type_free";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    CHECK_PTR(fn, datatype, "datatype");
-    GET_TYPE(fn, "datatype", *datatype, 0, dt);
+    MPIR_DT_CHECK_PTR(fn, datatype, "datatype");
+    MPIR_DT_GET(fn, "datatype", *datatype, 0, dt);
     if (dt->builtin)
-        return ERR(MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", cu_dtype_name(dt));
+        return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", cu_dtype_name(dt));
     int rc = mpir_type_attrs_free(*datatype);
     if (rc)
         return mpir_err_world(rc);
@@ -447,8 +422,8 @@ MPIR_WEAK(Type_free)
 static int query(const char *fn, MPI_Datatype datatype, const void *out, const char *out_name,
                  cu_dtype **dt)
 {
-    GET_TYPE(fn, "datatype", datatype, 0, *dt);
-    CHECK_PTR(fn, out, out_name);
+    MPIR_DT_GET(fn, "datatype", datatype, 0, *dt);
+    MPIR_DT_CHECK_PTR(fn, out, out_name);
     return MPI_SUCCESS;
 }
 
@@ -486,7 +461,7 @@ static int get_bounds(const char *fn, MPI_Datatype datatype, int true_bounds,
     int rc = query(fn, datatype, lb, lb_name, &dt);
     if (rc)
         return rc;
-    CHECK_PTR(fn, extent, ext_name);
+    MPIR_DT_CHECK_PTR(fn, extent, ext_name);
     out[0] = true_bounds ? dt->true_lb : dt->lb;
     out[1] = true_bounds ? dt->true_extent : dt->extent;
     return MPI_SUCCESS;
@@ -518,8 +493,8 @@ int PMPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
     static const char fn[] = "MPI_Type_set_name";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, type_name, "type_name");
+    MPIR_DT_GET(fn, "datatype", datatype, 0, dt);
+    MPIR_DT_CHECK_PTR(fn, type_name, "type_name");
     cu_dtype_set_name(dt, type_name);
     return MPI_SUCCESS;
 }
@@ -530,9 +505,9 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen)
     static const char fn[] = "MPI_Type_get_name";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, type_name, "type_name");
-    CHECK_PTR(fn, resultlen, "resultlen");
+    MPIR_DT_GET(fn, "datatype", datatype, 0, dt);
+    MPIR_DT_CHECK_PTR(fn, type_name, "type_name");
+    MPIR_DT_CHECK_PTR(fn, resultlen, "resultlen");
     const char *name = cu_dtype_name(dt);
     size_t n = strlen(name);
     memcpy(type_name, name, n + 1);
@@ -547,11 +522,11 @@ int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
     static const char fn[] = "MPI_Type_get_envelope";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
-    CHECK_PTR(fn, num_integers, "num_integers");
-    CHECK_PTR(fn, num_addresses, "num_addresses");
-    CHECK_PTR(fn, num_datatypes, "num_datatypes");
-    CHECK_PTR(fn, combiner, "combiner");
+    MPIR_DT_GET(fn, "datatype", datatype, 0, dt);
+    MPIR_DT_CHECK_PTR(fn, num_integers, "num_integers");
+    MPIR_DT_CHECK_PTR(fn, num_addresses, "num_addresses");
+    MPIR_DT_CHECK_PTR(fn, num_datatypes, "num_datatypes");
+    MPIR_DT_CHECK_PTR(fn, combiner, "combiner");
     if (dt->builtin) {
         *num_integers = *num_addresses = *num_datatypes = 0;
         *combiner = MPI_COMBINER_NAMED;
@@ -570,9 +545,9 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     static const char fn[] = "MPI_Type_get_contents";
     MPIR_ENTER(fn);
     cu_dtype *dt;
-    GET_TYPE(fn, "datatype", datatype, 0, dt);
+    MPIR_DT_GET(fn, "datatype", datatype, 0, dt);
     if (dt->builtin)
-        return ERR(MPI_ERR_TYPE, fn, "datatype %s is predefined (MPI_COMBINER_NAMED)",
+        return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "datatype %s is predefined (MPI_COMBINER_NAMED)",
                    cu_dtype_name(dt));
     int comb, ni, na, nd;
     const int *ints;
@@ -580,12 +555,12 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
     cu_dtype *const *types;
     cu_dtype_get_contents(dt, &comb, &ni, &ints, &na, &aints, &nd, &types);
     if (max_integers < ni || max_addresses < na || max_datatypes < nd)
-        return ERR(MPI_ERR_ARG, fn,
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn,
                    "arrays too small: need %d integers, %d addresses, %d datatypes", ni, na,
                    nd);
     if ((ni && !array_of_integers) || (na && !array_of_addresses) ||
         (nd && !array_of_datatypes))
-        return ERR(MPI_ERR_ARG, fn, "an output array is NULL");
+        return MPIR_DT_ERR(MPI_ERR_ARG, fn, "an output array is NULL");
     if (ni)
         memcpy(array_of_integers, ints, (size_t)ni * sizeof(int));
     for (int i = 0; i < na; i++)
@@ -605,7 +580,7 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
                     mpir_handle_free(&mpir_dtypes, array_of_datatypes[j]);
                     cu_dtype_release(types[j]);
                 }
-            return ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
+            return MPIR_DT_ERR(MPI_ERR_NO_MEM, fn, "out of datatype handles");
         }
         cu_dtype_retain(t);
         array_of_datatypes[i] = h;
@@ -620,7 +595,7 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     static const char fn[] = "MPI_Get_address";
     MPIR_ENTER(fn);
-    CHECK_PTR(fn, address, "address");
+    MPIR_DT_CHECK_PTR(fn, address, "address");
     *address = (MPI_Aint)(uintptr_t)location;
     return MPI_SUCCESS;
 }
@@ -652,7 +627,7 @@ static int pack_checks(const char *fn, int count, const char *countname,
 {
     if (count < 0)
         return mpir_err(MPI_ERR_COUNT, fn, "negative %s (%d)", countname, count);
-    int rc = get_type(fn, "datatype", datatype, 1, dt);
+    int rc = mpir_dtype_lookup(fn, "datatype", datatype, 1, dt);
     if (rc)
         return rc;
     if (!position)
@@ -723,7 +698,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
     if (incount < 0)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_COUNT, fn, "negative incount (%d)",
                                             incount));
-    int rc = get_type(fn, "datatype", datatype, 0, &dt);
+    int rc = mpir_dtype_lookup(fn, "datatype", datatype, 0, &dt);
     if (rc)
         return mpir_err_comm(comm, rc);
     if (!size)

@@ -35,7 +35,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/coll \
 	test/mpi/stress \
 	test/mpi/incast \
-	test/mpi/handle_conv
+	test/mpi/handle_conv \
+	test/mpi/darray
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -120,6 +121,10 @@ test_mpi_procnull_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_handle_conv_SOURCES = test/mpi/handle_conv.c test/mpi/mtest.h
 test_mpi_handle_conv_LDADD = $(MPI_TEST_LIBS)
 test_mpi_handle_conv_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_darray_SOURCES = test/mpi/darray.c test/mpi/mtest.h
+test_mpi_darray_LDADD = $(MPI_TEST_LIBS)
+test_mpi_darray_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
 test_mpi_comms_LDADD = $(MPI_TEST_LIBS)

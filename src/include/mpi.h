@@ -471,6 +471,7 @@ CLUMPI_API(int, Type_create_hindexed_block, (int count, int blocklength, const M
 CLUMPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype));
 CLUMPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_commit, (MPI_Datatype *datatype));
 CLUMPI_API(int, Type_free, (MPI_Datatype *datatype));

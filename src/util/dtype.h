@@ -108,6 +108,13 @@ cu_dtype *cu_dtype_dup(const cu_dtype *old);
  * 0 <= subsizes, starts + subsizes <= sizes (checked by the caller). */
 cu_dtype *cu_dtype_subarray(int ndims, const int *sizes, const int *subsizes,
                             const int *starts, int order_c, const cu_dtype *old);
+/* The distributed array of MPI-3.1 4.1.4 as the standard constructs it:
+ * per dimension, blocks of dargs[d] elements dealt round-robin over
+ * psizes[d] processes, this process at grid coordinate coords[d]; lb 0 and
+ * the extent of the whole gsizes array. Arguments checked by the caller
+ * (positive sizes, coords[d] < psizes[d]); ndims > 0. */
+cu_dtype *cu_dtype_darray(int ndims, const int *gsizes, const int *dargs, const int *psizes,
+                          const int *coords, int order_c, const cu_dtype *old);
 
 /* Constructor record for MPI_Type_get_envelope/get_contents. The engine
  * stores it without interpreting it and holds the types. Returns -1 on ENOMEM. */
