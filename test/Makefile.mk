@@ -36,7 +36,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/stress \
 	test/mpi/incast \
 	test/mpi/handle_conv \
-	test/mpi/darray
+	test/mpi/darray \
+	test/mpi/char_ops
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -54,6 +55,10 @@ check-long-nodes: $(MPI_TESTS) src/tools/mpirun
 	CLUMPI_TEST_NODES=4 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(MPI_TESTS)" \
 	    check_PROGRAMS="$(MPI_TESTS)"
 .PHONY: check-long-nodes
+
+test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
+test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
+test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_pingpong_SOURCES = test/mpi/pingpong.c test/mpi/mtest.h
 test_mpi_pingpong_LDADD = $(MPI_TEST_LIBS)

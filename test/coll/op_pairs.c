@@ -21,7 +21,7 @@ enum cls { NONE, INT, MULTI, FLT, CPLX, BOOL, BYTE, PAIR };
 typedef struct { MPI_Datatype t; const char *name; int cls; size_t size; } tinfo;
 #define TI(t, c, T) { t, #t, c, sizeof(T) }
 static const tinfo types[] = {
-    TI(MPI_CHAR, NONE, char), TI(MPI_SIGNED_CHAR, INT, signed char),
+    TI(MPI_CHAR, INT, char), TI(MPI_SIGNED_CHAR, INT, signed char),
     TI(MPI_UNSIGNED_CHAR, INT, unsigned char), TI(MPI_BYTE, BYTE, unsigned char),
     TI(MPI_SHORT, INT, short), TI(MPI_UNSIGNED_SHORT, INT, unsigned short),
     TI(MPI_INT, INT, int), TI(MPI_UNSIGNED, INT, unsigned), TI(MPI_LONG, INT, long),

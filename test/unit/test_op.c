@@ -20,7 +20,7 @@ enum cls { NONE, SINT, UINT, MSINT, FLT, CPLX, BOOLC, BYTEC, PAIR };
 typedef struct { int idx; int cls; size_t size; } tdesc;
 #define SG(T) (((T)-1 < (T)0) ? SINT : UINT)
 static const tdesc tds[] = {
-    { IDX(MPI_CHAR), NONE, sizeof(char) }, { IDX(MPI_SIGNED_CHAR), SINT, 1 },
+    { IDX(MPI_CHAR), SG(char), sizeof(char) }, { IDX(MPI_SIGNED_CHAR), SINT, 1 },
     { IDX(MPI_UNSIGNED_CHAR), UINT, 1 }, { IDX(MPI_BYTE), BYTEC, 1 },
     { IDX(MPI_SHORT), SINT, sizeof(short) }, { IDX(MPI_UNSIGNED_SHORT), UINT, sizeof(short) },
     { IDX(MPI_INT), SINT, sizeof(int) }, { IDX(MPI_UNSIGNED), UINT, sizeof(int) },
