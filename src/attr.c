@@ -5,10 +5,12 @@
  * predefined keys of mpi.h (MPI_TAG_UB, ...) are indices 0..6 and a user
  * keyval can never equal MPI_KEYVAL_INVALID. A keyval freed by the user stays
  * in the table until the last attribute using it is deleted, as the standard
- * asks. Communicator attributes hang off mpir_comm.attrs; datatype
- * attributes live in a side list keyed by handle, since the datatype object
- * belongs to the datatype engine; window attributes hang off mpir_win.attrs
- * (the predefined MPI_WIN_BASE ... are answered by win.c).
+ * asks. The deprecated MPI-1 calls (MPI_Attr_put, MPI_Keyval_create, ...)
+ * are the communicator calls under their old names. Communicator
+ * attributes hang off mpir_comm.attrs; datatype attributes live in a side
+ * list keyed by handle, since the datatype object belongs to the datatype
+ * engine; window attributes hang off mpir_win.attrs (the predefined
+ * MPI_WIN_BASE ... are answered by win.c).
  */
 #include <stdlib.h>
 #include "src/core.h"
@@ -390,10 +392,10 @@ int PMPI_Comm_free_keyval(int *keyval)
 }
 MPIR_WEAK(Comm_free_keyval)
 
-int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
+/* The bodies of MPI_Comm_{set,get,delete}_attr, shared with the deprecated
+ * MPI_Attr_{put,get,delete}; fn names the entry point in messages. */
+static int comm_set_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val)
 {
-    static const char fn[] = "MPI_Comm_set_attr";
-    MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     int rc = check_keyval(fn, KV_COMM, keyval, 0, 0);
@@ -406,12 +408,10 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
                                             (unsigned)keyval));
     return MPI_SUCCESS;
 }
-MPIR_WEAK(Comm_set_attr)
 
-int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+static int comm_get_attr(const char *fn, MPI_Comm comm, int keyval, void *attribute_val,
+                         int *flag)
 {
-    static const char fn[] = "MPI_Comm_get_attr";
-    MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     int rc = check_keyval(fn, KV_COMM, keyval, 1, 1);
@@ -432,12 +432,9 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     get_value(c->attrs, keyval, attribute_val, flag);
     return MPI_SUCCESS;
 }
-MPIR_WEAK(Comm_get_attr)
 
-int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+static int comm_delete_attr(const char *fn, MPI_Comm comm, int keyval)
 {
-    static const char fn[] = "MPI_Comm_delete_attr";
-    MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     int rc = check_keyval(fn, KV_COMM, keyval, 1, 0);
@@ -449,7 +446,74 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
                                             (unsigned)keyval));
     return MPI_SUCCESS;
 }
+
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    static const char fn[] = "MPI_Comm_set_attr";
+    MPIR_ENTER(fn);
+    return comm_set_attr(fn, comm, keyval, attribute_val);
+}
+MPIR_WEAK(Comm_set_attr)
+
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    static const char fn[] = "MPI_Comm_get_attr";
+    MPIR_ENTER(fn);
+    return comm_get_attr(fn, comm, keyval, attribute_val, flag);
+}
+MPIR_WEAK(Comm_get_attr)
+
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+    static const char fn[] = "MPI_Comm_delete_attr";
+    MPIR_ENTER(fn);
+    return comm_delete_attr(fn, comm, keyval);
+}
 MPIR_WEAK(Comm_delete_attr)
+
+/* ---- deprecated communicator attribute calls (MPI-3.1 section 15.2) ----------------
+ * In C they are the MPI_Comm_ calls under their MPI-1 names: same keyvals,
+ * same callbacks (MPI_Copy_function is MPI_Comm_copy_attr_function). */
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                       void *extra_state)
+{
+    static const char fn[] = "MPI_Keyval_create";
+    MPIR_ENTER(fn);
+    return keyval_entry(fn, KV_COMM, copy_fn, delete_fn, keyval, extra_state);
+}
+MPIR_WEAK(Keyval_create)
+
+int PMPI_Keyval_free(int *keyval)
+{
+    static const char fn[] = "MPI_Keyval_free";
+    MPIR_ENTER(fn);
+    return mpir_err_world(free_keyval(fn, KV_COMM, keyval));
+}
+MPIR_WEAK(Keyval_free)
+
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
+{
+    static const char fn[] = "MPI_Attr_put";
+    MPIR_ENTER(fn);
+    return comm_set_attr(fn, comm, keyval, attribute_val);
+}
+MPIR_WEAK(Attr_put)
+
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+{
+    static const char fn[] = "MPI_Attr_get";
+    MPIR_ENTER(fn);
+    return comm_get_attr(fn, comm, keyval, attribute_val, flag);
+}
+MPIR_WEAK(Attr_get)
+
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    static const char fn[] = "MPI_Attr_delete";
+    MPIR_ENTER(fn);
+    return comm_delete_attr(fn, comm, keyval);
+}
+MPIR_WEAK(Attr_delete)
 
 /* ---- datatype attributes ---------------------------------------------------------- */
 

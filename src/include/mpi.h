@@ -305,6 +305,13 @@ int clumpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
 #define MPI_TYPE_NULL_COPY_FN   clumpi_type_null_copy_fn
 #define MPI_TYPE_DUP_FN         clumpi_type_dup_fn
 #define MPI_TYPE_NULL_DELETE_FN clumpi_type_null_delete_fn
+/* The deprecated communicator callbacks of MPI-1 (MPI-3.1 section 15.2):
+ * the same C signatures as the MPI_Comm_ ones, and the same functions. */
+typedef int MPI_Copy_function(MPI_Comm, int, void *, void *, void *, int *);
+typedef int MPI_Delete_function(MPI_Comm, int, void *, void *);
+#define MPI_NULL_COPY_FN   clumpi_comm_null_copy_fn
+#define MPI_DUP_FN         clumpi_comm_dup_fn
+#define MPI_NULL_DELETE_FN clumpi_comm_null_delete_fn
 
 /* Each prototype is declared twice: MPI_x and the profiling PMPI_x. */
 #define CLUMPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args
@@ -385,6 +392,12 @@ CLUMPI_API(int, Type_free_keyval, (int *keyval));
 CLUMPI_API(int, Type_set_attr, (MPI_Datatype type, int keyval, void *attribute_val));
 CLUMPI_API(int, Type_get_attr, (MPI_Datatype type, int keyval, void *attribute_val, int *flag));
 CLUMPI_API(int, Type_delete_attr, (MPI_Datatype type, int keyval));
+/* deprecated (MPI-3.1 section 15.2): communicator attributes as in MPI-1 */
+CLUMPI_API(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state));
+CLUMPI_API(int, Keyval_free, (int *keyval));
+CLUMPI_API(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val));
+CLUMPI_API(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag));
+CLUMPI_API(int, Attr_delete, (MPI_Comm comm, int keyval));
 
 /* ---- topologies -------------------------------------------------------- */
 CLUMPI_API(int, Dims_create, (int nnodes, int ndims, int dims[]));
