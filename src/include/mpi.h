@@ -332,6 +332,7 @@ CLUMPI_API(int, Query_thread, (int *provided));
 CLUMPI_API(int, Is_thread_main, (int *flag));
 CLUMPI_API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr));
 CLUMPI_API(int, Free_mem, (void *base));
+CLUMPI_API(int, Pcontrol, (const int level, ...));
 
 /* ---- errors ------------------------------------------------------------ */
 CLUMPI_API(int, Error_string, (int errorcode, char *string, int *resultlen));
