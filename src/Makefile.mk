@@ -8,8 +8,8 @@ libmpi_la_SOURCES += src/core.h src/errors.c src/errhandler.c src/init.c src/gro
 	src/comm.c src/intercomm.c src/attr.c src/info.c src/topo.c src/dims.c src/coll_entry.c
 libmpi_la_SOURCES += src/pt2pt.h src/send.c src/recv.c src/sendrecv.c src/probe.c \
 	src/request.c src/persistent.c src/bsend.c src/status.c
-# Profiling control (misc owner).
-libmpi_la_SOURCES += src/pcontrol.c
+# Generalized requests, profiling control (misc owner).
+libmpi_la_SOURCES += src/grequest.c src/pcontrol.c
 # Reduction ops and the reduction entry points (reductions owner).
 libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
 # One-sided communication (rma owner): windows, operations, epochs.

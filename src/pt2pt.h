@@ -10,7 +10,9 @@
 
 /* mpid_request.mpir_kind */
 enum { MPIR_REQ_PLAIN = 0, MPIR_REQ_PERSISTENT = 1,
-       MPIR_REQ_NBC = 2 /* a nonblocking collective's schedule (src/coll_nb_entry.c) */ };
+       MPIR_REQ_NBC = 2 /* a nonblocking collective's schedule (src/coll_nb_entry.c) */,
+       MPIR_REQ_GREQ = 3,       /* a generalized request (src/grequest.c) */
+       MPIR_REQ_GREQ_FREED = 4  /* one freed before completion: no longer the user's */ };
 
 /* Persistent request (mpid_request.user): the arguments, and the device
  * request of the current round (NULL while inactive). */
@@ -60,6 +62,20 @@ static inline void mpir_status_empty(MPI_Status *st)
 /* The error of a completed device request as a reportable code (naming fn),
  * or MPI_SUCCESS. */
 int mpir_req_error(const char *fn, const mpid_request *r);
+
+/* Generalized requests (grequest.c), for the completion calls.
+ * mpir_greq_finish completes a done one: query_fn fills *st (a scratch
+ * status when st is NULL), free_fn runs, the request and handle *h go and
+ * *h becomes MPI_REQUEST_NULL; returns free_fn's code, else query_fn's.
+ * mpir_greq_query runs query_fn only (MPI_Request_get_status).
+ * mpir_greq_free is MPI_Request_free: free_fn now when done, else at
+ * MPI_Grequest_complete; *h becomes MPI_REQUEST_NULL.
+ * mpir_greq_cancel runs cancel_fn with complete = whether it is done.
+ * Each returns the callback's error code unchanged. */
+int mpir_greq_finish(mpid_request *r, MPI_Request *h, MPI_Status *st);
+int mpir_greq_query(mpid_request *r, MPI_Status *st);
+int mpir_greq_free(mpid_request *r, MPI_Request *h);
+int mpir_greq_cancel(mpid_request *r);
 
 /* Buffered send (bsend.c): copies the message into the attached buffer and
  * starts it; *out is a request that is already complete. */

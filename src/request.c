@@ -5,6 +5,7 @@
  * A handle maps to a device request. Persistent requests map to an outer
  * request whose mpir_preq holds the device request of the current round
  * (NULL while inactive); completing them leaves the handle in place.
+ * Generalized requests run their callbacks through grequest.c.
  */
 #include <stdlib.h>
 #include "src/pt2pt.h"
@@ -48,7 +49,7 @@ static inline int view(MPI_Request h, req_view *v)
     if (h == MPI_REQUEST_NULL)
         return 1;
     mpid_request *r = mpir_handle_get(&mpir_requests, h);
-    if (!r)
+    if (!r || r->mpir_kind == MPIR_REQ_GREQ_FREED)
         return 0;
     v->outer = r;
     v->x = r->mpir_kind == MPIR_REQ_PERSISTENT ? ((mpir_preq *)r->user)->inner : r;
@@ -72,6 +73,8 @@ static int finish(const char *fn, MPI_Request *h, const req_view *v, MPI_Status 
     }
     mpid_request *x = v->x;
     *comm = v->outer->comm;
+    if (x->mpir_kind == MPIR_REQ_GREQ)
+        return mpir_greq_finish(x, h, st);
     if (st)
         *st = x->status;
     int err = mpir_req_error(fn, x);
@@ -105,6 +108,14 @@ static int nbc_request(const char *fn, const mpid_request *r, MPI_Request h)
 
 static int view_done_cb(void *arg) { return view_done(arg); }
 
+/* A generalized request is completed by a store (MPI_Grequest_complete,
+ * perhaps from another thread) that wakes nobody: a wait for one naps 1 ms
+ * at most between looks rather than spinning. */
+static inline int is_greq(const req_view *v)
+{
+    return v->x && v->x->mpir_kind == MPIR_REQ_GREQ;
+}
+
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPIR_ENTER("MPI_Wait");
@@ -114,7 +125,9 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     if (!view(*request, &v))
         return bad_request("MPI_Wait", "request", *request);
     if (v.x && !v.x->done) {
-        if (v.x->kind == MPID_REQ_OTHER)
+        if (is_greq(&v))
+            mpid_progress_until_store(view_done_cb, &v);
+        else if (v.x->kind == MPID_REQ_OTHER)
             mpid_progress_until(view_done_cb, &v);
         else
             mpid_wait(v.x);
@@ -171,6 +184,17 @@ static int multi_done(void *arg)
         }
     }
     return m->want ? active == 0 : 1;
+}
+
+/* Progress until m is done (see is_greq). */
+static void wait_multi(multi *m)
+{
+    for (int i = 0; i < m->n; i++)
+        if (is_greq(&m->v[i])) {
+            mpid_progress_until_store(multi_done, m);
+            return;
+        }
+    mpid_progress_until(multi_done, m);
 }
 
 /* Views of all handles; reports an invalid one. Small arrays live on the
@@ -242,7 +266,7 @@ int PMPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     if ((rc = views("MPI_Waitall", count, reqs, v)) == MPI_SUCCESS) {
         multi m = { count, v, 0 };
         if (!multi_done(&m))
-            mpid_progress_until(multi_done, &m);
+            wait_multi(&m);
         rc = finish_all("MPI_Waitall", count, reqs, v, statuses);
     }
     if (v != vs)
@@ -295,7 +319,7 @@ static int any_common(const char *fn, int count, MPI_Request reqs[], int *index,
     multi m = { count, v, 1 };
     if (!multi_done(&m)) {
         if (block)
-            mpid_progress_until(multi_done, &m);
+            wait_multi(&m);
         else
             mpid_progress_test();
     }
@@ -358,7 +382,7 @@ static int some_common(const char *fn, int count, MPI_Request reqs[], int *outco
     multi m = { count, v, 1 };
     if (!multi_done(&m)) {
         if (block)
-            mpid_progress_until(multi_done, &m);
+            wait_multi(&m);
         else
             mpid_progress_test();
     }
@@ -418,7 +442,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         mpid_progress_test();
     *flag = view_done(&v);
     if (*flag) {
-        if (v.x) {
+        if (is_greq(&v)) {
+            return mpir_err_world(mpir_greq_query(v.x, status));
+        } else if (v.x) {
             if (status)
                 *status = v.x->status;
         } else {
@@ -440,6 +466,8 @@ int PMPI_Request_free(MPI_Request *request)
     mpid_request *r = v.outer;
     if (r->mpir_kind == MPIR_REQ_NBC)
         return nbc_request("MPI_Request_free", r, *request);
+    if (r->mpir_kind == MPIR_REQ_GREQ)
+        return mpir_err_world(mpir_greq_free(r, request));
     mpir_handle_free(&mpir_requests, *request);
     if (r->mpir_kind == MPIR_REQ_PERSISTENT) {
         mpir_preq *p = r->user;
@@ -467,6 +495,8 @@ int PMPI_Cancel(MPI_Request *request)
         return bad_request("MPI_Cancel", "request", *request);
     if (v.outer->mpir_kind == MPIR_REQ_NBC)
         return nbc_request("MPI_Cancel", v.outer, *request);
+    if (is_greq(&v))
+        return mpir_err_world(mpir_greq_cancel(v.x));
     /* Receives not yet matched are cancelled; sends complete normally
      * (MPI-3.1 lets cancellation fail), and MPI_Test_cancelled says so. */
     if (v.x && v.x->kind == MPID_REQ_RECV)

@@ -312,6 +312,10 @@ typedef int MPI_Delete_function(MPI_Comm, int, void *, void *);
 #define MPI_NULL_COPY_FN   clumpi_comm_null_copy_fn
 #define MPI_DUP_FN         clumpi_comm_dup_fn
 #define MPI_NULL_DELETE_FN clumpi_comm_null_delete_fn
+/* Generalized requests (MPI-3.1 section 12.2). */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 
 /* Each prototype is declared twice: MPI_x and the profiling PMPI_x. */
 #define CLUMPI_API(ret, name, args) ret MPI_##name args; ret PMPI_##name args
@@ -473,6 +477,8 @@ CLUMPI_API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype
 CLUMPI_API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count));
 CLUMPI_API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count));
 CLUMPI_API(int, Status_set_cancelled, (MPI_Status *status, int flag));
+CLUMPI_API(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request));
+CLUMPI_API(int, Grequest_complete, (MPI_Request request));
 
 /* ---- datatypes --------------------------------------------------------- */
 CLUMPI_API(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype));
