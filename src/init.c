@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "src/core.h"
 #include "src/util/log.h"
+#include "src/util/param.h"
 #include "coll/coll.h"
 
 int mpir_state = MPIR_STATE_PRE;
@@ -180,10 +181,19 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
     MPIR_ENTER(fn);
     if (!name || !resultlen)
         return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "%s is NULL", name ? "resultlen" : "name"));
-    if (gethostname(name, MPI_MAX_PROCESSOR_NAME) != 0)
-        strcpy(name, "localhost");
-    name[MPI_MAX_PROCESSOR_NAME - 1] = 0;
-    *resultlen = (int)strlen(name);
+    char host[MPI_MAX_PROCESSOR_NAME - 16];
+    if (gethostname(host, sizeof host) != 0)
+        strcpy(host, "localhost");
+    host[sizeof host - 1] = 0;
+    /* Emulated nodes (mpirun --nodes N: the whole job on this host, which
+     * mpirun says with CLUMPI_ONE_HOST, in more than one node) are named
+     * apart, so that programs which find nodes by name see the layout the
+     * device uses. */
+    int emulated = mpid_node_count() > 1 && cu_param_int("ONE_HOST", 0) != 0;
+    int n = emulated ? snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s:n%d", host,
+                                mpid_node_of(mpid_world_rank()))
+                     : snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+    *resultlen = n < MPI_MAX_PROCESSOR_NAME ? n : MPI_MAX_PROCESSOR_NAME - 1;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Get_processor_name)

@@ -37,6 +37,10 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/incast \
 	test/mpi/handle_conv \
 	test/mpi/darray \
+	test/mpi/grequest \
+	test/mpi/attr_deprecated \
+	test/mpi/pcontrol \
+	test/mpi/procname \
 	test/mpi/char_ops
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
@@ -56,45 +60,25 @@ check-long-nodes: $(MPI_TESTS) src/tools/mpirun
 	    check_PROGRAMS="$(MPI_TESTS)"
 .PHONY: check-long-nodes
 
-test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
-test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
-test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
-test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
-test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_attr_deprecated_SOURCES = test/mpi/attr_deprecated.c test/mpi/mtest.h
-test_mpi_attr_deprecated_LDADD = $(MPI_TEST_LIBS)
-test_mpi_attr_deprecated_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
-test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
-test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_attr_deprecated_SOURCES = test/mpi/attr_deprecated.c test/mpi/mtest.h
-test_mpi_attr_deprecated_LDADD = $(MPI_TEST_LIBS)
-test_mpi_attr_deprecated_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_pcontrol_SOURCES = test/mpi/pcontrol.c test/mpi/mtest.h
-test_mpi_pcontrol_LDADD = $(MPI_TEST_LIBS)
-test_mpi_pcontrol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
-test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
-test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_attr_deprecated_SOURCES = test/mpi/attr_deprecated.c test/mpi/mtest.h
-test_mpi_attr_deprecated_LDADD = $(MPI_TEST_LIBS)
-test_mpi_attr_deprecated_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
-test_mpi_pcontrol_SOURCES = test/mpi/pcontrol.c test/mpi/mtest.h
-test_mpi_pcontrol_LDADD = $(MPI_TEST_LIBS)
-test_mpi_pcontrol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-
 test_mpi_grequest_SOURCES = test/mpi/grequest.c test/mpi/mtest.h
 test_mpi_grequest_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_grequest_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_attr_deprecated_SOURCES = test/mpi/attr_deprecated.c test/mpi/mtest.h
+test_mpi_attr_deprecated_LDADD = $(MPI_TEST_LIBS)
+test_mpi_attr_deprecated_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_pcontrol_SOURCES = test/mpi/pcontrol.c test/mpi/mtest.h
+test_mpi_pcontrol_LDADD = $(MPI_TEST_LIBS)
+test_mpi_pcontrol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_procname_SOURCES = test/mpi/procname.c test/mpi/mtest.h
+test_mpi_procname_LDADD = $(MPI_TEST_LIBS)
+test_mpi_procname_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
+test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
+test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_pingpong_SOURCES = test/mpi/pingpong.c test/mpi/mtest.h
 test_mpi_pingpong_LDADD = $(MPI_TEST_LIBS)

@@ -55,6 +55,8 @@ done <<'EOF'
 2 4 anysource CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 pingpong CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 anysource CLUMPI_OFI_PROVIDER=udp;ofi_rxd
+2 4 procname
+3 4 procname
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).
