@@ -1,32 +1,31 @@
 /*
- * topo.c — Cartesian and distributed-graph topologies. The data hangs off
- * mpir_comm.topo and is copied by Comm_dup. Reordering is never done: the
- * shared-memory channel makes all local pairs equally close, so the identity
- * mapping is as good as any (the standard allows ignoring reorder).
+ * topo.c — what every topology shares (creation of the communicator, copy,
+ * free, MPI_Topo_test) and the Cartesian topologies. Graphs are in
+ * topo_graph.c, distributed graphs in topo_dist.c. Reordering is never done:
+ * the shared-memory channel makes all local pairs equally close, so the
+ * identity mapping is as good as any (the standard allows ignoring reorder).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "src/core.h"
+#include "src/topo.h"
 
-/* The objects whose addresses are MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY. */
-int clumpi_unweighted[1], clumpi_weights_empty[1];
-
-struct mpir_topo {
-    int  kind;            /* MPI_CART or MPI_DIST_GRAPH */
-    /* Cartesian */
-    int  ndims;
-    int *dims, *periods;
-    /* distributed graph */
-    int  indeg, outdeg, weighted;
-    int *src, *srcw, *dst, *dstw;
-};
-
-static int *dup_ints(const int *a, int n)
+mpir_topo *mpir_topo_new(int kind)
 {
-    int *b = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-    if (b && n > 0)
-        memcpy(b, a, (size_t)n * sizeof(int));
-    return b;
+    mpir_topo *t = calloc(1, sizeof *t);
+    if (t)
+        t->kind = kind;
+    return t;
+}
+
+int mpir_topo_ints(int **dst, const int *src, int n)
+{
+    *dst = NULL;
+    if (n <= 0)
+        return 0;
+    if (!(*dst = malloc((size_t)n * sizeof(int))))
+        return -1;
+    memcpy(*dst, src, (size_t)n * sizeof(int));
+    return 0;
 }
 
 void mpir_topo_free(mpir_topo *t)
@@ -35,6 +34,8 @@ void mpir_topo_free(mpir_topo *t)
         return;
     free(t->dims);
     free(t->periods);
+    free(t->index);
+    free(t->edges);
     free(t->src);
     free(t->srcw);
     free(t->dst);
@@ -46,37 +47,85 @@ mpir_topo *mpir_topo_dup(const mpir_topo *t)
 {
     if (!t)
         return NULL;
-    mpir_topo *n = calloc(1, sizeof *n);
+    mpir_topo *n = malloc(sizeof *n);
     if (!n)
         return NULL;
     *n = *t;
-    n->dims = dup_ints(t->dims, t->ndims);
-    n->periods = dup_ints(t->periods, t->ndims);
-    n->src = dup_ints(t->src, t->indeg);
-    n->srcw = dup_ints(t->srcw, t->indeg);
-    n->dst = dup_ints(t->dst, t->outdeg);
-    n->dstw = dup_ints(t->dstw, t->outdeg);
-    if (!n->dims || !n->periods || !n->src || !n->srcw || !n->dst || !n->dstw) {
+    int w = t->weighted;
+    if (mpir_topo_ints(&n->dims, t->dims, t->ndims) | mpir_topo_ints(&n->periods, t->periods, t->ndims)
+        | mpir_topo_ints(&n->index, t->index, t->nnodes) | mpir_topo_ints(&n->edges, t->edges, t->nedges)
+        | mpir_topo_ints(&n->src, t->src, t->indeg) | mpir_topo_ints(&n->dst, t->dst, t->outdeg)
+        | mpir_topo_ints(&n->srcw, t->srcw, w ? t->indeg : 0)
+        | mpir_topo_ints(&n->dstw, t->dstw, w ? t->outdeg : 0)) {
         mpir_topo_free(n);
         return NULL;
     }
     return n;
 }
 
+int mpir_topo_comm(const char *fn, MPI_Comm comm_old, mpir_comm *c, int n, mpir_topo *t,
+                   MPI_Info info, MPI_Comm *out)
+{
+    int member = c->dev.rank < n;
+    mpir_group *g = NULL;
+    if (member && n == c->group->size) {
+        g = c->group;
+        mpir_group_retain(g);
+    } else if (member) {
+        g = mpir_group_new(n, c->group->world_ranks);
+    }
+    /* A member without a group (no memory) joins as a non-member and fails
+     * below, after the agreement the others wait for. */
+    mpir_comm *nc = NULL;
+    MPI_Info ninfo = MPI_INFO_NULL;
+    int rc = mpir_comm_create_from_group(c, g, &nc);
+    mpir_group_release(g);   /* the communicator holds its own reference */
+    if (rc == MPI_SUCCESS && member && (!nc || !t || mpir_info_dup(info, &ninfo) != MPI_SUCCESS))
+        rc = MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS || !nc) {
+        mpir_topo_free(t);
+        if (nc)
+            mpir_comm_release(nc);
+        *out = MPI_COMM_NULL;
+        return rc == MPI_SUCCESS ? MPI_SUCCESS
+               : mpir_err_comm(comm_old, mpir_err(rc, fn, "could not create the communicator"));
+    }
+    nc->topo = t;
+    nc->info = ninfo;
+    *out = nc->handle;
+    return MPI_SUCCESS;
+}
+
+int mpir_topo_map(const char *fn, MPI_Comm comm, const mpir_comm *c, int n, int *newrank)
+{
+    if (!newrank)
+        return MPIR_ARG_ERR(fn, comm, "newrank is NULL");
+    *newrank = c->dev.rank < n ? c->dev.rank : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Topo_test(MPI_Comm comm, int *status)
+{
+    static const char fn[] = "MPI_Topo_test";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    if (!status)
+        return MPIR_ARG_ERR(fn, comm, "status is NULL");
+    *status = c->topo ? c->topo->kind : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+MPIR_WEAK(Topo_test)
+
+/* ---- Cartesian ----------------------------------------------------------------------- */
+
 static mpir_topo *cart_new(int ndims, const int *dims, const int *periods)
 {
-    mpir_topo *t = calloc(1, sizeof *t);
+    mpir_topo *t = mpir_topo_new(MPI_CART);
     if (!t)
         return NULL;
-    t->kind = MPI_CART;
     t->ndims = ndims;
-    t->dims = dup_ints(dims, ndims);
-    t->periods = malloc((size_t)(ndims > 0 ? ndims : 1) * sizeof(int));
-    t->src = dup_ints(NULL, 0);
-    t->srcw = dup_ints(NULL, 0);
-    t->dst = dup_ints(NULL, 0);
-    t->dstw = dup_ints(NULL, 0);
-    if (!t->dims || !t->periods || !t->src || !t->srcw || !t->dst || !t->dstw) {
+    if (mpir_topo_ints(&t->dims, dims, ndims) || mpir_topo_ints(&t->periods, periods, ndims)) {
         mpir_topo_free(t);
         return NULL;
     }
@@ -94,15 +143,32 @@ static void cart_coords(const mpir_topo *t, int rank, int *coords)
     }
 }
 
-#define GET_CART(fn, comm, c)                                                  \
-    do {                                                                      \
-        MPIR_GET_COMM(fn, comm, c);                                           \
-        if (!(c)->topo || (c)->topo->kind != MPI_CART)                        \
-            return mpir_err_comm(comm, mpir_err(MPI_ERR_TOPOLOGY, fn,         \
-                                   "communicator has no Cartesian topology")); \
-    } while (0)
+#define GET_CART(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_CART, "Cartesian")
+#define ARG_ERR MPIR_ARG_ERR
 
-#define ARG_ERR(fn, comm, ...) mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, __VA_ARGS__))
+/* Checks a grid description against comm (of c->dev.size ranks) as
+ * MPI_Cart_create and MPI_Cart_map take it; *n is its number of points. */
+static int cart_check(const char *fn, MPI_Comm comm, const mpir_comm *c, int ndims,
+                      const int *dims, const int *periods, int *n)
+{
+    if (ndims < 0)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_DIMS, fn, "ndims is negative (%d)", ndims));
+    if (ndims > 0 && (!dims || !periods))
+        return ARG_ERR(fn, comm, "%s is NULL", dims ? "periods" : "dims");
+    long p = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return mpir_err_comm(comm, mpir_err(MPI_ERR_DIMS, fn,
+                                                "dims[%d] = %d is not positive", i, dims[i]));
+        if (p <= c->dev.size)
+            p *= dims[i];
+    }
+    if (p > c->dev.size)
+        return ARG_ERR(fn, comm, "the grid has more points than the communicator has ranks (%d)",
+                       c->dev.size);
+    *n = (int)p;
+    return MPI_SUCCESS;
+}
 
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
                      int reorder, MPI_Comm *comm_cart)
@@ -111,58 +177,28 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm_old, c);
-    if (ndims < 0)
-        return mpir_err_comm(comm_old, mpir_err(MPI_ERR_DIMS, fn, "ndims is negative (%d)", ndims));
-    if (ndims > 0 && (!dims || !periods))
-        return ARG_ERR(fn, comm_old, "%s is NULL", dims ? "periods" : "dims");
+    (void)reorder;
+    int n, rc = cart_check(fn, comm_old, c, ndims, dims, periods, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
     if (!comm_cart)
         return ARG_ERR(fn, comm_old, "comm_cart is NULL");
-    long n = 1;
-    for (int i = 0; i < ndims; i++) {
-        if (dims[i] <= 0)
-            return mpir_err_comm(comm_old, mpir_err(MPI_ERR_DIMS, fn,
-                                                    "dims[%d] = %d is not positive", i, dims[i]));
-        n *= dims[i];
-        if (n > c->dev.size)
-            break;
-    }
-    if (n > c->dev.size)
-        return ARG_ERR(fn, comm_old, "the grid has more points than comm_old has ranks (%d)",
-                       c->dev.size);
-    mpir_group *g = NULL;
-    mpir_topo *t = NULL;
-    if (c->dev.rank < n) {
-        g = mpir_group_new((int)n, c->group->world_ranks);
-        t = cart_new(ndims, dims, periods);
-        if (!g || !t) {
-            /* Still take part in the collective below, as a non-member,
-             * so the other ranks do not hang. */
-            mpir_group_release(g);
-            mpir_topo_free(t);
-            g = NULL;
-            t = NULL;
-        }
-    }
-    int member = c->dev.rank < n;
-    mpir_comm *nc = NULL;
-    int rc = mpir_comm_create_from_group(c, g, &nc);
-    mpir_group_release(g);   /* the communicator holds its own reference */
-    if (rc != MPI_SUCCESS || (member && !nc)) {
-        mpir_topo_free(t);
-        if (nc)
-            mpir_comm_release(nc);
-        return mpir_err_comm(comm_old, mpir_err(rc ? rc : MPI_ERR_NO_MEM, fn,
-                                                "could not create the communicator"));
-    }
-    if (nc) {
-        nc->topo = t;
-        *comm_cart = nc->handle;
-    } else {
-        *comm_cart = MPI_COMM_NULL;
-    }
-    return MPI_SUCCESS;
+    mpir_topo *t = c->dev.rank < n ? cart_new(ndims, dims, periods) : NULL;
+    return mpir_topo_comm(fn, comm_old, c, n, t, MPI_INFO_NULL, comm_cart);
 }
 MPIR_WEAK(Cart_create)
+
+/* The rank MPI_Cart_create would give this process (mpir_topo_map). */
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+{
+    static const char fn[] = "MPI_Cart_map";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    MPIR_GET_COMM(fn, comm, c);
+    int n, rc = cart_check(fn, comm, c, ndims, dims, periods, &n);
+    return rc != MPI_SUCCESS ? rc : mpir_topo_map(fn, comm, c, n, newrank);
+}
+MPIR_WEAK(Cart_map)
 
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
@@ -312,150 +348,3 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 MPIR_WEAK(Cart_sub)
-
-int PMPI_Topo_test(MPI_Comm comm, int *status)
-{
-    static const char fn[] = "MPI_Topo_test";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    MPIR_GET_COMM(fn, comm, c);
-    if (!status)
-        return ARG_ERR(fn, comm, "status is NULL");
-    *status = c->topo ? c->topo->kind : MPI_UNDEFINED;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Topo_test)
-
-/* ---- distributed graphs ------------------------------------------------------------ */
-
-static int check_adj(const char *fn, MPI_Comm comm, int size, const char *what, int deg,
-                     const int *ranks, const int *w, int weighted)
-{
-    if (deg < 0)
-        return ARG_ERR(fn, comm, "%s degree is negative (%d)", what, deg);
-    if (deg > 0 && !ranks)
-        return ARG_ERR(fn, comm, "%s list is NULL", what);
-    for (int i = 0; i < deg; i++)
-        if (ranks[i] < 0 || ranks[i] >= size)
-            return mpir_err_comm(comm, mpir_err(MPI_ERR_RANK, fn, "%s[%d] = %d is not a rank (comm size %d)",
-                                                what, i, ranks[i], size));
-    if (weighted && deg > 0) {
-        if (!w || w == MPI_WEIGHTS_EMPTY)
-            return ARG_ERR(fn, comm, "%s weights missing for degree %d", what, deg);
-        for (int i = 0; i < deg; i++)
-            if (w[i] < 0)
-                return ARG_ERR(fn, comm, "%s weight [%d] is negative (%d)", what, i, w[i]);
-    }
-    return MPI_SUCCESS;
-}
-
-int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                    const int sourceweights[], int outdegree,
-                                    const int destinations[], const int destweights[],
-                                    MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
-{
-    static const char fn[] = "MPI_Dist_graph_create_adjacent";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    MPIR_GET_COMM(fn, comm_old, c);
-    if (!comm_dist_graph)
-        return ARG_ERR(fn, comm_old, "comm_dist_graph is NULL");
-    if ((sourceweights == MPI_UNWEIGHTED) != (destweights == MPI_UNWEIGHTED))
-        return ARG_ERR(fn, comm_old, "MPI_UNWEIGHTED given for only one of the weight lists");
-    int weighted = sourceweights != MPI_UNWEIGHTED;
-    int rc = check_adj(fn, comm_old, c->dev.size, "sources", indegree, sources, sourceweights, weighted);
-    if (rc)
-        return rc;
-    rc = check_adj(fn, comm_old, c->dev.size, "destinations", outdegree, destinations, destweights,
-                   weighted);
-    if (rc)
-        return rc;
-    if (info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
-        return mpir_err_comm(comm_old, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
-    mpir_topo *t = calloc(1, sizeof *t);
-    if (t) {
-        t->kind = MPI_DIST_GRAPH;
-        t->indeg = indegree;
-        t->outdeg = outdegree;
-        t->weighted = weighted;
-        t->dims = dup_ints(NULL, 0);
-        t->periods = dup_ints(NULL, 0);
-        t->src = dup_ints(sources, indegree);
-        t->dst = dup_ints(destinations, outdegree);
-        t->srcw = dup_ints(weighted ? sourceweights : NULL, weighted ? indegree : 0);
-        t->dstw = dup_ints(weighted ? destweights : NULL, weighted ? outdegree : 0);
-        if (!t->dims || !t->periods || !t->src || !t->dst || !t->srcw || !t->dstw) {
-            mpir_topo_free(t);
-            t = NULL;
-        }
-    }
-    /* Collective even when memory ran out here, so the others do not hang. */
-    mpir_comm *nc = NULL;
-    rc = mpir_comm_create_from_group(c, c->group, &nc);
-    if (rc != MPI_SUCCESS || !t || !nc) {
-        mpir_topo_free(t);
-        if (nc)
-            mpir_comm_release(nc);
-        return mpir_err_comm(comm_old, mpir_err(rc ? rc : MPI_ERR_NO_MEM, fn,
-                                                "could not create the communicator"));
-    }
-    nc->topo = t;
-    mpir_info_dup(info, &nc->info);
-    *comm_dist_graph = nc->handle;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Dist_graph_create_adjacent)
-
-#define GET_DIST(fn, comm, c)                                                  \
-    do {                                                                      \
-        MPIR_GET_COMM(fn, comm, c);                                           \
-        if (!(c)->topo || (c)->topo->kind != MPI_DIST_GRAPH)                  \
-            return mpir_err_comm(comm, mpir_err(MPI_ERR_TOPOLOGY, fn,         \
-                                   "communicator has no distributed graph topology")); \
-    } while (0)
-
-int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
-{
-    static const char fn[] = "MPI_Dist_graph_neighbors_count";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    GET_DIST(fn, comm, c);
-    if (!indegree || !outdegree || !weighted)
-        return ARG_ERR(fn, comm, "%s is NULL",
-                       !indegree ? "indegree" : !outdegree ? "outdegree" : "weighted");
-    *indegree = c->topo->indeg;
-    *outdegree = c->topo->outdeg;
-    *weighted = c->topo->weighted;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Dist_graph_neighbors_count)
-
-int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                              int maxoutdegree, int destinations[], int destweights[])
-{
-    static const char fn[] = "MPI_Dist_graph_neighbors";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    GET_DIST(fn, comm, c);
-    const mpir_topo *t = c->topo;
-    if (maxindegree < t->indeg || maxoutdegree < t->outdeg)
-        return ARG_ERR(fn, comm, "maxindegree/maxoutdegree (%d/%d) below the degrees (%d/%d)",
-                       maxindegree, maxoutdegree, t->indeg, t->outdeg);
-    if ((t->indeg > 0 && !sources) || (t->outdeg > 0 && !destinations))
-        return ARG_ERR(fn, comm, "%s is NULL", t->indeg > 0 && !sources ? "sources" : "destinations");
-    for (int i = 0; i < t->indeg; i++)
-        sources[i] = t->src[i];
-    for (int i = 0; i < t->outdeg; i++)
-        destinations[i] = t->dst[i];
-    /* Weights only when the graph has them and the caller asked. */
-    if (t->weighted) {
-        if (sourceweights && sourceweights != MPI_UNWEIGHTED && sourceweights != MPI_WEIGHTS_EMPTY)
-            for (int i = 0; i < t->indeg; i++)
-                sourceweights[i] = t->srcw[i];
-        if (destweights && destweights != MPI_UNWEIGHTED && destweights != MPI_WEIGHTS_EMPTY)
-            for (int i = 0; i < t->outdeg; i++)
-                destweights[i] = t->dstw[i];
-    }
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Dist_graph_neighbors)
