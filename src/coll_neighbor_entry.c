@@ -5,6 +5,8 @@
  * one-round schedule (coll/neighbor.c); the blocking ones wait for it.
  *
  * Neighbors: a distributed graph's sources (in) and destinations (out); a
+ * graph's (MPI_Graph_create) list from MPI_Graph_neighbors, both in and out,
+ * on symmetric graphs only (MPI-3.1 7.6: others are MPI_ERR_TOPOLOGY); a
  * Cartesian grid's, for each dimension, the source then the destination of
  * a shift by 1 (MPI-3.1 §7.6), both lists alike, MPI_PROC_NULL included.
  * On a periodic dimension of size 1 or 2 both neighbors are the same rank:
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include "src/coll_nbc.h"
 #include "src/pt2pt.h"
+#include "src/topo.h"
 
 enum { NB_ALLGATHER, NB_ALLGATHERV, NB_ALLTOALL, NB_ALLTOALLV, NB_ALLTOALLW };
 
@@ -43,9 +46,14 @@ static int neighbors(const char *fn, mpir_comm *c, nb_list *l)
         l->nin = l->nout = 2 * nd;
     } else if (kind == MPI_DIST_GRAPH) {
         PMPI_Dist_graph_neighbors_count(comm, &l->nin, &l->nout, &w);
+    } else if (kind == MPI_GRAPH) {
+        if (!mpir_topo_graph_symmetric(c))
+            return mpir_err(MPI_ERR_TOPOLOGY, fn, "the graph is not symmetric: some pair of "
+                            "nodes is joined more often one way than the other");
+        PMPI_Graph_neighbors_count(comm, c->dev.rank, &l->nin);
+        l->nout = l->nin;
     } else {
-        return mpir_err(MPI_ERR_TOPOLOGY, fn, "communicator has no Cartesian or distributed "
-                        "graph topology");
+        return mpir_err(MPI_ERR_TOPOLOGY, fn, "communicator has no topology");
     }
     size_t n = (size_t)(l->nin + l->nout);
     if (!(l->in = malloc(2 * (n ? n : 1) * sizeof(int))))
@@ -65,8 +73,14 @@ static int neighbors(const char *fn, mpir_comm *c, nb_list *l)
             l->sub_out[2 * d + 1] = 0;
         }
     } else {
-        PMPI_Dist_graph_neighbors(comm, l->nin, l->in, MPI_UNWEIGHTED, l->nout, l->out,
-                                  MPI_UNWEIGHTED);
+        if (kind == MPI_GRAPH) {
+            PMPI_Graph_neighbors(comm, c->dev.rank, l->nin, l->in);
+            for (int i = 0; i < l->nin; i++)
+                l->out[i] = l->in[i];
+        } else {
+            PMPI_Dist_graph_neighbors(comm, l->nin, l->in, MPI_UNWEIGHTED, l->nout, l->out,
+                                      MPI_UNWEIGHTED);
+        }
         for (int i = 0; i < l->nin; i++)
             l->sub_in[i] = 0;
         for (int i = 0; i < l->nout; i++)
