@@ -30,6 +30,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/procnull \
 	test/mpi/comms \
 	test/mpi/intercomm \
+	test/mpi/topo_graph \
 	test/mpi/errors \
 	test/mpi/initfini \
 	test/mpi/coll \
@@ -158,6 +159,10 @@ test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_intercomm_SOURCES = test/mpi/intercomm.c test/mpi/mtest.h
 test_mpi_intercomm_LDADD = $(MPI_TEST_LIBS)
 test_mpi_intercomm_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_topo_graph_SOURCES = test/mpi/topo_graph.c test/mpi/mtest.h
+test_mpi_topo_graph_LDADD = $(MPI_TEST_LIBS)
+test_mpi_topo_graph_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_errors_SOURCES = test/mpi/errors.c test/mpi/mtest.h
 test_mpi_errors_LDADD = $(MPI_TEST_LIBS)
