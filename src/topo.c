@@ -146,11 +146,15 @@ static void cart_coords(const mpir_topo *t, int rank, int *coords)
 #define GET_CART(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_CART, "Cartesian")
 #define ARG_ERR MPIR_ARG_ERR
 
-/* Checks a grid description against comm (of c->dev.size ranks) as
- * MPI_Cart_create and MPI_Cart_map take it; *n is its number of points. */
+/* Checks comm (an intracommunicator of c->dev.size ranks) and a grid
+ * description as MPI_Cart_create and MPI_Cart_map take them; *n is the
+ * grid's number of points. */
 static int cart_check(const char *fn, MPI_Comm comm, const mpir_comm *c, int ndims,
                       const int *dims, const int *periods, int *n)
 {
+    int rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, rc);
     if (ndims < 0)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_DIMS, fn, "ndims is negative (%d)", ndims));
     if (ndims > 0 && (!dims || !periods))

@@ -61,12 +61,15 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm_old, c);
     (void)reorder;
+    int rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm_old, rc);
     if (!comm_dist_graph)
         return ARG_ERR(fn, comm_old, "comm_dist_graph is NULL");
     if ((sourceweights == MPI_UNWEIGHTED) != (destweights == MPI_UNWEIGHTED))
         return ARG_ERR(fn, comm_old, "MPI_UNWEIGHTED given for only one of the weight lists");
     int weighted = sourceweights != MPI_UNWEIGHTED;
-    int rc = check_adj(fn, c->dev.size, "sources", indegree, sources, sourceweights, weighted);
+    rc = check_adj(fn, c->dev.size, "sources", indegree, sources, sourceweights, weighted);
     if (rc == MPI_SUCCESS)
         rc = check_adj(fn, c->dev.size, "destinations", outdegree, destinations, destweights,
                        weighted);
@@ -286,13 +289,15 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm_old, c);
     (void)reorder;
-    int nedges;
+    int nedges, rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)   /* the same on every rank: no exchange */
+        return mpir_err_comm(comm_old, rc);
     int myrc = check_general(fn, c, n, sources, degrees, destinations, weights, info,
                              comm_dist_graph, &nedges);
     /* Bad arguments still go through the first exchange, so that every rank
      * learns of them and fails instead of waiting for this one. */
     mpir_topo *t = NULL;
-    int rc = exchange(fn, c, myrc, n, sources, degrees, destinations, weights, nedges, &t);
+    rc = exchange(fn, c, myrc, n, sources, degrees, destinations, weights, nedges, &t);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm_old, rc);
     return mpir_topo_comm(fn, comm_old, c, c->dev.size, t, info, comm_dist_graph);

@@ -10,11 +10,14 @@
 #define ARG_ERR MPIR_ARG_ERR
 #define GET_GRAPH(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_GRAPH, "graph")
 
-/* Checks a graph description against comm (of c->dev.size ranks), as
- * MPI_Graph_create and MPI_Graph_map take it. */
+/* Checks comm (an intracommunicator of c->dev.size ranks) and a graph
+ * description as MPI_Graph_create and MPI_Graph_map take them. */
 static int graph_check(const char *fn, MPI_Comm comm, const mpir_comm *c, int nnodes,
                        const int *index, const int *edges)
 {
+    int rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, rc);
     if (nnodes < 0)
         return ARG_ERR(fn, comm, "nnodes is negative (%d)", nnodes);
     if (nnodes > c->dev.size)
@@ -170,25 +173,28 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
 }
 MPIR_WEAK(Graph_get)
 
-/* Node rank's neighbors: their first entry in edges and their number. */
-static int graph_node(const char *fn, MPI_Comm comm, const mpir_topo *t, int rank, int *first,
+/* The entry of MPI_Graph_neighbors(_count): comm's graph t and node rank's
+ * neighbors, their first entry in t->edges and their number. */
+static int graph_node(const char *fn, MPI_Comm comm, int rank, const mpir_topo **t, int *first,
                       int *n)
 {
-    if (rank < 0 || rank >= t->nnodes)
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    GET_GRAPH(fn, comm, c);
+    *t = c->topo;
+    if (rank < 0 || rank >= (*t)->nnodes)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_RANK, fn, "invalid rank %d (graph of %d nodes)",
-                                            rank, t->nnodes));
-    *first = rank ? t->index[rank - 1] : 0;
-    *n = t->index[rank] - *first;
+                                            rank, (*t)->nnodes));
+    *first = rank ? (*t)->index[rank - 1] : 0;
+    *n = (*t)->index[rank] - *first;
     return MPI_SUCCESS;
 }
 
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     static const char fn[] = "MPI_Graph_neighbors_count";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    GET_GRAPH(fn, comm, c);
-    int first, n, rc = graph_node(fn, comm, c->topo, rank, &first, &n);
+    const mpir_topo *t;
+    int first, n, rc = graph_node(fn, comm, rank, &t, &first, &n);
     if (rc != MPI_SUCCESS)
         return rc;
     if (!nneighbors)
@@ -202,13 +208,10 @@ MPIR_WEAK(Graph_neighbors_count)
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     static const char fn[] = "MPI_Graph_neighbors";
-    MPIR_ENTER(fn);
-    mpir_comm *c;
-    GET_GRAPH(fn, comm, c);
-    int first, n, rc = graph_node(fn, comm, c->topo, rank, &first, &n);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    return copy_prefix(fn, comm, "maxneighbors", maxneighbors, "neighbors", neighbors,
-                       c->topo->edges + first, n);
+    const mpir_topo *t;
+    int first, n, rc = graph_node(fn, comm, rank, &t, &first, &n);
+    return rc != MPI_SUCCESS ? rc
+           : copy_prefix(fn, comm, "maxneighbors", maxneighbors, "neighbors", neighbors,
+                         t->edges + first, n);
 }
 MPIR_WEAK(Graph_neighbors)

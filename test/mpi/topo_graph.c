@@ -8,7 +8,8 @@
  * repeated edges, weights, MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY, an info),
  * checked against the graph as built here and against the adjacent form's
  * view of it; the ten neighborhood collectives on both kinds of graph
- * against a reference; the error classes of bad arguments.
+ * against a reference; the error classes of bad arguments (on an
+ * intercommunicator too).
  *
  * All ranks draw the same graphs from one fixed seed.
  */
@@ -574,6 +575,25 @@ static void error_tests(void)
                                                   freed, 0, &comm));
     MPI_FAILS(MPI_ERR_COMM, MPI_Dist_graph_create(MPI_COMM_NULL, 1, &dst, &deg, &dst, &w,
                                                   MPI_INFO_NULL, 0, &comm));
+    if (mt_size >= 2) {   /* topologies need an intracommunicator */
+        MPI_Comm half, inter;
+        MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, mt_rank % 2, mt_rank, &half));
+        MPI_OK(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - mt_rank % 2, 7, &inter));
+        MPI_OK(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
+        dims[1] = 1;
+        MPI_FAILS(MPI_ERR_COMM, MPI_Cart_create(inter, 2, dims, periods, 0, &comm));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Cart_map(inter, 2, dims, periods, &r));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Graph_create(inter, 1, index, edges, 0, &comm));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Graph_map(inter, 1, index, edges, &r));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Dist_graph_create(inter, 1, &dst, &deg, &dst, &w,
+                                                      MPI_INFO_NULL, 0, &comm));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Dist_graph_create_adjacent(inter, 1, &dst, &w, 1, &dst, &w,
+                                                               MPI_INFO_NULL, 0, &comm));
+        MPI_FAILS(MPI_ERR_TOPOLOGY, MPI_Neighbor_alltoall(buf, 1, MPI_INT, buf + 1, 1, MPI_INT,
+                                                          inter));
+        MPI_OK(MPI_Comm_free(&inter));
+        MPI_OK(MPI_Comm_free(&half));
+    }
     MPI_OK(MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &dst, &deg, &dst, &w, MPI_INFO_NULL, 0,
                                  &comm));
     MPI_OK(MPI_Dist_graph_neighbors_count(comm, &r, &st, &n));
