@@ -14,6 +14,6 @@ libmpi_la_SOURCES += src/grequest.c src/pcontrol.c
 # Reduction ops and the reduction entry points (reductions owner).
 libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
 # One-sided communication (rma owner): windows, operations, epochs.
-libmpi_la_SOURCES += src/win.h src/win.c src/rma.c src/win_sync.c
+libmpi_la_SOURCES += src/win.h src/win.c src/win_info.c src/rma.c src/win_sync.c
 # MPIX extensions: shared counters (fetch-and-add by the NI agent, or a window).
 libmpi_la_SOURCES += src/counter.c

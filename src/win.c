@@ -2,7 +2,7 @@
  * win.c — windows: creation (Win_create on user memory, Win_allocate and
  * Win_allocate_shared in a per-node shared segment, Win_create_dynamic with
  * attach/detach), Win_shared_query, Win_free, the group, the predefined
- * attributes, names and error handlers.
+ * attributes, names and error handlers (hints: win_info.c).
  *
  * Every creation exchanges each rank's size, disp_unit and device window
  * index, so origins check target ranges themselves and address packets to
@@ -147,10 +147,15 @@ static int shares_node(const mpir_comm *c)
 /* Common creation. seg: SEG_NONE (base is the user's or NULL), SEG_ALLOCATE
  * or SEG_SHARED. */
 static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Aint size,
-                   int disp_unit, int seg, void *baseptr, MPI_Win *win)
+                   int disp_unit, MPI_Info info, int seg, void *baseptr, MPI_Win *win)
 {
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
+    mpir_win_hints hints;
+    mpir_win_hints_default(&hints);
+    int rc = mpir_win_hints_read(fn, &hints, info, 1);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, rc);
     if (!win)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "win is NULL"));
     if (size < 0)
@@ -173,8 +178,9 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
     w->model = MPI_WIN_UNIFIED;
     w->disp_unit = disp_unit;
     w->size = size;
+    w->hints = hints;
     w->dev.index = -1;
-    int rc = mpir_comm_create_from_group(c, c->group, &w->comm);
+    rc = mpir_comm_create_from_group(c, c->group, &w->comm);
     win_info *all = NULL;
     if (rc == MPI_SUCCESS)
         rc = mpid_win_register(&w->dev, &w->comm->dev);
@@ -229,8 +235,8 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 {
     static const char fn[] = "MPI_Win_create";
     MPIR_ENTER(fn);
-    (void)info;   /* no hints are acted on */
-    return win_new(fn, comm, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, SEG_NONE, NULL, win);
+    return win_new(fn, comm, MPI_WIN_FLAVOR_CREATE, base, size, disp_unit, info, SEG_NONE, NULL,
+                   win);
 }
 MPIR_WEAK(Win_create)
 
@@ -239,8 +245,7 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 {
     static const char fn[] = "MPI_Win_allocate";
     MPIR_ENTER(fn);
-    (void)info;
-    return win_new(fn, comm, MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, SEG_ALLOCATE,
+    return win_new(fn, comm, MPI_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, SEG_ALLOCATE,
                    baseptr, win);
 }
 MPIR_WEAK(Win_allocate)
@@ -250,8 +255,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 {
     static const char fn[] = "MPI_Win_allocate_shared";
     MPIR_ENTER(fn);
-    (void)info;   /* alloc_shared_noncontig: contiguous anyway, which is allowed */
-    return win_new(fn, comm, MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, SEG_SHARED,
+    /* alloc_shared_noncontig: contiguous anyway, which is allowed */
+    return win_new(fn, comm, MPI_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, SEG_SHARED,
                    baseptr, win);
 }
 MPIR_WEAK(Win_allocate_shared)
@@ -260,8 +265,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     static const char fn[] = "MPI_Win_create_dynamic";
     MPIR_ENTER(fn);
-    (void)info;
-    return win_new(fn, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, SEG_NONE, NULL, win);
+    return win_new(fn, comm, MPI_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, SEG_NONE, NULL, win);
 }
 MPIR_WEAK(Win_create_dynamic)
 

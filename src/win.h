@@ -10,6 +10,15 @@
 #include "src/mpir.h"
 #include "mpid/rma.h"
 
+/* The hints in force (win_info.c): the program's promises, defaults when
+ * it made none. */
+typedef struct mpir_win_hints {
+    int no_locks;
+    int acc_order;        /* accumulate_ordering: bits rar, raw, war, waw; 0 "none" */
+    int acc_same_op;      /* accumulate_ops: 1 same_op, 0 same_op_no_op */
+    int same_size, same_disp_unit;
+} mpir_win_hints;
+
 typedef struct mpir_win {
     mpid_win    dev;
     int         handle;
@@ -21,6 +30,7 @@ typedef struct mpir_win {
     void       *base;
     MPI_Errhandler errhandler;
     char        name[MPI_MAX_OBJECT_NAME];
+    mpir_win_hints hints;
     mpir_attr  *attrs;        /* user attributes (attr.c) */
     void       *alloc;        /* Win_allocate memory outside a segment */
     /* epochs (win_sync.c) */
@@ -58,6 +68,13 @@ int mpir_err_win(mpir_win *w, int code);
  * delete callback's code). */
 int mpir_win_attr_get(const char *fn, mpir_win *w, int keyval, void *attribute_val, int *flag);
 int mpir_win_attrs_free(mpir_win *w);
+
+/* Hints (win_info.c): the defaults; and the predefined keys of info read
+ * into *h (creation != 0: the creation-only keys too). Unknown keys and
+ * values are ignored; an invalid info handle is an MPI_ERR_INFO code
+ * naming fn (MPI_INFO_NULL: no hints). */
+void mpir_win_hints_default(mpir_win_hints *h);
+int  mpir_win_hints_read(const char *fn, mpir_win_hints *h, MPI_Info info, int creation);
 
 /* Access to target allowed by the current epochs (win_sync.c). */
 int mpir_win_can_access(const mpir_win *w, int target);

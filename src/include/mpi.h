@@ -662,6 +662,8 @@ CLUMPI_API(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhand
 CLUMPI_API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler));
 CLUMPI_API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler));
 CLUMPI_API(int, Win_call_errhandler, (MPI_Win win, int errorcode));
+CLUMPI_API(int, Win_set_info, (MPI_Win win, MPI_Info info));
+CLUMPI_API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used));
 CLUMPI_API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win));
 CLUMPI_API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win));
 CLUMPI_API(int, Accumulate, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win));

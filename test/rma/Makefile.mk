@@ -3,7 +3,7 @@
 # bench/rma (OSU-style one-sided benchmark, standard MPI only; bench/rma_run.sh
 # runs it beside Open MPI).
 RMA_TESTS = test/rma/ops test/rma/atomic test/rma/shared test/rma/dynamic test/rma/errors \
-	test/rma/passive test/rma/winattr test/rma/netrma test/rma/busy_target
+	test/rma/passive test/rma/winattr test/rma/netrma test/rma/busy_target test/rma/wininfo
 
 test_rma_ops_SOURCES = test/rma/ops.c
 test_rma_ops_LDADD = libmpi.la
@@ -36,6 +36,10 @@ test_rma_netrma_LDFLAGS = $(AM_LDFLAGS) -no-install
 test_rma_busy_target_SOURCES = test/rma/busy_target.c
 test_rma_busy_target_LDADD = libmpi.la
 test_rma_busy_target_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+test_rma_wininfo_SOURCES = test/rma/wininfo.c test/mpi/mtest.h
+test_rma_wininfo_LDADD = libmpi.la
+test_rma_wininfo_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 test_rma_winattr_SOURCES = test/rma/winattr.c
 test_rma_winattr_LDADD = libmpi.la
