@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/topo.h"
+#include "coll/coll.h"
 
 mpir_topo *mpir_topo_new(int kind)
 {
@@ -96,6 +97,43 @@ int mpir_topo_comm(const char *fn, MPI_Comm comm_old, mpir_comm *c, int n, mpir_
     return MPI_SUCCESS;
 }
 
+int mpir_topo_verdict(const char *fn, const int *flags, int stride, int p, int myrc,
+                      int *weighted)
+{
+    int bad = -1, unw = -1, w = -1;
+    for (int r = p - 1; r >= 0; r--) {
+        int f = flags[r * stride];
+        bad = f & 0xff ? r : bad;
+        unw = f & MPIR_TOPO_UNWEIGHTED ? r : unw;
+        w = f & MPIR_TOPO_WEIGHTS ? r : w;
+    }
+    if (myrc != MPI_SUCCESS)
+        return myrc;
+    if (bad >= 0)
+        return mpir_err(flags[bad * stride] & 0xff, fn,
+                        "rank %d of comm_old passed invalid arguments", bad);
+    if (unw >= 0 && w >= 0)
+        return mpir_err(MPI_ERR_ARG, fn, "rank %d gave MPI_UNWEIGHTED but rank %d gave weights",
+                        unw, w);
+    if (weighted)
+        *weighted = unw < 0;
+    return MPI_SUCCESS;
+}
+
+int mpir_topo_agree(const char *fn, mpir_comm *c, int myrc, int bits, int *weighted)
+{
+    int mine = (myrc & 0xff) | bits;
+    int *all = malloc((size_t)c->dev.size * sizeof(int));
+    if (!all)   /* the others wait in vain: unlike bad arguments, not foreseeable */
+        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    const cu_dtype *dint = cu_dtype_builtin(MPI_INT & 0xffffff);
+    int rc = coll_allgather(&mine, 1, dint, all, 1, dint, &c->dev);
+    rc = rc != MPI_SUCCESS ? mpir_err(rc, fn, "agreement on the arguments failed")
+                           : mpir_topo_verdict(fn, all, 1, c->dev.size, myrc, weighted);
+    free(all);
+    return rc;
+}
+
 int mpir_topo_map(const char *fn, MPI_Comm comm, const mpir_comm *c, int n, int *newrank)
 {
     if (!newrank)
@@ -146,30 +184,26 @@ static void cart_coords(const mpir_topo *t, int rank, int *coords)
 #define GET_CART(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_CART, "Cartesian")
 #define ARG_ERR MPIR_ARG_ERR
 
-/* Checks comm (an intracommunicator of c->dev.size ranks) and a grid
- * description as MPI_Cart_create and MPI_Cart_map take them; *n is the
- * grid's number of points. */
-static int cart_check(const char *fn, MPI_Comm comm, const mpir_comm *c, int ndims,
-                      const int *dims, const int *periods, int *n)
+/* Checks a grid description against c (of c->dev.size ranks) as
+ * MPI_Cart_create and MPI_Cart_map take it; *n is its number of points.
+ * Returns an error code not yet given to a handler. */
+static int cart_check(const char *fn, const mpir_comm *c, int ndims, const int *dims,
+                      const int *periods, int *n)
 {
-    int rc = mpir_check_intra(fn, c);
-    if (rc != MPI_SUCCESS)
-        return mpir_err_comm(comm, rc);
     if (ndims < 0)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_DIMS, fn, "ndims is negative (%d)", ndims));
+        return mpir_err(MPI_ERR_DIMS, fn, "ndims is negative (%d)", ndims);
     if (ndims > 0 && (!dims || !periods))
-        return ARG_ERR(fn, comm, "%s is NULL", dims ? "periods" : "dims");
+        return mpir_err(MPI_ERR_ARG, fn, "%s is NULL", dims ? "periods" : "dims");
     long p = 1;
     for (int i = 0; i < ndims; i++) {
         if (dims[i] <= 0)
-            return mpir_err_comm(comm, mpir_err(MPI_ERR_DIMS, fn,
-                                                "dims[%d] = %d is not positive", i, dims[i]));
+            return mpir_err(MPI_ERR_DIMS, fn, "dims[%d] = %d is not positive", i, dims[i]);
         if (p <= c->dev.size)
             p *= dims[i];
     }
     if (p > c->dev.size)
-        return ARG_ERR(fn, comm, "the grid has more points than the communicator has ranks (%d)",
-                       c->dev.size);
+        return mpir_err(MPI_ERR_ARG, fn, "the grid has more points than the communicator has "
+                        "ranks (%d)", c->dev.size);
     *n = (int)p;
     return MPI_SUCCESS;
 }
@@ -182,11 +216,15 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm_old, c);
     (void)reorder;
-    int n, rc = cart_check(fn, comm_old, c, ndims, dims, periods, &n);
+    int n = 0, rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)   /* the same on every rank: no agreement */
+        return mpir_err_comm(comm_old, rc);
+    rc = cart_check(fn, c, ndims, dims, periods, &n);
+    if (rc == MPI_SUCCESS && !comm_cart)
+        rc = mpir_err(MPI_ERR_ARG, fn, "comm_cart is NULL");
+    rc = mpir_topo_agree(fn, c, rc, 0, NULL);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if (!comm_cart)
-        return ARG_ERR(fn, comm_old, "comm_cart is NULL");
+        return mpir_err_comm(comm_old, rc);
     mpir_topo *t = c->dev.rank < n ? cart_new(ndims, dims, periods) : NULL;
     return mpir_topo_comm(fn, comm_old, c, n, t, MPI_INFO_NULL, comm_cart);
 }
@@ -199,8 +237,10 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
-    int n, rc = cart_check(fn, comm, c, ndims, dims, periods, &n);
-    return rc != MPI_SUCCESS ? rc : mpir_topo_map(fn, comm, c, n, newrank);
+    int n = 0, rc = mpir_check_intra(fn, c);
+    if (rc == MPI_SUCCESS)
+        rc = cart_check(fn, c, ndims, dims, periods, &n);
+    return rc != MPI_SUCCESS ? mpir_err_comm(comm, rc) : mpir_topo_map(fn, comm, c, n, newrank);
 }
 MPIR_WEAK(Cart_map)
 

@@ -38,6 +38,24 @@ int mpir_topo_ints(int **dst, const int *src, int n);
 int mpir_topo_comm(const char *fn, MPI_Comm comm_old, mpir_comm *c, int n, mpir_topo *t,
                    MPI_Info info, MPI_Comm *out);
 
+/* Agreement on the argument checks of a topology's creation, so that bad
+ * arguments on one rank fail every rank instead of leaving the others
+ * waiting. Each rank contributes one int: the class of its argument error
+ * (low 8 bits, 0 when none) and, for distributed graphs, how it gave its
+ * weights. */
+enum { MPIR_TOPO_UNWEIGHTED = 1 << 8, MPIR_TOPO_WEIGHTS = 1 << 9 };
+
+/* The verdict on the ints of all p ranks, flags[r * stride], the same on
+ * every rank: myrc when this rank's arguments were bad; else an error of the
+ * first bad rank's class; else MPI_ERR_ARG when some rank gave MPI_UNWEIGHTED
+ * and another weights; else MPI_SUCCESS, with *weighted (when not NULL) set
+ * when no rank gave MPI_UNWEIGHTED. Errors are not yet given to a handler. */
+int mpir_topo_verdict(const char *fn, const int *flags, int stride, int p, int myrc,
+                      int *weighted);
+
+/* Allgathers the ints over c and returns mpir_topo_verdict's. */
+int mpir_topo_agree(const char *fn, mpir_comm *c, int myrc, int bits, int *weighted);
+
 /* What MPI_Cart_map and MPI_Graph_map return for a topology of n nodes
  * (n already checked): the identity mapping (see topo.c), MPI_UNDEFINED from
  * n on. MPI_ERR_ARG through comm's handler when newrank is NULL. */

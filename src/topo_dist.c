@@ -65,16 +65,20 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm_old, rc);
     if (!comm_dist_graph)
-        return ARG_ERR(fn, comm_old, "comm_dist_graph is NULL");
-    if ((sourceweights == MPI_UNWEIGHTED) != (destweights == MPI_UNWEIGHTED))
-        return ARG_ERR(fn, comm_old, "MPI_UNWEIGHTED given for only one of the weight lists");
-    int weighted = sourceweights != MPI_UNWEIGHTED;
-    rc = check_adj(fn, c->dev.size, "sources", indegree, sources, sourceweights, weighted);
+        rc = mpir_err(MPI_ERR_ARG, fn, "comm_dist_graph is NULL");
+    else if ((sourceweights == MPI_UNWEIGHTED) != (destweights == MPI_UNWEIGHTED))
+        rc = mpir_err(MPI_ERR_ARG, fn, "MPI_UNWEIGHTED given for only one of the weight lists");
+    int unw = sourceweights == MPI_UNWEIGHTED, weighted = 0;
+    if (rc == MPI_SUCCESS)
+        rc = check_adj(fn, c->dev.size, "sources", indegree, sources, sourceweights, !unw);
     if (rc == MPI_SUCCESS)
         rc = check_adj(fn, c->dev.size, "destinations", outdegree, destinations, destweights,
-                       weighted);
+                       !unw);
     if (rc == MPI_SUCCESS)
         rc = check_info(fn, info);
+    int bits = unw ? MPIR_TOPO_UNWEIGHTED
+               : rc == MPI_SUCCESS && indegree + outdegree > 0 ? MPIR_TOPO_WEIGHTS : 0;
+    rc = mpir_topo_agree(fn, c, rc, bits, &weighted);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm_old, rc);
     mpir_topo *t = mpir_topo_new(MPI_DIST_GRAPH);
@@ -98,9 +102,7 @@ MPIR_WEAK(Dist_graph_create_adjacent)
 
 /* What each rank tells each other in the first exchange (3 ints). */
 enum { HDR_NOUT, HDR_NIN, HDR_FLAGS, HDR_INTS };
-/* HDR_FLAGS: the class of this rank's argument error (low 8 bits) and how it
- * gave its weights. */
-enum { FL_UNWEIGHTED = 1 << 8, FL_WEIGHTS = 1 << 9 };
+/* HDR_FLAGS: this rank's int of the agreement on the arguments (topo.h). */
 /* An edge as sent to one of its ends: the other end and the weight. */
 enum { REC_INTS = 2 };
 
@@ -132,32 +134,6 @@ static int check_general(const char *fn, const mpir_comm *c, int n, const int *s
         rc = check_info(fn, info);
     *nedges = (int)total;
     return rc;
-}
-
-/* The first exchange's verdict, the same on every rank: MPI_SUCCESS with
- * *weighted set, or the error this rank returns. */
-static int verdict(const char *fn, const int *hdr, int p, int myrc, int *weighted)
-{
-    int bad = -1, unw = -1, w = -1;
-    for (int r = 0; r < p; r++) {
-        int f = hdr[r * HDR_INTS + HDR_FLAGS];
-        if ((f & 0xff) && bad < 0)
-            bad = r;
-        if ((f & FL_UNWEIGHTED) && unw < 0)
-            unw = r;
-        if ((f & FL_WEIGHTS) && w < 0)
-            w = r;
-    }
-    if (myrc != MPI_SUCCESS)
-        return myrc;
-    if (bad >= 0)
-        return mpir_err(hdr[bad * HDR_INTS + HDR_FLAGS] & 0xff, fn,
-                        "rank %d of comm_old passed invalid arguments", bad);
-    if (unw >= 0 && w >= 0)
-        return mpir_err(MPI_ERR_ARG, fn, "rank %d gave MPI_UNWEIGHTED but rank %d gave weights",
-                        unw, w);
-    *weighted = unw < 0;
-    return MPI_SUCCESS;
 }
 
 /* The rank's lists from the edges it received: out-edges from each rank
@@ -222,12 +198,12 @@ static int exchange(const char *fn, mpir_comm *c, int myrc, int n, const int *so
                 shdr[destinations[e] * HDR_INTS + HDR_NIN]++;
             }
     for (int r = 0; r < p; r++)
-        shdr[r * HDR_INTS + HDR_FLAGS] = (myrc & 0xff) | (unw ? FL_UNWEIGHTED : 0)
-                                         | (!unw && nedges > 0 ? FL_WEIGHTS : 0);
+        shdr[r * HDR_INTS + HDR_FLAGS] = (myrc & 0xff) | (unw ? MPIR_TOPO_UNWEIGHTED : 0)
+                                         | (!unw && nedges > 0 ? MPIR_TOPO_WEIGHTS : 0);
     int rc = a2a(shdr, HDR_INTS, dint, rhdr, HDR_INTS, dint, &c->dev);
     int weighted = 0;
     if (rc == MPI_SUCCESS)
-        rc = verdict(fn, rhdr, p, myrc, &weighted);
+        rc = mpir_topo_verdict(fn, rhdr + HDR_FLAGS, HDR_INTS, p, myrc, &weighted);
     else
         rc = mpir_err(rc, fn, "exchange of edge counts failed");
     int *sbuf = NULL, *rbuf = NULL;

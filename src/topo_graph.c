@@ -10,32 +10,30 @@
 #define ARG_ERR MPIR_ARG_ERR
 #define GET_GRAPH(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_GRAPH, "graph")
 
-/* Checks comm (an intracommunicator of c->dev.size ranks) and a graph
- * description as MPI_Graph_create and MPI_Graph_map take them. */
-static int graph_check(const char *fn, MPI_Comm comm, const mpir_comm *c, int nnodes,
-                       const int *index, const int *edges)
+/* Checks a graph description against c (of c->dev.size ranks) as
+ * MPI_Graph_create and MPI_Graph_map take it. Returns an error code not yet
+ * given to a handler. */
+static int graph_check(const char *fn, const mpir_comm *c, int nnodes, const int *index,
+                       const int *edges)
 {
-    int rc = mpir_check_intra(fn, c);
-    if (rc != MPI_SUCCESS)
-        return mpir_err_comm(comm, rc);
     if (nnodes < 0)
-        return ARG_ERR(fn, comm, "nnodes is negative (%d)", nnodes);
+        return mpir_err(MPI_ERR_ARG, fn, "nnodes is negative (%d)", nnodes);
     if (nnodes > c->dev.size)
-        return ARG_ERR(fn, comm, "nnodes = %d is more than the communicator's %d ranks", nnodes,
-                       c->dev.size);
+        return mpir_err(MPI_ERR_ARG, fn, "nnodes = %d is more than the communicator's %d ranks",
+                        nnodes, c->dev.size);
     if (nnodes > 0 && !index)
-        return ARG_ERR(fn, comm, "index is NULL");
+        return mpir_err(MPI_ERR_ARG, fn, "index is NULL");
     for (int i = 0; i < nnodes; i++)
         if (index[i] < (i ? index[i - 1] : 0))
-            return ARG_ERR(fn, comm, "index[%d] = %d is less than %s (%d)", i, index[i],
-                           i ? "index[i-1]" : "0", i ? index[i - 1] : 0);
+            return mpir_err(MPI_ERR_ARG, fn, "index[%d] = %d is less than %s (%d)", i, index[i],
+                            i ? "index[i-1]" : "0", i ? index[i - 1] : 0);
     int nedges = nnodes > 0 ? index[nnodes - 1] : 0;
     if (nedges > 0 && !edges)
-        return ARG_ERR(fn, comm, "edges is NULL");
+        return mpir_err(MPI_ERR_ARG, fn, "edges is NULL");
     for (int k = 0; k < nedges; k++)
         if (edges[k] < 0 || edges[k] >= nnodes)
-            return ARG_ERR(fn, comm, "edges[%d] = %d is not a node (nnodes = %d)", k, edges[k],
-                           nnodes);
+            return mpir_err(MPI_ERR_ARG, fn, "edges[%d] = %d is not a node (nnodes = %d)", k,
+                            edges[k], nnodes);
     return MPI_SUCCESS;
 }
 
@@ -103,11 +101,15 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm_old, c);
     (void)reorder;
-    int rc = graph_check(fn, comm_old, c, nnodes, index, edges);
+    int rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)   /* the same on every rank: no agreement */
+        return mpir_err_comm(comm_old, rc);
+    rc = graph_check(fn, c, nnodes, index, edges);
+    if (rc == MPI_SUCCESS && !comm_graph)
+        rc = mpir_err(MPI_ERR_ARG, fn, "comm_graph is NULL");
+    rc = mpir_topo_agree(fn, c, rc, 0, NULL);
     if (rc != MPI_SUCCESS)
-        return rc;
-    if (!comm_graph)
-        return ARG_ERR(fn, comm_old, "comm_graph is NULL");
+        return mpir_err_comm(comm_old, rc);
     mpir_topo *t = c->dev.rank < nnodes ? graph_new(nnodes, index, edges) : NULL;
     return mpir_topo_comm(fn, comm_old, c, nnodes, t, MPI_INFO_NULL, comm_graph);
 }
@@ -120,8 +122,10 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
-    int rc = graph_check(fn, comm, c, nnodes, index, edges);
-    return rc != MPI_SUCCESS ? rc : mpir_topo_map(fn, comm, c, nnodes, newrank);
+    int rc = mpir_check_intra(fn, c);
+    if (rc == MPI_SUCCESS)
+        rc = graph_check(fn, c, nnodes, index, edges);
+    return rc != MPI_SUCCESS ? mpir_err_comm(comm, rc) : mpir_topo_map(fn, comm, c, nnodes, newrank);
 }
 MPIR_WEAK(Graph_map)
 

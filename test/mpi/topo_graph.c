@@ -437,8 +437,9 @@ static void dist_test(const edges *E, int weighted, MPI_Info info, const char *n
                                  &comm));
     dist_check(comm, nin, in, inw, nout, out, outw, weighted, name);
     /* the adjacent form over the same lists sees the same graph */
-    MPI_OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nin, in, weighted ? inw : MPI_UNWEIGHTED,
-                                          nout, out, weighted ? outw : MPI_UNWEIGHTED,
+    MPI_OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nin, in, !weighted ? MPI_UNWEIGHTED
+                                          : nin ? inw : NULL, nout, out,
+                                          !weighted ? MPI_UNWEIGHTED : nout ? outw : NULL,
                                           MPI_INFO_NULL, 0, &adj));
     dist_check(adj, nin, in, inw, nout, out, outw, weighted, name);
     nbhood h = { nin, nout, in, inpos, out };
@@ -567,6 +568,24 @@ static void error_tests(void)
         MPI_FAILS(MPI_ERR_ARG, MPI_Dist_graph_create(MPI_COMM_WORLD, 1, &dst, &deg, &dst,
                                                      last ? MPI_UNWEIGHTED : &w,
                                                      MPI_INFO_NULL, 0, &comm));
+    /* the other constructors too: one rank's bad arguments fail them all */
+    MPI_FAILS(MPI_ERR_RANK, MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, last ? &bad : &dst,
+                                                           &w, 1, &dst, &w, MPI_INFO_NULL, 0,
+                                                           &comm));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &dst, &negw, 1,
+                                                          &dst, &w, MPI_INFO_NULL, 0, &comm));
+    if (mt_size >= 2)
+        MPI_FAILS(MPI_ERR_ARG, MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &dst,
+                                                              last ? MPI_UNWEIGHTED : &w, 1,
+                                                              &dst, last ? MPI_UNWEIGHTED : &w,
+                                                              MPI_INFO_NULL, 0, &comm));
+    dims[0] = last ? mt_size + 1 : 1, dims[1] = 1;
+    MPI_FAILS(MPI_ERR_ARG, MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &comm));
+    dims[0] = 1;
+    MPI_FAILS(MPI_ERR_ARG, MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0,
+                                           last ? NULL : &comm));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Graph_create(MPI_COMM_WORLD, 1, index, edges, 0,
+                                            last ? NULL : &comm));
     MPI_Info info, freed;
     MPI_OK(MPI_Info_create(&info));
     freed = info;
