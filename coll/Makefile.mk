@@ -135,3 +135,11 @@ check-long-coll: $(COLL_TEST_PROGS) $(RED_TEST_PROGS) $(NBC_TEST_PROGS) src/tool
 EXTRA_DIST += test/coll/long.sh test/coll/reductions.sh test/coll/zip-variants \
 	test/coll/reduction-variants
 CLEANFILES += test/coll/*.long.log
+
+# Other MPIs' algorithm names (select.c's aliases), forced by aliases.sh.
+check_PROGRAMS += test/coll/aliases
+TESTS += test/coll/aliases.sh
+EXTRA_DIST += test/coll/aliases.sh
+test_coll_aliases_SOURCES = test/coll/aliases.c test/mpi/mtest.h
+test_coll_aliases_LDADD = $(COLL_TEST_LIBS)
+test_coll_aliases_LDFLAGS = $(COLL_TEST_LINK)

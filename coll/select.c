@@ -340,6 +340,38 @@ static const coll_algo *find_algo(const coll_optab *t, const char *name)
     return NULL;
 }
 
+/* MPICH's (MPIR_CVAR_<OP>_INTRA_ALGORITHM) and Open MPI's (coll tuned)
+ * names for algorithms we have, accepted wherever a user names one; each
+ * maps only to the same method. op NULL: every operation that has it. */
+static const struct { const char *op, *alias, *name; } aliases[] = {
+    { NULL, "recursive_doubling", "recdbl" },
+    { NULL, "brucks", "bruck" },
+    { NULL, "k_nomial", "knomial" },
+    { "barrier", "bruck", "dissemination" },   /* Open MPI's: rank+2^k each round */
+    { "ibarrier", "bruck", "dissemination" },
+    { "bcast", "linear", "flat" },
+    { "bcast", "basic_linear", "flat" },
+    { "bcast", "scatter_ring_allgather", "scatter_allgather" },   /* binomial scatter, ring */
+    { "bcast", "scatter_allgather_ring", "scatter_allgather" },
+    { "gather", "basic_linear", "linear" },
+    { "scatter", "basic_linear", "linear" },
+    { "reduce", "reduce_scatter_gather", "rabenseifner" },
+    { "allreduce", "reduce_scatter_allgather", "rabenseifner" },
+    { "allreduce", "nonoverlapping", "reduce_bcast" },
+    { "reduce_scatter", "non-overlapping", "reduce_scatterv" },   /* reduce, then scatterv */
+};
+
+/* name, or the algorithm another MPI's name for it stands for. */
+static const coll_algo *find_algo_or_alias(const coll_optab *t, const char *name)
+{
+    const coll_algo *a = find_algo(t, name);
+    for (size_t i = 0; !a && i < sizeof aliases / sizeof aliases[0]; i++)
+        if ((!aliases[i].op || !strcmp(aliases[i].op, t->op)) &&
+            !strcmp(aliases[i].alias, name))
+            a = find_algo(t, aliases[i].name);
+    return a;
+}
+
 static void read_env(void)
 {
     verbose = (int)cu_param_int("COLL_VERBOSE", 0);
@@ -353,7 +385,7 @@ static void read_env(void)
         const char *v = cu_param_str(var, NULL);
         if (!v)
             continue;
-        forced[op] = find_algo(&table[op], v);
+        forced[op] = find_algo_or_alias(&table[op], v);
         if (!forced[op]) {
             forced_bad[op] = v;
             int len = snprintf(errmsg[op], sizeof errmsg[op],
