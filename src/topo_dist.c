@@ -100,11 +100,13 @@ MPIR_WEAK(Dist_graph_create_adjacent)
 
 /* ---- the general form ------------------------------------------------------------------ */
 
-/* What each rank tells each other in the first exchange (3 ints). */
+/* What each rank tells each other in the first exchange: how many of its
+ * out- and in-edges it states, and its int of the agreement on the
+ * arguments (topo.h). */
 enum { HDR_NOUT, HDR_NIN, HDR_FLAGS, HDR_INTS };
-/* HDR_FLAGS: this rank's int of the agreement on the arguments (topo.h). */
-/* An edge as sent to one of its ends: the other end and the weight. */
-enum { REC_INTS = 2 };
+/* An edge as sent to one of its ends: the other end and the weight. An edge
+ * sends at most two (a self-loop), so MAX_EDGES keeps every count an int. */
+enum { REC_INTS = 2, MAX_EDGES = INT_MAX / (2 * REC_INTS) };
 
 /* Checks the general form's arguments; *nedges is the number of edges. */
 static int check_general(const char *fn, const mpir_comm *c, int n, const int *sources,
@@ -123,8 +125,8 @@ static int check_general(const char *fn, const mpir_comm *c, int n, const int *s
         if (degrees[i] < 0)
             return mpir_err(MPI_ERR_ARG, fn, "degrees[%d] is negative (%d)", i, degrees[i]);
         total += degrees[i];
-        if (total > INT_MAX / REC_INTS)
-            return mpir_err(MPI_ERR_ARG, fn, "too many edges (more than %d)", INT_MAX / REC_INTS);
+        if (total > MAX_EDGES)
+            return mpir_err(MPI_ERR_ARG, fn, "too many edges (more than %d)", MAX_EDGES);
     }
     int rc = check_adj(fn, c->dev.size, "sources", n, sources, NULL, 0);
     if (rc == MPI_SUCCESS)
@@ -187,10 +189,10 @@ static int exchange(const char *fn, mpir_comm *c, int myrc, int n, const int *so
         return mpir_err(MPI_ERR_ARG, fn, "%s", name);
     *out = NULL;
     int *shdr = calloc((size_t)p * 2 * HDR_INTS + 4 * (size_t)p, sizeof(int));
-    int *rhdr = shdr + (size_t)p * HDR_INTS, *cnt = rhdr + (size_t)p * HDR_INTS;
-    int *sdsp = cnt + p, *rcnt = sdsp + p, *rdsp = rcnt + p;
     if (!shdr)
         return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    int *rhdr = shdr + (size_t)p * HDR_INTS, *cnt = rhdr + (size_t)p * HDR_INTS;
+    int *sdsp = cnt + p, *rcnt = sdsp + p, *rdsp = rcnt + p;
     if (myrc == MPI_SUCCESS)
         for (int i = 0, e = 0; i < n; i++)
             for (int k = 0; k < degrees[i]; k++, e++) {
