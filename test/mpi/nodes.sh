@@ -57,6 +57,7 @@ done <<'EOF'
 2 4 anysource CLUMPI_OFI_PROVIDER=udp;ofi_rxd
 2 4 procname
 3 4 procname
+2 5 topo_graph
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).

@@ -1,4 +1,5 @@
 /* np: 1 2 3 4 5 7 8
+ * env: CLUMPI_EAGER_LIMIT=0
  *
  * Graph topologies: MPI_Graph_create (MPI-3.1's 4-node example of 7.5.3,
  * random multigraphs with self-loops, an asymmetric one, the empty graph,
