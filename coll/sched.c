@@ -13,6 +13,7 @@ typedef struct coll_step {
     int             kind;
     int             peer;
     int             tag;
+    int             view;   /* COLL_VIEW_*: whose ranks peer names */
     const void     *src;    /* send buffer, copy/reduce source */
     void           *dst;    /* receive buffer, copy/reduce target */
     size_t          scount, dcount;
@@ -20,8 +21,9 @@ typedef struct coll_step {
 } coll_step;
 
 struct coll_sched {
-    mpid_comm       comm;       /* world_ranks points at wr */
-    int            *wr;
+    mpid_comm       views[2];   /* COLL_VIEW_*: world_ranks points at wr[v] */
+    int            *wr[2];
+    int             view;       /* the view of steps built now */
     int             tag, sub;
     coll_op         op;
     coll_step      *steps;
@@ -51,24 +53,39 @@ static int grow(void **arr, int *cap, int need, size_t elem)
     return 1;
 }
 
+/* View v as a copy of comm (its rank map included); 0 when out of memory. */
+static int set_view(coll_sched *s, int v, const mpid_comm *comm)
+{
+    s->wr[v] = malloc((size_t)(comm->size ? comm->size : 1) * sizeof(int));
+    if (!s->wr[v])
+        return 0;
+    memcpy(s->wr[v], comm->world_ranks, (size_t)comm->size * sizeof(int));
+    s->views[v] = *comm;
+    s->views[v].world_ranks = s->wr[v];
+    return 1;
+}
+
 coll_sched *coll_sched_new(const mpid_comm *comm, int tag)
 {
     coll_sched *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
-    s->wr = malloc((size_t)comm->size * sizeof(int));
-    if (!s->wr) {
+    if (!set_view(s, COLL_VIEW_MAIN, comm)) {
         free(s);
         return NULL;
     }
-    memcpy(s->wr, comm->world_ranks, (size_t)comm->size * sizeof(int));
-    s->comm = *comm;
-    s->comm.world_ranks = s->wr;
     s->tag = tag;
     return s;
 }
 
-const mpid_comm *coll_sched_comm(const coll_sched *s) { return &s->comm; }
+void coll_sched_add_local(coll_sched *s, const mpid_comm *local)
+{
+    if (!s->err && !set_view(s, COLL_VIEW_LOCAL, local))
+        s->err = MPI_ERR_NO_MEM;
+}
+
+void coll_sched_view(coll_sched *s, int view) { s->view = view; }
+const mpid_comm *coll_sched_comm(const coll_sched *s) { return &s->views[s->view]; }
 int coll_sched_failed(const coll_sched *s) { return s->err; }
 void coll_sched_subtag(coll_sched *s, int sub) { s->sub = sub; }
 void coll_sched_set_op(coll_sched *s, const coll_op *op) { s->op = *op; }
@@ -86,6 +103,7 @@ static coll_step *add(coll_sched *s, int kind)
     memset(st, 0, sizeof *st);
     st->kind = kind;
     st->tag = s->tag - s->sub;
+    st->view = s->view;
     return st;
 }
 
@@ -204,7 +222,8 @@ static void release(coll_sched *s)
     free(s->dts);
     free(s->reqs);
     free(s->steps);
-    free(s->wr);
+    free(s->wr[COLL_VIEW_MAIN]);
+    free(s->wr[COLL_VIEW_LOCAL]);
     free(s);
 }
 
@@ -220,11 +239,11 @@ static void issue(coll_sched *s, const coll_step *st)
     mpid_request *r = NULL;
     switch (st->kind) {
     case ST_SEND:
-        rc = mpid_isend(st->src, st->scount, st->sdt, st->peer, st->tag, &s->comm,
+        rc = mpid_isend(st->src, st->scount, st->sdt, st->peer, st->tag, &s->views[st->view],
                         MPID_CTX_COLL, MPID_SEND_STANDARD, &r);
         break;
     case ST_RECV:
-        rc = mpid_irecv(st->dst, st->dcount, st->ddt, st->peer, st->tag, &s->comm,
+        rc = mpid_irecv(st->dst, st->dcount, st->ddt, st->peer, st->tag, &s->views[st->view],
                         MPID_CTX_COLL, &r);
         break;
     case ST_COPY:

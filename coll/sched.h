@@ -56,7 +56,19 @@ void coll_sched_keep(coll_sched *s, const cu_dtype *dt);
 void *coll_sched_tmp(coll_sched *s, size_t count, const cu_dtype *dt);
 void *coll_sched_bytes(coll_sched *s, size_t bytes);
 int   coll_sched_failed(const coll_sched *s);
+/* The view that steps built now address (see coll_sched_view). */
 const mpid_comm *coll_sched_comm(const coll_sched *s);
+
+/* Intercommunicator schedules hold two views: the intercommunicator's own
+ * (COLL_VIEW_MAIN: its ranks name the remote group) and its local group's
+ * intracommunicator (COLL_VIEW_LOCAL, added with its rank map copied).
+ * Steps built after coll_sched_view(s, v) address view v, and so does
+ * coll_sched_comm: the intracommunicator builders below serve unchanged as
+ * the local phases. Both views use the schedule's tags, each on its own
+ * context. */
+enum { COLL_VIEW_MAIN = 0, COLL_VIEW_LOCAL = 1 };
+void coll_sched_add_local(coll_sched *s, const mpid_comm *local);
+void coll_sched_view(coll_sched *s, int view);
 
 /* Turns the schedule into a request (MPID_REQ_OTHER, user = the schedule)
  * and issues its first round; the request completes, with the first error
