@@ -104,6 +104,8 @@ endif
 # with the blocking entry points (src/coll_check.c).
 libmpi_la_SOURCES += coll/sched.h coll/sched.c coll/nbc_bcast.c coll/nbc_gather.c \
 	coll/nbc_allgather.c coll/nbc_reduce.c coll/neighbor.c \
+	coll/inter.h coll/inter_bcast.c coll/inter_gather.c coll/inter_alltoall.c \
+	coll/inter_reduce.c src/coll_inter.h src/coll_inter_entry.c \
 	src/coll_check.h src/coll_check.c src/coll_nbc.h src/coll_nb_entry.c \
 	src/coll_neighbor_entry.c
 

@@ -69,6 +69,20 @@ int  coll_bytes_get(coll_bytes *b, const void *buf, size_t count, const cu_dtype
 /* unpack: copy received bytes back into the buffer; frees the copy. */
 void coll_bytes_put(coll_bytes *b, void *buf, size_t count, const cu_dtype *dt, int unpack);
 
+/* Block i of a buffer of per-rank blocks (gather's result, scatter's
+ * source): counts NULL is the plain form (count elements each, block i at
+ * i * count), else counts[i] elements at displs[i]; in elements of dt. */
+static inline size_t coll_blk_count(const int *counts, size_t count, int i)
+{
+    return counts ? (size_t)counts[i] : count;
+}
+static inline char *coll_blk(const void *buf, const int *displs, size_t count, int i,
+                             const cu_dtype *dt)
+{
+    ptrdiff_t d = displs ? (ptrdiff_t)displs[i] : (ptrdiff_t)i * (ptrdiff_t)count;
+    return (char *)buf + d * dt->extent;
+}
+
 /* Chunks [lo, hi) of n bytes cut in chunks of c (the last ones short or
  * empty): byte offset and length, for scatter+allgather. */
 static inline void coll_chunk(size_t n, size_t c, long lo, long hi, size_t *off, size_t *len)

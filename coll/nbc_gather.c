@@ -7,18 +7,6 @@
 #include "coll/sched.h"
 #include "coll/coll_impl.h"
 
-static inline size_t cnt(const int *counts, size_t count, int i)
-{
-    return counts ? (size_t)counts[i] : count;
-}
-
-static inline char *blk(const void *buf, const int *displs, size_t count, int i,
-                        const cu_dtype *dt)
-{
-    ptrdiff_t d = displs ? (ptrdiff_t)displs[i] : (ptrdiff_t)i * (ptrdiff_t)count;
-    return (char *)buf + d * dt->extent;
-}
-
 int coll_nbc_gather(coll_sched *s, const void *sbuf, size_t scount, const cu_dtype *sdt,
                     void *rbuf, const int *rcounts, const int *displs, size_t rcount,
                     const cu_dtype *rdt, int root)
@@ -29,11 +17,11 @@ int coll_nbc_gather(coll_sched *s, const void *sbuf, size_t scount, const cu_dty
         return coll_sched_failed(s);
     }
     for (int i = 0; i < c->size; i++) {
-        char *b = blk(rbuf, displs, rcount, i, rdt);
+        char *b = coll_blk(rbuf, displs, rcount, i, rdt);
         if (i != root)
-            coll_sched_recv(s, b, cnt(rcounts, rcount, i), rdt, i);
+            coll_sched_recv(s, b, coll_blk_count(rcounts, rcount, i), rdt, i);
         else if (sbuf != MPI_IN_PLACE)
-            coll_sched_copy(s, sbuf, scount, sdt, b, cnt(rcounts, rcount, i), rdt);
+            coll_sched_copy(s, sbuf, scount, sdt, b, coll_blk_count(rcounts, rcount, i), rdt);
     }
     return coll_sched_failed(s);
 }
@@ -48,11 +36,11 @@ int coll_nbc_scatter(coll_sched *s, const void *sbuf, const int *scounts, const 
         return coll_sched_failed(s);
     }
     for (int i = 0; i < c->size; i++) {
-        const char *b = blk(sbuf, displs, scount, i, sdt);
+        const char *b = coll_blk(sbuf, displs, scount, i, sdt);
         if (i != root)
-            coll_sched_send(s, b, cnt(scounts, scount, i), sdt, i);
+            coll_sched_send(s, b, coll_blk_count(scounts, scount, i), sdt, i);
         else if (rbuf != MPI_IN_PLACE)
-            coll_sched_copy(s, b, cnt(scounts, scount, i), sdt, rbuf, rcount, rdt);
+            coll_sched_copy(s, b, coll_blk_count(scounts, scount, i), sdt, rbuf, rcount, rdt);
     }
     return coll_sched_failed(s);
 }

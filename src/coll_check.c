@@ -3,6 +3,13 @@
  * everything detectable locally — communicator-relative root, counts,
  * types, buffers, MPI_IN_PLACE misuse and send/receive buffer aliasing,
  * size mismatches of this rank's own blocks, (op, type) pairs.
+ *
+ * On an intercommunicator (MPI-3.1 5.2.2) the arrays of per-rank counts
+ * and displacements have one entry per remote rank (dev.size), except
+ * Reduce_scatter's recvcounts (one per local rank); a root is MPI_ROOT,
+ * MPI_PROC_NULL or a remote rank, and only the arguments significant in
+ * that role are checked (none at MPI_PROC_NULL); no rank has a block of
+ * its own to compare, and MPI_IN_PLACE is refused.
  */
 #include <limits.h>
 #include "src/coll_check.h"
@@ -21,9 +28,32 @@ int mpir_coll_chk(const char *fn, const char *cname, int count, const char *tnam
 
 static int chk_root(const char *fn, const mpir_comm *c, int root)
 {
-    if (root < 0 || root >= c->dev.size)
+    if (c->is_inter && root != MPI_ROOT && root != MPI_PROC_NULL &&
+        (root < 0 || root >= c->dev.size))
+        return mpir_err(MPI_ERR_ROOT, fn, "invalid root %d on an intercommunicator (MPI_ROOT, "
+                        "MPI_PROC_NULL or a rank of the remote group of size %d)", root,
+                        c->dev.size);
+    if (!c->is_inter && (root < 0 || root >= c->dev.size))
         return mpir_err(MPI_ERR_ROOT, fn, "invalid root %d (comm size %d)", root, c->dev.size);
     return MPI_SUCCESS;
+}
+
+/* MPI_IN_PLACE has no meaning on an intercommunicator: the data a rank
+ * sends never lands in its own receive buffer. */
+static int chk_inter_inplace(const char *fn, const mpir_comm *c, const char *arg,
+                             const void *buf)
+{
+    if (c->is_inter && buf == MPI_IN_PLACE)
+        return mpir_err(MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE, which an intercommunicator "
+                        "does not allow", arg);
+    return MPI_SUCCESS;
+}
+
+/* An intercommunicator's rank that passed MPI_PROC_NULL as root takes no
+ * part: none of its other arguments is significant. */
+static inline int idle_root(const mpir_comm *c, int root)
+{
+    return c->is_inter && root == MPI_PROC_NULL;
 }
 
 /* sendbuf and recvbuf must not be the same memory where MPI_IN_PLACE is
@@ -69,9 +99,11 @@ static inline size_t nbytes(const cu_dtype *dt, int count)
 int mpir_check_bcast(const char *fn, const mpir_comm *c, void *buffer, int count,
                      MPI_Datatype datatype, int root, cu_dtype **dt)
 {
+    *dt = NULL;
     int rc = chk_root(fn, c, root);
-    if (rc == MPI_SUCCESS)
-        rc = chk(fn, "count", count, "datatype", datatype, "buffer", buffer, dt);
+    if (rc != MPI_SUCCESS || idle_root(c, root))
+        return rc;
+    rc = chk(fn, "count", count, "datatype", datatype, "buffer", buffer, dt);
     if (rc == MPI_SUCCESS && buffer == MPI_IN_PLACE)
         rc = mpir_err(MPI_ERR_BUFFER, fn, "buffer is MPI_IN_PLACE");
     return rc;
@@ -95,12 +127,19 @@ static int check_rooted(const char *fn, const mpir_comm *c, const rooted_names *
                         cu_dtype **many_dt)
 {
     *one_dt = *many_dt = NULL;
-    int rc = chk_root(fn, c, root), isroot = c->dev.rank == root, me = c->dev.rank;
-    if (rc == MPI_SUCCESS && one == MPI_IN_PLACE && !isroot)
-        rc = mpir_err(MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE on a rank other than the root",
-                      nm->one_b);
-    if (rc == MPI_SUCCESS && one != MPI_IN_PLACE)
-        rc = chk(fn, nm->one_c, one_count, nm->one_t, one_type, nm->one_b, one, one_dt);
+    int rc = chk_root(fn, c, root), me = c->dev.rank;
+    int isroot = c->is_inter ? root == MPI_ROOT : me == root;
+    if (rc != MPI_SUCCESS || idle_root(c, root))
+        return rc;
+    /* every rank's own block, but an intercommunicator's root has none */
+    if (!(c->is_inter && isroot)) {
+        rc = chk_inter_inplace(fn, c, nm->one_b, one);
+        if (rc == MPI_SUCCESS && one == MPI_IN_PLACE && !isroot)
+            rc = mpir_err(MPI_ERR_BUFFER, fn, "%s is MPI_IN_PLACE on a rank other than the "
+                          "root", nm->one_b);
+        if (rc == MPI_SUCCESS && one != MPI_IN_PLACE)
+            rc = chk(fn, nm->one_c, one_count, nm->one_t, one_type, nm->one_b, one, one_dt);
+    }
     if (rc != MPI_SUCCESS || !isroot)
         return rc;
     if (vform) {
@@ -161,20 +200,20 @@ int mpir_check_scatterv(const char *fn, const mpir_comm *c, const void *sendbuf,
 
 /* Allgather and Alltoall check alike: one block per rank on both sides;
  * what differs is only how a size mismatch is worded. */
-static int check_blocks(const char *fn, const void *sendbuf, int sendcount,
+static int check_blocks(const char *fn, const mpir_comm *c, const void *sendbuf, int sendcount,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt,
                         const char *what)
 {
     *sdt = *rdt = NULL;
-    int rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
+    int rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
     if (rc == MPI_SUCCESS)
         rc = chk(fn, "recvcount", recvcount, "recvtype", recvtype, "recvbuf", recvbuf, rdt);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
         rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
-    if (rc == MPI_SUCCESS && *sdt)
+    if (rc == MPI_SUCCESS && *sdt && !c->is_inter)
         rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcount), what);
     if (rc == MPI_SUCCESS && *sdt)
         rc = chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf, nbytes(*rdt, recvcount));
@@ -185,8 +224,7 @@ int mpir_check_allgather(const char *fn, const mpir_comm *c, const void *sendbuf
                          int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
 {
-    (void)c;
-    return check_blocks(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, sdt,
+    return check_blocks(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, sdt,
                         rdt, "");
 }
 
@@ -196,8 +234,8 @@ int mpir_check_allgatherv(const char *fn, const mpir_comm *c, const void *sendbu
                           cu_dtype **sdt, cu_dtype **rdt)
 {
     *sdt = *rdt = NULL;
-    int me = c->dev.rank, rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE)
+    int me = c->dev.rank, rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE)
         rc = chk(fn, "sendcount", sendcount, "sendtype", sendtype, "sendbuf", sendbuf, sdt);
     if (rc == MPI_SUCCESS)
         rc = chk_counts(fn, "recvcounts", recvcounts, "displs", displs, c->dev.size);
@@ -205,6 +243,12 @@ int mpir_check_allgatherv(const char *fn, const mpir_comm *c, const void *sendbu
         rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
         rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
+    if (rc == MPI_SUCCESS && *sdt && c->is_inter) {
+        size_t rb = 0;
+        for (int i = 0; i < c->dev.size; i++)
+            rb += nbytes(*rdt, recvcounts[i]);
+        return chk_alias(fn, sendbuf, nbytes(*sdt, sendcount), recvbuf, rb);
+    }
     if (rc == MPI_SUCCESS && *sdt)
         rc = chk_match(fn, nbytes(*sdt, sendcount), nbytes(*rdt, recvcounts[me]), "");
     if (rc == MPI_SUCCESS && *sdt &&
@@ -218,8 +262,7 @@ int mpir_check_alltoall(const char *fn, const mpir_comm *c, const void *sendbuf,
                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                         MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
 {
-    (void)c;
-    return check_blocks(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, sdt,
+    return check_blocks(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, sdt,
                         rdt, " per block");
 }
 
@@ -229,8 +272,8 @@ int mpir_check_alltoallv(const char *fn, const mpir_comm *c, const void *sendbuf
                          MPI_Datatype recvtype, cu_dtype **sdt, cu_dtype **rdt)
 {
     *sdt = *rdt = NULL;
-    int p = c->dev.size, me = c->dev.rank, rc = MPI_SUCCESS;
-    if (sendbuf != MPI_IN_PLACE) {
+    int p = c->dev.size, me = c->dev.rank, rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf);
+    if (rc == MPI_SUCCESS && sendbuf != MPI_IN_PLACE) {
         rc = chk_counts(fn, "sendcounts", sendcounts, "sdispls", sdispls, p);
         if (rc == MPI_SUCCESS)
             rc = mpir_check_dtype(fn, "sendtype", sendtype, sdt);
@@ -241,7 +284,7 @@ int mpir_check_alltoallv(const char *fn, const mpir_comm *c, const void *sendbuf
         rc = mpir_check_dtype(fn, "recvtype", recvtype, rdt);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
         rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
-    if (rc == MPI_SUCCESS && *sdt)
+    if (rc == MPI_SUCCESS && *sdt && !c->is_inter)
         rc = chk_match(fn, nbytes(*sdt, sendcounts[me]), nbytes(*rdt, recvcounts[me]),
                        " for this rank's own block");
     if (rc == MPI_SUCCESS && *sdt) {
@@ -261,8 +304,9 @@ int mpir_check_alltoallw(const char *fn, const mpir_comm *c, const void *sendbuf
                          const int rdispls[], const MPI_Datatype recvtypes[], cu_dtype **sdts,
                          cu_dtype **rdts)
 {
-    int p = c->dev.size, me = c->dev.rank, rc = MPI_SUCCESS, inplace = sendbuf == MPI_IN_PLACE;
-    if (!inplace) {
+    int p = c->dev.size, me = c->dev.rank, inplace = sendbuf == MPI_IN_PLACE;
+    int rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf);
+    if (rc == MPI_SUCCESS && !inplace) {
         rc = chk_counts(fn, "sendcounts", sendcounts, "sdispls", sdispls, p);
         if (rc == MPI_SUCCESS && !sendtypes)
             rc = mpir_err(MPI_ERR_ARG, fn, "sendtypes is NULL");
@@ -277,7 +321,7 @@ int mpir_check_alltoallw(const char *fn, const mpir_comm *c, const void *sendbuf
         rc = mpir_check_dtype(fn, "recvtypes[i]", recvtypes[i], &rdts[i]);
     if (rc == MPI_SUCCESS && recvbuf == MPI_IN_PLACE)
         rc = mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE");
-    if (rc == MPI_SUCCESS && !inplace)
+    if (rc == MPI_SUCCESS && !inplace && !c->is_inter)
         rc = chk_match(fn, nbytes(sdts[me], sendcounts[me]), nbytes(rdts[me], recvcounts[me]),
                        " for this rank's own block");
     if (rc == MPI_SUCCESS && !inplace) {
@@ -293,13 +337,15 @@ int mpir_check_alltoallw(const char *fn, const mpir_comm *c, const void *sendbuf
 
 /* ---- reductions ------------------------------------------------------------
  * Shared by every reduction: count, datatype, op (with the type), and the
- * two buffers. sendbuf may be MPI_IN_PLACE where in_place_ok; recvbuf
+ * buffers significant on this rank (CHK_SEND, CHK_RECV). sendbuf may be
+ * MPI_IN_PLACE where CHK_IN_PLACE (never on an intercommunicator); recvbuf
  * never. A sendbuf equal to recvbuf is the classic misuse of what
  * MPI_IN_PLACE is for: it would be read and written at once, so it is an
  * error rather than silently wrong results. */
-static int check_common(const char *fn, const void *sendbuf, const void *recvbuf, int count,
-                        size_t rcount, MPI_Datatype datatype, MPI_Op op, int in_place_ok,
-                        int check_recv, cu_dtype **dt, coll_op *cop)
+enum { CHK_SEND = 1, CHK_RECV = 2, CHK_IN_PLACE = 4 };
+static int check_common(const char *fn, const mpir_comm *c, const void *sendbuf,
+                        const void *recvbuf, int count, size_t rcount, MPI_Datatype datatype,
+                        MPI_Op op, unsigned what, cu_dtype **dt, coll_op *cop)
 {
     int rc = mpir_check_count(fn, "count", count);
     if (rc == MPI_SUCCESS)
@@ -308,17 +354,23 @@ static int check_common(const char *fn, const void *sendbuf, const void *recvbuf
         rc = mpir_op_resolve(fn, op, datatype, *dt, cop);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (sendbuf == MPI_IN_PLACE && !in_place_ok)
-        return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf is MPI_IN_PLACE (allowed only at the root)");
-    if (sendbuf != MPI_IN_PLACE && (rc = mpir_check_buf(fn, "sendbuf", sendbuf, count, *dt)))
-        return rc;
-    if (check_recv) {
+    if (what & CHK_SEND) {
+        if ((rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf)))
+            return rc;
+        if (sendbuf == MPI_IN_PLACE && !(what & CHK_IN_PLACE))
+            return mpir_err(MPI_ERR_BUFFER, fn,
+                            "sendbuf is MPI_IN_PLACE (allowed only at the root)");
+        if (sendbuf != MPI_IN_PLACE && (rc = mpir_check_buf(fn, "sendbuf", sendbuf, count, *dt)))
+            return rc;
+    }
+    if (what & CHK_RECV) {
         if (recvbuf == MPI_IN_PLACE)
             return mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE (pass MPI_IN_PLACE "
                             "as sendbuf for an in-place operation)");
         if ((rc = mpir_check_buf(fn, "recvbuf", recvbuf, rcount > 0, *dt)))
             return rc;
-        if (sendbuf == recvbuf && count > 0 && rcount > 0 && (*dt)->size > 0)
+        if ((what & CHK_SEND) && sendbuf == recvbuf && count > 0 && rcount > 0 &&
+            (*dt)->size > 0)
             return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf and recvbuf are the same buffer "
                             "(use MPI_IN_PLACE as sendbuf for an in-place operation)");
     }
@@ -329,17 +381,31 @@ int mpir_check_reduce(const char *fn, const mpir_comm *c, const void *sendbuf, v
                       int count, MPI_Datatype datatype, MPI_Op op, int root, cu_dtype **dt,
                       coll_op *cop)
 {
-    if (root < 0 || root >= c->dev.size)
-        return mpir_err(MPI_ERR_ROOT, fn, "invalid root %d (comm size %d)", root, c->dev.size);
-    int me_root = c->dev.rank == root;
-    return check_common(fn, sendbuf, recvbuf, count, (size_t)count, datatype, op, me_root,
-                        me_root, dt, cop);
+    *dt = NULL;
+    *cop = (coll_op){ 0 };
+    int rc = chk_root(fn, c, root);
+    if (rc != MPI_SUCCESS || idle_root(c, root))
+        return rc;
+    unsigned what = CHK_SEND;
+    if (c->is_inter ? root == MPI_ROOT : c->dev.rank == root)
+        what = c->is_inter ? CHK_RECV : CHK_SEND | CHK_RECV | CHK_IN_PLACE;
+    return check_common(fn, c, sendbuf, recvbuf, count, (size_t)count, datatype, op, what, dt,
+                        cop);
 }
 
-int mpir_check_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, cu_dtype **dt, coll_op *cop)
+int mpir_check_allreduce(const char *fn, const mpir_comm *c, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype datatype, MPI_Op op, cu_dtype **dt,
+                         coll_op *cop)
 {
-    return check_common(fn, sendbuf, recvbuf, count, (size_t)count, datatype, op, 1, 1, dt, cop);
+    return check_common(fn, c, sendbuf, recvbuf, count, (size_t)count, datatype, op,
+                        CHK_SEND | CHK_RECV | CHK_IN_PLACE, dt, cop);
+}
+
+/* Reduce_scatter's recvcounts name the ranks of the group the result is
+ * cut among: the local group on an intercommunicator too. */
+static int local_size(const mpir_comm *c)
+{
+    return c->is_inter ? c->group->size : c->dev.size;
 }
 
 int mpir_check_reduce_scatter(const char *fn, const mpir_comm *c, const void *sendbuf,
@@ -349,7 +415,7 @@ int mpir_check_reduce_scatter(const char *fn, const mpir_comm *c, const void *se
     if (!recvcounts)
         return mpir_err(MPI_ERR_ARG, fn, "recvcounts is NULL");
     long long sum = 0;
-    for (int i = 0; i < c->dev.size; i++) {
+    for (int i = 0; i < local_size(c); i++) {
         if (recvcounts[i] < 0)
             return mpir_err(MPI_ERR_COUNT, fn, "invalid recvcounts[%d] = %d (must be >= 0)", i,
                             recvcounts[i]);
@@ -358,8 +424,8 @@ int mpir_check_reduce_scatter(const char *fn, const mpir_comm *c, const void *se
     if (sum > INT_MAX)
         return mpir_err(MPI_ERR_COUNT, fn, "the sum of recvcounts (%lld) exceeds INT_MAX", sum);
     *total = (size_t)sum;
-    return check_common(fn, sendbuf, recvbuf, (int)sum, (size_t)recvcounts[c->dev.rank],
-                        datatype, op, 1, 1, dt, cop);
+    return check_common(fn, c, sendbuf, recvbuf, (int)sum, (size_t)recvcounts[c->dev.rank],
+                        datatype, op, CHK_SEND | CHK_RECV | CHK_IN_PLACE, dt, cop);
 }
 
 int mpir_check_reduce_scatter_block(const char *fn, const mpir_comm *c, const void *sendbuf,
@@ -368,10 +434,11 @@ int mpir_check_reduce_scatter_block(const char *fn, const mpir_comm *c, const vo
 {
     if (recvcount < 0)
         return mpir_err(MPI_ERR_COUNT, fn, "invalid recvcount %d (must be >= 0)", recvcount);
-    long long sum = (long long)recvcount * c->dev.size;
+    long long sum = (long long)recvcount * local_size(c);
     if (sum > INT_MAX)
-        return mpir_err(MPI_ERR_COUNT, fn, "recvcount * comm size (%lld) exceeds INT_MAX", sum);
+        return mpir_err(MPI_ERR_COUNT, fn, "recvcount * %s size (%lld) exceeds INT_MAX",
+                        c->is_inter ? "local group" : "comm", sum);
     *total = (size_t)sum;
-    return check_common(fn, sendbuf, recvbuf, (int)sum, (size_t)recvcount, datatype, op, 1, 1,
-                        dt, cop);
+    return check_common(fn, c, sendbuf, recvbuf, (int)sum, (size_t)recvcount, datatype, op,
+                        CHK_SEND | CHK_RECV | CHK_IN_PLACE, dt, cop);
 }

@@ -5,7 +5,8 @@
  * so MPI_Ix checks exactly what MPI_x does. Each returns MPI_SUCCESS or an
  * error code naming fn (for mpir_err_comm) and fills the resolved types;
  * types of arguments that do not apply on this rank (receive side off the
- * root, MPI_IN_PLACE) are left NULL.
+ * root, MPI_IN_PLACE, every argument at an intercommunicator's MPI_PROC_NULL
+ * root) are left NULL. Intercommunicators: see coll_check.c.
  */
 #ifndef MPIR_COLL_CHECK_H
 #define MPIR_COLL_CHECK_H
@@ -62,9 +63,10 @@ int mpir_check_reduce(const char *fn, const mpir_comm *c, const void *sendbuf, v
                       int count, MPI_Datatype datatype, MPI_Op op, int root, cu_dtype **dt,
                       coll_op *cop);
 /* Allreduce, Scan, Exscan */
-int mpir_check_allreduce(const char *fn, const void *sendbuf, void *recvbuf, int count,
-                         MPI_Datatype datatype, MPI_Op op, cu_dtype **dt, coll_op *cop);
-/* *total: the sum of recvcounts */
+int mpir_check_allreduce(const char *fn, const mpir_comm *c, const void *sendbuf, void *recvbuf,
+                         int count, MPI_Datatype datatype, MPI_Op op, cu_dtype **dt,
+                         coll_op *cop);
+/* *total: the sum of recvcounts (one per rank of the local group) */
 int mpir_check_reduce_scatter(const char *fn, const mpir_comm *c, const void *sendbuf,
                               void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                               MPI_Op op, cu_dtype **dt, coll_op *cop, size_t *total);

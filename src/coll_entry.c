@@ -5,9 +5,11 @@
  * types, buffers, MPI_IN_PLACE misuse and send/receive buffer aliasing,
  * size mismatches of this rank's own blocks), asks coll/select.c for the
  * algorithm, and runs it. The reductions live in src/coll_reduce_entry.c.
+ * On an intercommunicator, after the same checks, each runs the schedule
+ * of its intercommunicator form (coll_inter_entry.c) to completion.
  */
 #include <stdlib.h>
-#include "src/coll_check.h"
+#include "src/coll_inter.h"
 #include "coll/select.h"
 
 static int bad_select(MPI_Comm comm, const char *fn, const char *msg)
@@ -27,6 +29,8 @@ int PMPI_Barrier(MPI_Comm comm)
     MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
+    if (c->is_inter)
+        return mpir_inter_barrier(fn, c, NULL);
     const char *name;
     coll_barrier_fn *f = coll_select_barrier(&c->dev, &name);
     if (!f)
@@ -46,6 +50,8 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
     int rc = mpir_check_bcast(fn, c, buffer, count, datatype, root, &dt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_bcast(fn, c, buffer, count, dt, root, NULL);
     const char *name;
     coll_bcast_fn *f = coll_select_bcast(cu_dtype_bytes(dt, (size_t)count), &c->dev, &name);
     if (!f)
@@ -67,6 +73,9 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                                recvtype, root, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_gather(fn, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount,
+                                 rdt, root, NULL);
     size_t blk = c->dev.rank == root ? cu_dtype_bytes(rdt, (size_t)recvcount)
                                      : cu_dtype_bytes(sdt, (size_t)sendcount);
     const char *name;
@@ -91,6 +100,9 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                 displs, recvtype, root, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_gather(fn, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0,
+                                 rdt, root, NULL);
     const char *name;
     coll_gatherv_fn *f = coll_select_gatherv(&c->dev, &name);
     if (!f)
@@ -112,6 +124,9 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                                 recvtype, root, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_scatter(fn, c, sendbuf, NULL, NULL, sendcount, sdt, recvbuf, recvcount,
+                                  rdt, root, NULL);
     size_t blk = c->dev.rank == root ? cu_dtype_bytes(sdt, (size_t)sendcount)
                                      : cu_dtype_bytes(rdt, (size_t)recvcount);
     const char *name;
@@ -136,6 +151,9 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                                  recvcount, recvtype, root, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_scatter(fn, c, sendbuf, sendcounts, displs, 0, sdt, recvbuf, recvcount,
+                                  rdt, root, NULL);
     const char *name;
     coll_scatterv_fn *f = coll_select_scatterv(&c->dev, &name);
     if (!f)
@@ -157,6 +175,9 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                   recvtype, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_allgather(fn, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL,
+                                    recvcount, rdt, NULL);
     const char *name;
     coll_allgather_fn *f = coll_select_allgather(
         cu_dtype_bytes(rdt, (size_t)recvcount) * (size_t)c->dev.size, &c->dev, &name);
@@ -180,6 +201,9 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                                    displs, recvtype, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_inter_allgather(fn, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs,
+                                    0, rdt, NULL);
     size_t total = 0;
     for (int i = 0; i < c->dev.size; i++)
         total += cu_dtype_bytes(rdt, (size_t)recvcounts[i]);
@@ -204,6 +228,9 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                                  recvtype, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_nbc_alltoall(fn, comm, c, sendbuf, sendcount, NULL, NULL, sdt, NULL, recvbuf,
+                                 recvcount, NULL, NULL, rdt, NULL, 0, NULL);
     const char *name;
     coll_alltoall_fn *f = coll_select_alltoall(cu_dtype_bytes(rdt, (size_t)recvcount), &c->dev,
                                                &name);
@@ -227,6 +254,9 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                                   recvcounts, rdispls, recvtype, &sdt, &rdt);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
+    if (c->is_inter)
+        return mpir_nbc_alltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, sdt, NULL, recvbuf,
+                                 0, recvcounts, rdispls, rdt, NULL, 0, NULL);
     const char *name;
     coll_alltoallv_fn *f = coll_select_alltoallv(&c->dev, &name);
     if (!f)
@@ -254,6 +284,12 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     if (rc != MPI_SUCCESS) {
         free(dts);
         return mpir_err_comm(comm, rc);
+    }
+    if (c->is_inter) {
+        rc = mpir_nbc_alltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, NULL, sdts, recvbuf,
+                               0, recvcounts, rdispls, NULL, rdts, 1, NULL);
+        free(dts);
+        return rc;
     }
     const char *name;
     coll_alltoallw_fn *f = coll_select_alltoallw(&c->dev, &name);

@@ -6,13 +6,17 @@
  * (coll/nbc_*.c) that holds on to the datatypes, and returns it as a
  * request progressed by the ordinary progress engine.
  *
+ * On an intercommunicator each runs the schedule of its intercommunicator
+ * form (coll_inter_entry.c), which the blocking call runs too.
+ *
  * Operations on one communicator are numbered (an attribute holds the
  * counter: MPI_Comm_dup does not copy it, Comm_free drops it), and the
  * number picks the operation's tags, so any number may be outstanding.
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "src/coll_nbc.h"
+#include "src/coll_inter.h"
+#include "coll/inter.h"
 #include "coll/select.h"
 #include "src/pt2pt.h"
 
@@ -31,7 +35,10 @@ coll_sched *mpir_nbc_new(mpir_comm *c)
     uintptr_t seq = flag ? (uintptr_t)v : 0;
     if (PMPI_Comm_set_attr(comm, seq_keyval, (void *)(seq + 1)) != MPI_SUCCESS)
         return NULL;
-    return coll_sched_new(&c->dev, coll_nbc_tag((unsigned)seq));
+    coll_sched *s = coll_sched_new(&c->dev, coll_nbc_tag((unsigned)seq));
+    if (s && c->is_inter)
+        coll_sched_add_local(s, &c->local_comm->dev);
+    return s;
 }
 
 static int build_failed(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
@@ -69,6 +76,11 @@ int mpir_nbc_run(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
     return MPI_SUCCESS;
 }
 
+int mpir_nbc_finish(const char *fn, MPI_Comm comm, coll_sched *s, int rc, MPI_Request *request)
+{
+    return request ? mpir_nbc_start(fn, comm, s, rc, request) : mpir_nbc_run(fn, comm, s, rc);
+}
+
 #define CHECKED(rc) do { if ((rc) != MPI_SUCCESS) return mpir_err_comm(comm, (rc)); } while (0)
 
 /* The schedule builder the selection table picks (CLUMPI_COLL_I<OP>
@@ -81,11 +93,8 @@ int mpir_nbc_run(const char *fn, MPI_Comm comm, coll_sched *s, int rc)
             return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "%s", name_));    \
     } while (0)
 
-/* A new schedule that keeps the call's types (either may be NULL) and, for
- * reductions, the op. Counts and displacements are read while building:
- * no schedule keeps the user's arrays. */
-static coll_sched *typed_sched(mpir_comm *c, const cu_dtype *a, const cu_dtype *b,
-                               const coll_op *op)
+coll_sched *mpir_nbc_typed(mpir_comm *c, const cu_dtype *a, const cu_dtype *b,
+                           const coll_op *op)
 {
     coll_sched *s = mpir_nbc_new(c);
     if (s) {
@@ -102,6 +111,8 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     static const char fn[] = "MPI_Ibarrier";
     mpir_comm *c;
     MPIR_NBC_ENTER(fn, comm, c, request);
+    if (c->is_inter)
+        return mpir_inter_barrier(fn, c, request);
     coll_nbc_barrier_fn *f;
     SELECTED(f, coll_select_ibarrier(&c->dev, &name_));
     coll_sched *s = mpir_nbc_new(c);
@@ -117,9 +128,11 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
     MPIR_NBC_ENTER(fn, comm, c, request);
     cu_dtype *dt;
     CHECKED(mpir_check_bcast(fn, c, buffer, count, datatype, root, &dt));
+    if (c->is_inter)
+        return mpir_inter_bcast(fn, c, buffer, count, dt, root, request);
     coll_nbc_bcast_fn *f;
     SELECTED(f, coll_select_ibcast(cu_dtype_bytes(dt, (size_t)count), &c->dev, &name_));
-    coll_sched *s = typed_sched(c, dt, NULL, NULL);
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, NULL);
     return mpir_nbc_start(fn, comm, s, s ? f(s, buffer, (size_t)count, dt, root) : 0, request);
 }
 MPIR_WEAK(Ibcast)
@@ -134,7 +147,10 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_gather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                               root, &sdt, &rdt));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    if (c->is_inter)
+        return mpir_inter_gather(fn, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL, recvcount,
+                                 rdt, root, request);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf, NULL,
                                               NULL, (size_t)recvcount, rdt, root) : 0,
@@ -152,7 +168,10 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_gatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                displs, recvtype, root, &sdt, &rdt));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    if (c->is_inter)
+        return mpir_inter_gather(fn, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs, 0,
+                                 rdt, root, request);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_gather(s, sendbuf, (size_t)sendcount, sdt, recvbuf,
                                               recvcounts, displs, 0, rdt, root) : 0,
@@ -170,7 +189,10 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_scatter(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                recvtype, root, &sdt, &rdt));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    if (c->is_inter)
+        return mpir_inter_scatter(fn, c, sendbuf, NULL, NULL, sendcount, sdt, recvbuf, recvcount,
+                                  rdt, root, request);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_scatter(s, sendbuf, NULL, NULL, (size_t)sendcount, sdt,
                                                recvbuf, (size_t)recvcount, rdt, root) : 0,
@@ -188,7 +210,10 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_scatterv(fn, c, sendbuf, sendcounts, displs, sendtype, recvbuf,
                                 recvcount, recvtype, root, &sdt, &rdt));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    if (c->is_inter)
+        return mpir_inter_scatter(fn, c, sendbuf, sendcounts, displs, 0, sdt, recvbuf, recvcount,
+                                  rdt, root, request);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_scatter(s, sendbuf, sendcounts, displs, 0, sdt, recvbuf,
                                                (size_t)recvcount, rdt, root) : 0,
@@ -205,10 +230,13 @@ int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgather(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                  recvtype, &sdt, &rdt));
+    if (c->is_inter)
+        return mpir_inter_allgather(fn, c, sendbuf, sendcount, sdt, recvbuf, NULL, NULL,
+                                    recvcount, rdt, request);
     coll_nbc_allgather_fn *f;
     SELECTED(f, coll_select_iallgather(cu_dtype_bytes(rdt, (size_t)recvcount) *
                                        (size_t)c->dev.size, &c->dev, &name_));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? f(s, sendbuf, (size_t)sendcount, sdt, recvbuf, NULL, NULL,
                                 (size_t)recvcount, rdt) : 0,
@@ -226,12 +254,15 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_allgatherv(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcounts,
                                   displs, recvtype, &sdt, &rdt));
+    if (c->is_inter)
+        return mpir_inter_allgather(fn, c, sendbuf, sendcount, sdt, recvbuf, recvcounts, displs,
+                                    0, rdt, request);
     size_t total = 0;
     for (int i = 0; i < c->dev.size; i++)
         total += (size_t)recvcounts[i];
     coll_nbc_allgather_fn *f;
     SELECTED(f, coll_select_iallgatherv(cu_dtype_bytes(rdt, total), &c->dev, &name_));
-    coll_sched *s = typed_sched(c, sdt, rdt, NULL);
+    coll_sched *s = mpir_nbc_typed(c, sdt, rdt, NULL);
     return mpir_nbc_start(fn, comm, s,
                           s ? f(s, sendbuf, (size_t)sendcount, sdt, recvbuf, recvcounts, displs,
                                 0, rdt) : 0,
@@ -239,14 +270,11 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 MPIR_WEAK(Iallgatherv)
 
-/* The three alltoalls as the w form: per-peer counts, byte displacements,
- * types. scounts NULL: the plain form (scount, stride scount); stypes
- * NULL: sdt for all. */
-static int ialltoall(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
-                     int scount, const int *scounts, const int *sdispls, cu_dtype *sdt,
-                     cu_dtype *const *sdts, void *recvbuf, int rcount, const int *rcounts,
-                     const int *rdispls, cu_dtype *rdt, cu_dtype *const *rdts, int wform,
-                     MPI_Request *request)
+int mpir_nbc_alltoall(const char *fn, MPI_Comm comm, mpir_comm *c, const void *sendbuf,
+                      int scount, const int *scounts, const int *sdispls, cu_dtype *sdt,
+                      cu_dtype *const *sdts, void *recvbuf, int rcount, const int *rcounts,
+                      const int *rdispls, cu_dtype *rdt, cu_dtype *const *rdts, int wform,
+                      MPI_Request *request)
 {
     int p = c->dev.size, rc = 0;
     coll_sched *s = mpir_nbc_new(c);
@@ -269,9 +297,10 @@ static int ialltoall(const char *fn, MPI_Comm comm, mpir_comm *c, const void *se
             dsp[i] = wform || inplace ? sd : sd * st->extent;
             dsp[p + i] = wform ? rd : rd * rt->extent;
         }
-        rc = coll_nbc_alltoallw(s, sendbuf, cnt, dsp, ty, recvbuf, cnt + p, dsp + p, ty + p);
+        rc = (c->is_inter ? coll_inter_alltoallw : coll_nbc_alltoallw)(
+            s, sendbuf, cnt, dsp, ty, recvbuf, cnt + p, dsp + p, ty + p);
     }
-    return mpir_nbc_start(fn, comm, s, rc, request);
+    return mpir_nbc_finish(fn, comm, s, rc, request);
 }
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -283,8 +312,8 @@ int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_alltoall(fn, c, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                 recvtype, &sdt, &rdt));
-    return ialltoall(fn, comm, c, sendbuf, sendcount, NULL, NULL, sdt, NULL, recvbuf, recvcount,
-                     NULL, NULL, rdt, NULL, 0, request);
+    return mpir_nbc_alltoall(fn, comm, c, sendbuf, sendcount, NULL, NULL, sdt, NULL, recvbuf,
+                             recvcount, NULL, NULL, rdt, NULL, 0, request);
 }
 MPIR_WEAK(Ialltoall)
 
@@ -299,8 +328,8 @@ int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
     cu_dtype *sdt, *rdt;
     CHECKED(mpir_check_alltoallv(fn, c, sendbuf, sendcounts, sdispls, sendtype, recvbuf,
                                  recvcounts, rdispls, recvtype, &sdt, &rdt));
-    return ialltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, sdt, NULL, recvbuf, 0,
-                     recvcounts, rdispls, rdt, NULL, 0, request);
+    return mpir_nbc_alltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, sdt, NULL, recvbuf,
+                             0, recvcounts, rdispls, rdt, NULL, 0, request);
 }
 MPIR_WEAK(Ialltoallv)
 
@@ -319,8 +348,8 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
     int rc = mpir_check_alltoallw(fn, c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
                                   recvcounts, rdispls, recvtypes, dts, dts + p);
     if (rc == MPI_SUCCESS)
-        rc = ialltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, NULL, dts, recvbuf, 0,
-                       recvcounts, rdispls, NULL, dts + p, 1, request);
+        rc = mpir_nbc_alltoall(fn, comm, c, sendbuf, 0, sendcounts, sdispls, NULL, dts, recvbuf,
+                               0, recvcounts, rdispls, NULL, dts + p, 1, request);
     else
         rc = mpir_err_comm(comm, rc);
     free(dts);
@@ -339,9 +368,11 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
     cu_dtype *dt;
     coll_op cop;
     CHECKED(mpir_check_reduce(fn, c, sendbuf, recvbuf, count, datatype, op, root, &dt, &cop));
+    if (c->is_inter)
+        return mpir_inter_reduce(fn, c, sendbuf, recvbuf, count, dt, &cop, root, request);
     coll_nbc_reduce_fn *f;
     SELECTED(f, coll_select_ireduce(cu_dtype_bytes(dt, (size_t)count), &cop, &c->dev, &name_));
-    coll_sched *s = typed_sched(c, dt, NULL, &cop);
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? f(s, sendbuf, recvbuf, (size_t)count, dt, root) : 0,
                           request);
@@ -356,11 +387,13 @@ int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype 
     MPIR_NBC_ENTER(fn, comm, c, request);
     cu_dtype *dt;
     coll_op cop;
-    CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    CHECKED(mpir_check_allreduce(fn, c, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    if (c->is_inter)
+        return mpir_inter_allreduce(fn, c, sendbuf, recvbuf, count, dt, &cop, request);
     coll_nbc_allreduce_fn *f;
     SELECTED(f, coll_select_iallreduce(cu_dtype_bytes(dt, (size_t)count), &cop, &c->dev,
                                        &name_));
-    coll_sched *s = typed_sched(c, dt, NULL, &cop);
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? f(s, sendbuf, recvbuf, (size_t)count, dt) : 0,
                           request);
@@ -378,7 +411,10 @@ int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcount
     size_t total;
     CHECKED(mpir_check_reduce_scatter(fn, c, sendbuf, recvbuf, recvcounts, datatype, op, &dt,
                                       &cop, &total));
-    coll_sched *s = typed_sched(c, dt, NULL, &cop);
+    if (c->is_inter)
+        return mpir_inter_reduce_scatter(fn, c, sendbuf, recvbuf, recvcounts, 0, dt, &cop,
+                                         request);
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_reduce_scatter(s, sendbuf, recvbuf, recvcounts, dt) : 0,
                           request);
@@ -397,7 +433,10 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
     size_t total;
     CHECKED(mpir_check_reduce_scatter_block(fn, c, sendbuf, recvbuf, recvcount, datatype, op,
                                             &dt, &cop, &total));
-    coll_sched *s = typed_sched(c, dt, NULL, &cop);
+    if (c->is_inter)
+        return mpir_inter_reduce_scatter(fn, c, sendbuf, recvbuf, NULL, recvcount, dt, &cop,
+                                         request);
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, &cop);
     int rc = 0;
     int *counts = s ? coll_sched_bytes(s, (size_t)c->dev.size * sizeof(int)) : NULL;
     if (counts) {
@@ -416,8 +455,9 @@ static int iscan(const char *fn, int exclusive, const void *sendbuf, void *recvb
     MPIR_NBC_ENTER(fn, comm, c, request);
     cu_dtype *dt;
     coll_op cop;
-    CHECKED(mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
-    coll_sched *s = typed_sched(c, dt, NULL, &cop);
+    CHECKED(mpir_check_intra(fn, c));
+    CHECKED(mpir_check_allreduce(fn, c, sendbuf, recvbuf, count, datatype, op, &dt, &cop));
+    coll_sched *s = mpir_nbc_typed(c, dt, NULL, &cop);
     return mpir_nbc_start(fn, comm, s,
                           s ? coll_nbc_scan(s, sendbuf, recvbuf, (size_t)count, dt, exclusive)
                             : 0,

@@ -2,8 +2,11 @@
  * coll_reduce_entry.c — MPI_Reduce, Allreduce, Reduce_scatter(_block), Scan
  * and Exscan: argument checks, the (op, datatype) check, then the algorithm
  * the selection table (coll/select.c) picks for the size, ranks and nodes.
+ * On an intercommunicator the first four run the schedule of their
+ * intercommunicator form (coll_inter_entry.c) to completion; Scan and
+ * Exscan have none (MPI_ERR_COMM).
  */
-#include "src/coll_check.h"
+#include "src/coll_inter.h"
 #include "coll/select.h"
 
 #define FAIL(rc) return mpir_err_comm(comm, (rc))
@@ -27,6 +30,8 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
     int rc = mpir_check_reduce(fn, c, sendbuf, recvbuf, count, datatype, op, root, &dt, &cop);
     if (rc != MPI_SUCCESS)
         FAIL(rc);
+    if (c->is_inter)
+        return mpir_inter_reduce(fn, c, sendbuf, recvbuf, count, dt, &cop, root, NULL);
     const char *name;
     coll_reduce_fn *f = coll_select_reduce(cu_dtype_bytes(dt, (size_t)count), &cop, &c->dev,
                                            &name);
@@ -46,9 +51,11 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
     coll_op cop;
-    int rc = mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop);
+    int rc = mpir_check_allreduce(fn, c, sendbuf, recvbuf, count, datatype, op, &dt, &cop);
     if (rc != MPI_SUCCESS)
         FAIL(rc);
+    if (c->is_inter)
+        return mpir_inter_allreduce(fn, c, sendbuf, recvbuf, count, dt, &cop, NULL);
     const char *name;
     coll_allreduce_fn *f = coll_select_allreduce(cu_dtype_bytes(dt, (size_t)count), &cop,
                                                  &c->dev, &name);
@@ -73,6 +80,8 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
                                        &cop, &total);
     if (rc != MPI_SUCCESS)
         FAIL(rc);
+    if (c->is_inter)
+        return mpir_inter_reduce_scatter(fn, c, sendbuf, recvbuf, recvcounts, 0, dt, &cop, NULL);
     const char *name;
     coll_reduce_scatter_fn *f = coll_select_reduce_scatter(cu_dtype_bytes(dt, total),
                                                            &cop, &c->dev, &name);
@@ -97,6 +106,9 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                              &dt, &cop, &total);
     if (rc != MPI_SUCCESS)
         FAIL(rc);
+    if (c->is_inter)
+        return mpir_inter_reduce_scatter(fn, c, sendbuf, recvbuf, NULL, recvcount, dt, &cop,
+                                         NULL);
     const char *name;
     coll_reduce_scatter_block_fn *f =
         coll_select_reduce_scatter_block(cu_dtype_bytes(dt, total), &cop, &c->dev,
@@ -115,7 +127,9 @@ static int scan_common(const char *fn, int exclusive, const void *sendbuf, void 
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
     coll_op cop;
-    int rc = mpir_check_allreduce(fn, sendbuf, recvbuf, count, datatype, op, &dt, &cop);
+    int rc = mpir_check_intra(fn, c);
+    if (rc == MPI_SUCCESS)
+        rc = mpir_check_allreduce(fn, c, sendbuf, recvbuf, count, datatype, op, &dt, &cop);
     if (rc != MPI_SUCCESS)
         FAIL(rc);
     const char *name;
