@@ -42,7 +42,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/attr_deprecated \
 	test/mpi/pcontrol \
 	test/mpi/procname \
-	test/mpi/char_ops
+	test/mpi/char_ops \
+	test/coll/intercoll
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -80,6 +81,11 @@ test_mpi_procname_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
 test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)
 test_mpi_char_ops_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+# Every collective on intercommunicators (test/coll/ctest.h's helpers).
+test_coll_intercoll_SOURCES = test/coll/intercoll.c test/coll/ctest.h
+test_coll_intercoll_LDADD = $(MPI_TEST_LIBS)
+test_coll_intercoll_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_pingpong_SOURCES = test/mpi/pingpong.c test/mpi/mtest.h
 test_mpi_pingpong_LDADD = $(MPI_TEST_LIBS)
