@@ -163,7 +163,9 @@ static int neighbor(const char *fn, MPI_Comm comm, int kind, const nb_side *snd,
     mpir_comm *c = mpir_comm_get(comm);
     nb_list l = { 0 };
     nb_blocks sb = { 0 }, rb = { 0 };
-    int rc = neighbors(fn, c, &l);
+    int rc = mpir_check_intra(fn, c);
+    if (rc == MPI_SUCCESS)
+        rc = neighbors(fn, c, &l);
     if (rc == MPI_SUCCESS)
         rc = side(fn, kind, 1, snd, l.nout, &sb);
     if (rc == MPI_SUCCESS)

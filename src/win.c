@@ -151,9 +151,12 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
 {
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
+    int rc = mpir_check_intra(fn, c);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, rc);
     mpir_win_hints hints;
     mpir_win_hints_default(&hints);
-    int rc = mpir_win_hints_read(fn, &hints, info, 1);
+    rc = mpir_win_hints_read(fn, &hints, info, 1);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
     if (!win)

@@ -609,8 +609,8 @@ static void error_tests(void)
                                                       MPI_INFO_NULL, 0, &comm));
         MPI_FAILS(MPI_ERR_COMM, MPI_Dist_graph_create_adjacent(inter, 1, &dst, &w, 1, &dst, &w,
                                                                MPI_INFO_NULL, 0, &comm));
-        MPI_FAILS(MPI_ERR_TOPOLOGY, MPI_Neighbor_alltoall(buf, 1, MPI_INT, buf + 1, 1, MPI_INT,
-                                                          inter));
+        MPI_FAILS(MPI_ERR_COMM, MPI_Neighbor_alltoall(buf, 1, MPI_INT, buf + 1, 1, MPI_INT,
+                                                      inter));
         MPI_OK(MPI_Comm_free(&inter));
         MPI_OK(MPI_Comm_free(&half));
     }
