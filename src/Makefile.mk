@@ -5,8 +5,8 @@ libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/handle_conv.
 # MPI layer core (init, errors, groups, communicators, attributes, info,
 # topologies) and the public entry points of the internal collectives.
 libmpi_la_SOURCES += src/core.h src/errors.c src/errhandler.c src/init.c src/group.c \
-	src/comm.c src/intercomm.c src/attr.c src/info.c src/topo.h src/topo.c src/topo_graph.c \
-	src/topo_dist.c src/dims.c src/coll_entry.c
+	src/comm.c src/comm_idup.c src/intercomm.c src/attr.c src/info.c src/topo.h src/topo.c \
+	src/topo_graph.c src/topo_dist.c src/dims.c src/coll_entry.c
 libmpi_la_SOURCES += src/pt2pt.h src/send.c src/recv.c src/sendrecv.c src/probe.c \
 	src/request.c src/persistent.c src/bsend.c src/status.c
 # Generalized requests, profiling control (misc owner).

@@ -8,7 +8,9 @@
  * next_ctx over the processes that agree on it, and each of them moves its
  * counter past it. No process has used that id yet, and matching needs
  * uniqueness only per process, so communicators made by disjoint splits may
- * share an id without harm.
+ * share an id without harm. A blocking agreement marks its sample in flight
+ * (mpir_ctx_begin .. mpir_ctx_end): an MPI_Comm_idup completing meanwhile
+ * must not take an id at or above it (comm_idup.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "coll/coll.h"
 
 static int next_ctx = 4;
+static int ctx_inflight = -1;   /* the sample of the blocking agreement under way */
 
 static const cu_dtype *dt_int(void)
 {
@@ -31,6 +34,24 @@ void mpir_ctx_accept(int ctx)
 {
     if (ctx + 2 > next_ctx)
         next_ctx = ctx + 2;
+}
+
+int mpir_ctx_begin(void)
+{
+    ctx_inflight = next_ctx;
+    return next_ctx;
+}
+
+void mpir_ctx_end(int ctx)
+{
+    ctx_inflight = -1;
+    if (ctx >= 0)
+        mpir_ctx_accept(ctx);
+}
+
+int mpir_ctx_inflight(void)
+{
+    return ctx_inflight;
 }
 
 /* A communicator over group (retained) with context ctx; it inherits
@@ -131,12 +152,13 @@ void mpir_comm_finalize(void)
  * largest next_ctx through *ctx. Everyone in parent moves past it. */
 static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
 {
-    mine[nint - 1] = next_ctx;
     int *a = malloc((size_t)parent->dev.size * (size_t)nint * sizeof(int));
     if (!a)
         return MPI_ERR_NO_MEM;   /* a failing rank cannot be told apart; peers will hang */
+    mine[nint - 1] = mpir_ctx_begin();
     int rc = coll_allgather(mine, (size_t)nint, dt_int(), a, (size_t)nint, dt_int(), &parent->dev);
     if (rc != MPI_SUCCESS) {
+        mpir_ctx_end(-1);
         free(a);
         return rc;
     }
@@ -144,7 +166,7 @@ static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
     for (int i = 0; i < parent->dev.size; i++)
         if (a[i * nint + nint - 1] > m)
             m = a[i * nint + nint - 1];
-    next_ctx = m + 2;
+    mpir_ctx_end(m);
     *ctx = m;
     *all = a;
     return MPI_SUCCESS;
@@ -299,32 +321,48 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
 }
 MPIR_WEAK(Comm_compare)
 
-static int dup_common(const char *fn, MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newcomm)
+int mpir_comm_dup_props(const char *fn, mpir_comm *c, mpir_comm *nc, MPI_Info info)
 {
-    mpir_comm *c;
-    MPIR_GET_COMM(fn, comm, c);
+    int rc = mpir_comm_attrs_copy(c, nc);
+    if (rc != MPI_SUCCESS) {
+        mpir_comm_release(nc);
+        return mpir_err(rc, fn, "an attribute copy callback failed (%d)", rc);
+    }
+    nc->topo = mpir_topo_dup(c->topo);
+    int irc = mpir_info_dup(info, &nc->info);
+    if ((c->topo && !nc->topo) || irc != MPI_SUCCESS) {
+        mpir_comm_attrs_free(nc);
+        mpir_comm_release(nc);
+        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    }
+    return MPI_SUCCESS;
+}
+
+int mpir_comm_dup_checks(const char *fn, MPI_Comm comm, int use_info, MPI_Info info,
+                         MPI_Comm *newcomm, mpir_comm **c)
+{
+    MPIR_GET_COMM(fn, comm, *c);
     if (!newcomm)
         return ARG_ERR(fn, comm, "newcomm is NULL");
     if (use_info && info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
         return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
-    mpir_comm *nc;
+    return MPI_SUCCESS;
+}
+
+static int dup_common(const char *fn, MPI_Comm comm, int use_info, MPI_Info info, MPI_Comm *newcomm)
+{
+    mpir_comm *c, *nc;
+    int rc = mpir_comm_dup_checks(fn, comm, use_info, info, newcomm, &c);
+    if (rc)
+        return rc;
     /* the inter form: the same two groups in the same orders */
-    int rc = c->is_inter ? mpir_intercomm_split(c, 0, c->dev.rank, &nc)
-                         : mpir_comm_create_from_group(c, c->group, &nc);
+    rc = c->is_inter ? mpir_intercomm_split(c, 0, c->dev.rank, &nc)
+                     : mpir_comm_create_from_group(c, c->group, &nc);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
-    rc = mpir_comm_attrs_copy(c, nc);
-    if (rc != MPI_SUCCESS) {
-        mpir_comm_release(nc);
-        return mpir_err_comm(comm, mpir_err(rc, fn, "an attribute copy callback failed (%d)", rc));
-    }
-    nc->topo = mpir_topo_dup(c->topo);
-    int irc = mpir_info_dup(use_info ? info : c->info, &nc->info);
-    if ((c->topo && !nc->topo) || irc != MPI_SUCCESS) {
-        mpir_comm_attrs_free(nc);
-        mpir_comm_release(nc);
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
-    }
+    rc = mpir_comm_dup_props(fn, c, nc, use_info ? info : c->info);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, rc);
     *newcomm = nc->handle;
     return MPI_SUCCESS;
 }
@@ -410,12 +448,13 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
      * ranked as in the group, on the parent's collective context, kept
      * apart from other such calls by the user's tag. */
     mpid_comm sub = { c->dev.context_id, g->rank, g->size, g->world_ranks };
-    int mine = next_ctx;
     int *all = malloc((size_t)g->size * sizeof(int));
     if (!all)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    int mine = mpir_ctx_begin();
     rc = coll_allgather_tag(&mine, 1, dt_int(), all, 1, dt_int(), &sub, tag);
     if (rc != MPI_SUCCESS) {
+        mpir_ctx_end(-1);
         free(all);
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
     }
@@ -424,7 +463,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
         if (all[i] > m)
             m = all[i];
     free(all);
-    next_ctx = m + 2;
+    mpir_ctx_end(m);
     mpir_comm *nc = comm_new(c, g, m, 0);
     if (!nc)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));

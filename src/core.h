@@ -50,10 +50,24 @@ int  mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out);
 /* A communicator object over g (retained) with context ctx and parent's
  * error handler; internal: no handle (an intercommunicator's local_comm). */
 mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int internal);
+/* What Comm_dup and Comm_idup check: comm valid (*c), newcomm not NULL,
+ * and with use_info a valid info; errors reported on comm. */
+int  mpir_comm_dup_checks(const char *fn, MPI_Comm comm, int use_info, MPI_Info info,
+                          MPI_Comm *newcomm, mpir_comm **c);
+/* Gives nc, a duplicate of c, c's attributes (copy callbacks run), topology
+ * and the hints info. On failure nc is released and the code (naming fn)
+ * returned. */
+int  mpir_comm_dup_props(const char *fn, mpir_comm *c, mpir_comm *nc, MPI_Info info);
 /* Context ids: this process's next free id, and moving it past ctx (every
- * process does so for every id it accepts). */
+ * process does so for every id it accepts). A blocking agreement samples
+ * the counter with mpir_ctx_begin and ends, on every path, with
+ * mpir_ctx_end (ctx < 0: nothing accepted); mpir_ctx_inflight is the sample
+ * of the one under way, or -1. */
 int  mpir_ctx_next(void);
 void mpir_ctx_accept(int ctx);
+int  mpir_ctx_begin(void);
+void mpir_ctx_end(int ctx);
+int  mpir_ctx_inflight(void);
 /* The group of the rows of table (rows records of stride ints: color, key,
  * ...) whose color is color, ordered by key and then row; row i stands for
  * from's rank i. NULL when memory runs out. */
@@ -65,6 +79,11 @@ mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int colo
  * groups; *out is the intercommunicator of my color's local and remote
  * members, or NULL when color is MPI_UNDEFINED or either side is empty. */
 int  mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out);
+/* An intercommunicator object over local and remote (both retained) with
+ * context ctx, its local intracommunicator on ctx+2 and parent's error
+ * handler; NULL when memory runs out. */
+mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
+                              int ctx);
 
 /* ---- attr.c ------------------------------------------------------------------ */
 void mpir_attr_init(int universe_size, int appnum);

@@ -140,9 +140,8 @@ static int col_max(const int *t, int rows, int n, int col)
     return m;
 }
 
-/* An intercommunicator over local and remote (both retained) with context
- * ctx and its local intracommunicator on ctx+2; parent's error handler. */
-static mpir_comm *inter_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote, int ctx)
+mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
+                              int ctx)
 {
     mpir_comm *lc = mpir_comm_new(parent, local, ctx + 2, 1);
     mpir_comm *ic = lc ? mpir_comm_new(parent, local, ctx, 0) : NULL;
@@ -161,16 +160,18 @@ static mpir_comm *inter_new(const mpir_comm *parent, mpir_group *local, mpir_gro
 
 int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
 {
-    int mine[3] = { color, key, mpir_ctx_next() }, *lall, *rall;
+    int mine[3] = { color, key, mpir_ctx_begin() }, *lall, *rall;
     *out = NULL;
     int rc = swap_over(ic, mine, 3, &lall, &rall);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        mpir_ctx_end(-1);
         return rc;
+    }
     int lsize = ic->group->size, rsize = ic->remote_group->size;
     int x = col_max(lall, lsize, 3, 2), xr = col_max(rall, rsize, 3, 2);
     if (xr > x)
         x = xr;
-    mpir_ctx_accept(x + 2);
+    mpir_ctx_end(x + 2);
     mpir_group *lg = NULL, *rg = NULL;
     if (color != MPI_UNDEFINED) {
         lg = mpir_group_of_color(lall, lsize, 3, color, ic->group);
@@ -178,7 +179,7 @@ int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
         if (!lg || !rg)
             rc = MPI_ERR_NO_MEM;
         else if (rg->size > 0)   /* lg holds me at least */
-            rc = (*out = inter_new(ic, lg, rg, x)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+            rc = (*out = mpir_intercomm_new(ic, lg, rg, x)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
     }
     mpir_group_release(lg);
     mpir_group_release(rg);
@@ -270,16 +271,18 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     int lerr = lc->dev.rank == local_leader ? check_peer(fn, lc, peer_comm, remote_leader, &peer)
                                             : MPI_SUCCESS;
     /* record: my world rank, my next context id */
-    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_next() }, *lall, *rall, rsize;
+    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_begin() }, *lall, *rall, rsize;
     rc = swap_tables(&lc->dev, local_leader, lerr, peer ? &peer->dev : NULL, MPID_CTX_PT2PT,
                      remote_leader, tag, mine, 2, &lall, &rall, &rsize);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        mpir_ctx_end(-1);
         return mpir_err_comm(local_comm, lerr ? lerr : mpir_err(rc, fn, "could not exchange "
                              "the groups with the remote leader"));
+    }
     int x = col_max(lall, lc->group->size, 2, 1), xr = col_max(rall, rsize, 2, 1);
     if (xr > x)
         x = xr;
-    mpir_ctx_accept(x + 2);
+    mpir_ctx_end(x + 2);
     int *wr = malloc((size_t)rsize * sizeof(int));
     mpir_group *rg = NULL;
     if (wr) {
@@ -299,7 +302,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
             return mpir_err_comm(local_comm, mpir_err(MPI_ERR_ARG, fn, "the local and the remote "
                                  "group overlap (world rank %d is in both)", rg->world_ranks[i]));
         }
-    mpir_comm *ic = inter_new(lc, lc->group, rg, x);
+    mpir_comm *ic = mpir_intercomm_new(lc, lc->group, rg, x);
     mpir_group_release(rg);
     if (!ic)
         return mpir_err_comm(local_comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
@@ -318,15 +321,17 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return rc;
     if (!newintracomm)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
-    int mine[2] = { high ? 1 : 0, mpir_ctx_next() }, *lall, *rall;
+    int mine[2] = { high ? 1 : 0, mpir_ctx_begin() }, *lall, *rall;
     rc = swap_over(ic, mine, 2, &lall, &rall);
-    if (rc != MPI_SUCCESS)
+    if (rc != MPI_SUCCESS) {
+        mpir_ctx_end(-1);
         return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
+    }
     const mpir_group *lg = ic->group, *rg = ic->remote_group;
     int x = col_max(lall, lg->size, 2, 1), xr = col_max(rall, rg->size, 2, 1);
     if (xr > x)
         x = xr;
-    mpir_ctx_accept(x + 2);
+    mpir_ctx_end(x + 2);
     /* The group that passed high = false comes first (MPI-3.1 6.6.2); each
      * group's leader speaks for it. When both passed the same value the
      * order is ours to choose: the group holding the lower world rank at its

@@ -105,6 +105,7 @@ typedef struct mpir_comm {
     mpir_group *remote_group;  /* intercommunicator: the remote group (retained); else NULL */
     struct mpir_comm *local_comm; /* intercommunicator: internal intracommunicator over
                                    * the local group; else NULL */
+    unsigned    idup_seq;      /* MPI_Comm_idup calls on it so far (their tags) */
 } mpir_comm;
 
 static inline mpir_comm *mpir_comm_get(MPI_Comm c)

@@ -371,6 +371,7 @@ CLUMPI_API(int, Comm_group, (MPI_Comm comm, MPI_Group *group));
 CLUMPI_API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result));
 CLUMPI_API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm));
 CLUMPI_API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request));
 CLUMPI_API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm));
 CLUMPI_API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm));
 CLUMPI_API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm));

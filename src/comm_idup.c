@@ -1,0 +1,330 @@
+/*
+ * comm_idup.c — MPI_Comm_idup, for intra- and intercommunicators.
+ *
+ * The duplicate exists from the call (handle, attributes, topology, info, as
+ * MPI-3.1 6.4.2 asks: as if MPI_Comm_dup ran then); only its context id is
+ * agreed later, by a request that progress polls. The blocking creations
+ * take the maximum of every member's next id at once; here other
+ * communicators may be made between sampling the counter and learning the
+ * maximum, so the id found may already be taken. Hence rounds, each a
+ * nonblocking "maximum" over all members (over both groups of an
+ * intercommunicator) of a record {next id, refused}:
+ *   round 1 proposes the maximum m; each process refuses m when a
+ *   communicator of its own (or another pending idup) holds it, else it
+ *   reserves it; every process moves its counter past m;
+ *   the next round's maximum of `refused` says whether everyone took m; if
+ *   someone refused, its maximum of the counters is the next proposal.
+ * Communicators made meanwhile start above m on every process that has seen
+ * it, and the ones made before are caught by the refusals.
+ *
+ * A round: the members send their records to rank 0 of their group, which
+ * folds them, swaps with the other group's rank 0 (intercommunicators), and
+ * sends the result back. Tags come from a per-communicator count of idups,
+ * in a range of their own below the nonblocking collectives' tags.
+ */
+#include <stdlib.h>
+#include "src/core.h"
+#include "src/pt2pt.h"
+
+#define IDUP_TAG_FIRST (-(1 << 26))
+#define IDUP_SEQ_MASK  0xffffff
+/* The context of a duplicate whose agreement is pending: odd, so never an id. */
+#define IDUP_CTX_PENDING 0xffffffffu
+
+enum { ST_GATHER, ST_SWAP, ST_SEND, ST_RESULT, ST_DONE };
+
+typedef struct idup_op {
+    mpir_comm    *nc;       /* the duplicate; NULL: it could not be made here */
+    mpid_comm     local;    /* my group: the parent's view, or its local_comm's */
+    mpid_comm     inter;    /* intercommunicator parent: the view between the groups */
+    int           is_inter;
+    mpir_group   *g, *rg;   /* retained: their world ranks back the views */
+    int           tag, state;
+    int           mine[2];  /* this round's record: next id, refused */
+    int           acc[2];   /* the maximum (at rank 0: folded so far) */
+    int           other[2]; /* the other group's maximum */
+    int          *in;       /* rank 0: the members' records */
+    mpid_request **reqs;    /* [local.size + 1] */
+    int           nreq;
+    int           proposal; /* the id under test, or -1 */
+    int           err;
+} idup_op;
+
+/* Ids held by pending idups between their proposal and completion. */
+static int *reserved, nreserved, capreserved;
+
+static int reserve(int ctx)
+{
+    if (nreserved == capreserved) {
+        int cap = capreserved ? 2 * capreserved : 8;
+        int *r = realloc(reserved, (size_t)cap * sizeof(int));
+        if (!r)
+            return MPI_ERR_NO_MEM;
+        reserved = r;
+        capreserved = cap;
+    }
+    reserved[nreserved++] = ctx;
+    return MPI_SUCCESS;
+}
+
+static void unreserve(int ctx)
+{
+    for (int i = 0; i < nreserved; i++)
+        if (reserved[i] == ctx) {
+            reserved[i] = reserved[--nreserved];
+            return;
+        }
+}
+
+/* Nonzero when ctx is the context of one of my communicators (or of an
+ * intercommunicator's local one) or reserved by a pending idup. */
+static int ctx_taken(int ctx)
+{
+    for (int i = 0; i < nreserved; i++)
+        if (reserved[i] == ctx)
+            return 1;
+    for (int i = 1; i < mpir_comms.cap; i++) {
+        const mpir_comm *c = mpir_comms.obj[i];
+        if (c && (c->dev.context_id == (uint32_t)ctx ||
+                  (c->local_comm && c->local_comm->dev.context_id == (uint32_t)ctx)))
+            return 1;
+    }
+    return 0;
+}
+
+static const cu_dtype *dt_int(void)
+{
+    return cu_dtype_builtin(MPI_INT & 0xffffff);
+}
+
+static void fold(int *acc, const int *v)
+{
+    for (int i = 0; i < 2; i++)
+        if (v[i] > acc[i])
+            acc[i] = v[i];
+}
+
+static int post_recv(idup_op *op, int *buf, int peer, const mpid_comm *view)
+{
+    int rc = mpid_irecv(buf, 2, dt_int(), peer, op->tag, view, MPID_CTX_COLL,
+                        &op->reqs[op->nreq]);
+    op->nreq += rc == MPI_SUCCESS;
+    return rc;
+}
+
+static int post_send(idup_op *op, const int *buf, int peer, const mpid_comm *view)
+{
+    int rc = mpid_isend(buf, 2, dt_int(), peer, op->tag, view, MPID_CTX_COLL,
+                        MPID_SEND_STANDARD, &op->reqs[op->nreq]);
+    op->nreq += rc == MPI_SUCCESS;
+    return rc;
+}
+
+/* Nonzero once every posted request has completed (then they are freed);
+ * the first error goes to op->err. */
+static int reqs_done(idup_op *op)
+{
+    for (int i = 0; i < op->nreq; i++)
+        if (!op->reqs[i]->done)
+            return 0;
+    for (int i = 0; i < op->nreq; i++) {
+        if (op->err == MPI_SUCCESS)
+            op->err = op->reqs[i]->status.MPI_ERROR;
+        mpid_request_free(op->reqs[i]);
+    }
+    op->nreq = 0;
+    return 1;
+}
+
+static void start_round(idup_op *op, int refused)
+{
+    op->mine[0] = mpir_ctx_next();
+    op->mine[1] = refused;
+    int rc = MPI_SUCCESS;
+    if (op->local.rank == 0) {
+        for (int r = 1; r < op->local.size && rc == MPI_SUCCESS; r++)
+            rc = post_recv(op, op->in + 2 * r, r, &op->local);
+        op->state = ST_GATHER;
+    } else {
+        rc = post_send(op, op->mine, 0, &op->local);
+        if (rc == MPI_SUCCESS)
+            rc = post_recv(op, op->acc, 0, &op->local);
+        op->state = ST_RESULT;
+    }
+    if (op->err == MPI_SUCCESS)
+        op->err = rc;
+}
+
+/* Every process of the parent has this round's maximum in op->acc. */
+static void round_done(idup_op *op)
+{
+    if (op->proposal >= 0 && op->acc[1] == 0) {
+        op->state = ST_DONE;   /* everyone took the proposal */
+        return;
+    }
+    if (op->proposal >= 0)
+        unreserve(op->proposal);   /* no-op where it was refused */
+    int m = op->proposal = op->acc[0];
+    /* a blocking agreement under way here may end on any id from its sample */
+    int busy = mpir_ctx_inflight();
+    int refused = (busy >= 0 && m + 2 >= busy) || ctx_taken(m) ||
+                  (op->is_inter && ctx_taken(m + 2));
+    if (!refused && reserve(m) != MPI_SUCCESS)
+        refused = 1;
+    mpir_ctx_accept(op->is_inter ? m + 2 : m);
+    start_round(op, refused);
+}
+
+/* One step of the state machine; nonzero when it moved. */
+static int advance(idup_op *op)
+{
+    switch (op->state) {
+    case ST_GATHER:
+        if (!reqs_done(op))
+            return 0;
+        op->acc[0] = op->mine[0];
+        op->acc[1] = op->mine[1];
+        for (int r = 1; r < op->local.size; r++)
+            fold(op->acc, op->in + 2 * r);
+        op->state = ST_SWAP;
+        if (op->is_inter) {
+            int rc = post_recv(op, op->other, 0, &op->inter);
+            if (rc == MPI_SUCCESS)
+                rc = post_send(op, op->acc, 0, &op->inter);
+            if (op->err == MPI_SUCCESS)
+                op->err = rc;
+            return 1;
+        }
+        /* an intracommunicator has nothing to swap */
+        /* fall through */
+    case ST_SWAP:
+        if (!reqs_done(op))
+            return 0;
+        if (op->is_inter)
+            fold(op->acc, op->other);
+        for (int r = 1; r < op->local.size; r++) {
+            int rc = post_send(op, op->acc, r, &op->local);
+            if (op->err == MPI_SUCCESS)
+                op->err = rc;
+        }
+        op->state = ST_SEND;
+        return 1;
+    case ST_SEND:
+    case ST_RESULT:
+        if (!reqs_done(op))
+            return 0;
+        round_done(op);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void op_free(idup_op *op)
+{
+    mpir_group_release(op->g);
+    mpir_group_release(op->rg);
+    free(op->in);
+    free(op->reqs);
+    free(op);
+}
+
+static int idup_poll(mpid_request *req)
+{
+    idup_op *op = req->user;
+    int moved = 0;
+    while (op->state != ST_DONE && op->err == MPI_SUCCESS && advance(op))
+        moved = 1;
+    if (op->err != MPI_SUCCESS && op->nreq && !reqs_done(op))
+        return moved;   /* a failed round: let what is posted finish */
+    if (op->state != ST_DONE && op->err == MPI_SUCCESS)
+        return moved;
+    if (op->proposal >= 0)
+        unreserve(op->proposal);
+    if (op->nc && op->err == MPI_SUCCESS) {
+        op->nc->dev.context_id = (uint32_t)op->proposal;
+        if (op->is_inter)
+            op->nc->local_comm->dev.context_id = (uint32_t)op->proposal + 2;
+    }
+    mpir_status_empty(&req->status);
+    req->status.MPI_ERROR = op->err;
+    req->user = NULL;
+    int orphan = !op->nc;
+    op_free(op);
+    req->done = 1;
+    if (orphan)
+        mpid_request_free(req);   /* nobody waits for it */
+    return 1;
+}
+
+/* The agreement over c for nc (NULL: take part only); *out is its request. */
+static int idup_start(mpir_comm *c, mpir_comm *nc, mpid_request **out)
+{
+    idup_op *op = calloc(1, sizeof *op);
+    if (!op)
+        return MPI_ERR_NO_MEM;
+    op->nc = nc;
+    op->is_inter = c->is_inter;
+    op->local = c->is_inter ? c->local_comm->dev : c->dev;
+    op->inter = c->dev;
+    op->g = c->group;
+    mpir_group_retain(op->g);
+    if (c->is_inter) {
+        op->rg = c->remote_group;
+        mpir_group_retain(op->rg);
+    }
+    op->tag = IDUP_TAG_FIRST - (int)(c->idup_seq++ & IDUP_SEQ_MASK);
+    op->proposal = -1;
+    op->in = malloc((size_t)op->local.size * 2 * sizeof(int));
+    op->reqs = malloc((size_t)(op->local.size + 1) * sizeof *op->reqs);
+    mpid_request *r = op->in && op->reqs ? mpid_request_new_other() : NULL;
+    if (!r) {
+        op_free(op);
+        return MPI_ERR_NO_MEM;
+    }
+    r->user = op;
+    r->mpir_kind = MPIR_REQ_NBC;   /* Request_free and Cancel refuse it */
+    start_round(op, 0);
+    r->poll = idup_poll;
+    idup_poll(r);
+    *out = r;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    static const char fn[] = "MPI_Comm_idup";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    int rc = mpir_comm_dup_checks(fn, comm, 0, MPI_INFO_NULL, newcomm, &c);
+    if (rc)
+        return rc;
+    if (!request)
+        return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "request is NULL"));
+    *request = MPI_REQUEST_NULL;
+    mpir_comm *nc = c->is_inter
+                        ? mpir_intercomm_new(c, c->group, c->remote_group, 0)
+                        : mpir_comm_new(c, c->group, 0, 0);
+    int prc = nc ? mpir_comm_dup_props(fn, c, nc, c->info)
+                 : mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    if (prc != MPI_SUCCESS)
+        nc = NULL;   /* released; still take part, so the others complete */
+    else {
+        nc->dev.context_id = IDUP_CTX_PENDING;
+        if (nc->is_inter)
+            nc->local_comm->dev.context_id = IDUP_CTX_PENDING;
+    }
+    mpid_request *r;
+    rc = idup_start(c, nc, &r);
+    if (rc != MPI_SUCCESS || prc != MPI_SUCCESS) {
+        if (nc) {
+            mpir_comm_attrs_free(nc);
+            mpir_comm_release(nc);
+        }
+        return mpir_err_comm(comm, prc != MPI_SUCCESS ? prc
+                                   : mpir_err(rc, fn, "could not start the agreement"));
+    }
+    *newcomm = nc->handle;
+    return mpir_req_handle(fn, r, comm, request);
+}
+MPIR_WEAK(Comm_idup)
