@@ -31,6 +31,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/comms \
 	test/mpi/intercomm \
 	test/mpi/topo_graph \
+	test/mpi/idup \
 	test/mpi/errors \
 	test/mpi/initfini \
 	test/mpi/coll \
@@ -169,6 +170,10 @@ test_mpi_intercomm_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_topo_graph_SOURCES = test/mpi/topo_graph.c test/mpi/mtest.h
 test_mpi_topo_graph_LDADD = $(MPI_TEST_LIBS)
 test_mpi_topo_graph_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_idup_SOURCES = test/mpi/idup.c test/mpi/mtest.h
+test_mpi_idup_LDADD = $(MPI_TEST_LIBS)
+test_mpi_idup_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_errors_SOURCES = test/mpi/errors.c test/mpi/mtest.h
 test_mpi_errors_LDADD = $(MPI_TEST_LIBS)

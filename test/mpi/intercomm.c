@@ -232,6 +232,25 @@ static void scheme_test(int scheme)
     }
     traffic(d, nr, rw, 6);
     MPI_OK(MPI_Comm_free(&d));
+
+    /* dup_with_info: the hints given, the error handler inherited */
+    MPI_Info info, used;
+    MPI_OK(MPI_Info_create(&info));
+    MPI_OK(MPI_Info_set(info, "clumpi_test_hint", "yes"));
+    MPI_OK(MPI_Comm_dup_with_info(ic, info, &d));
+    MPI_OK(MPI_Info_free(&info));
+    check_groups(d, nl, lw, nr, rw);
+    MPI_OK(MPI_Comm_get_info(d, &used));
+    MPI_OK(MPI_Info_get(used, "clumpi_test_hint", MPI_MAX_INFO_VAL, name, &res));
+    CHECK(res && !strcmp(name, "yes"), "dup_with_info's hint: flag %d '%s'", res, name);
+    MPI_OK(MPI_Info_free(&used));
+    MPI_Errhandler eh;
+    MPI_OK(MPI_Comm_get_errhandler(d, &eh));
+    CHECK(eh == MPI_ERRORS_RETURN, "the dup's error handler is not its parent's");
+    MPI_OK(MPI_Errhandler_free(&eh));
+    MPI_FAILS(MPI_ERR_RANK, MPI_Send(&res, 1, MPI_INT, -3, 0, d));
+    traffic(d, nr, rw, 7);
+    MPI_OK(MPI_Comm_free(&d));
     MPI_OK(MPI_Comm_free_keyval(&key));
 
     /* split by local rank parity, reversed: a side without that parity
@@ -292,6 +311,17 @@ static void scheme_test(int scheme)
     MPI_FAILS(MPI_ERR_COMM, MPI_Comm_remote_size(local, &res));
     MPI_FAILS(MPI_ERR_COMM, MPI_Comm_remote_group(local, &lg));
     MPI_FAILS(MPI_ERR_ARG, MPI_Intercomm_merge(ic, 0, NULL));
+    int dims[1] = { 1 }, periods[1] = { 0 }, one = 0, buf[2];
+    MPI_FAILS(MPI_ERR_COMM, MPI_Cart_create(ic, 1, dims, periods, 0, &bad));
+    MPI_FAILS(MPI_ERR_COMM, MPI_Dist_graph_create_adjacent(ic, 1, &one, MPI_UNWEIGHTED, 1, &one,
+                                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &bad));
+    MPI_Win win;
+    MPI_FAILS(MPI_ERR_COMM, MPI_Win_create(buf, sizeof buf, 1, MPI_INFO_NULL, ic, &win));
+    MPI_FAILS(MPI_ERR_COMM, MPI_Win_allocate(8, 1, MPI_INFO_NULL, ic, &val, &win));
+    MPI_FAILS(MPI_ERR_COMM, MPI_Win_create_dynamic(MPI_INFO_NULL, ic, &win));
+    MPI_FAILS(MPI_ERR_COMM, MPI_Neighbor_allgather(buf, 1, MPI_INT, buf + 1, 1, MPI_INT, ic));
+    MPI_Request nreq;
+    MPI_FAILS(MPI_ERR_COMM, MPI_Ineighbor_alltoall(buf, 1, MPI_INT, buf + 1, 1, MPI_INT, ic, &nreq));
 
     MPI_OK(MPI_Comm_free(&ic));
     CHECK(ic == MPI_COMM_NULL, "Comm_free did not reset the handle");
