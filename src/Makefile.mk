@@ -1,7 +1,8 @@
 # src/: the MPI layer. Each helper-owned group of files adds its own lines.
 libmpi_la_SOURCES += src/mpir.h src/handle.c
 libmpi_la_SOURCES += src/check.c
-libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/handle_conv.c
+libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/pack_external.c \
+	src/handle_conv.c
 # MPI layer core (init, errors, groups, communicators, attributes, info,
 # topologies) and the public entry points of the internal collectives.
 libmpi_la_SOURCES += src/core.h src/errors.c src/errhandler.c src/init.c src/group.c \

@@ -617,13 +617,10 @@ MPIR_WEAK(Aint_diff)
 /* The packed format is the raw byte stream of the engine: the same on every
  * rank of a homogeneous job, so MPI_PACKED messages need no header. */
 
-/* The checks MPI_Pack and MPI_Unpack share: the packed buffer (`packed`,
- * `size` bytes, `*position` used) and the typed side (count, datatype).
- * Returns MPI_SUCCESS with the bytes to move, or an error code. */
-static int pack_checks(const char *fn, int count, const char *countname,
-                       MPI_Datatype datatype, const void *packed, const char *packedname,
-                       int size, const char *sizename, const int *position,
-                       cu_dtype **dt, size_t *bytes)
+int mpir_pack_checks(const char *fn, int count, const char *countname, MPI_Datatype datatype,
+                     int external, const void *packed, const char *packedname, MPI_Aint size,
+                     const char *sizename, const void *position, MPI_Aint pos, cu_dtype **dt,
+                     size_t *bytes)
 {
     if (count < 0)
         return mpir_err(MPI_ERR_COUNT, fn, "negative %s (%d)", countname, count);
@@ -632,14 +629,15 @@ static int pack_checks(const char *fn, int count, const char *countname,
         return rc;
     if (!position)
         return mpir_err(MPI_ERR_ARG, fn, "position is NULL");
-    if (size < 0 || *position < 0)
-        return mpir_err(MPI_ERR_ARG, fn, "negative %s (%d) or position (%d)", sizename,
-                        size, *position);
-    *bytes = cu_dtype_bytes(*dt, (size_t)count);
-    if (*position > size || *bytes > (size_t)(size - *position))
+    if (size < 0 || pos < 0)
+        return mpir_err(MPI_ERR_ARG, fn, "negative %s (%lld) or position (%lld)", sizename,
+                        (long long)size, (long long)pos);
+    *bytes = external ? cu_dtype_external32_size(*dt) * (size_t)count
+                      : cu_dtype_bytes(*dt, (size_t)count);
+    if (pos > size || *bytes > (size_t)(size - pos))
         return mpir_err(MPI_ERR_TRUNCATE, fn,
-                        "%zu bytes do not fit in %s at position %d (%s %d)", *bytes,
-                        packedname, *position, sizename, size);
+                        "%zu bytes do not fit in %s at position %lld (%s %lld)", *bytes,
+                        packedname, (long long)pos, sizename, (long long)size);
     if (*bytes && !packed)
         return mpir_err(MPI_ERR_BUFFER, fn, "%s is NULL", packedname);
     return MPI_SUCCESS;
@@ -655,8 +653,8 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbu
     size_t bytes;
     MPIR_GET_COMM(fn, comm, c);
     (void)c;
-    int rc = pack_checks(fn, incount, "incount", datatype, outbuf, "outbuf", outsize,
-                         "outsize", position, &dt, &bytes);
+    int rc = mpir_pack_checks(fn, incount, "incount", datatype, 0, outbuf, "outbuf", outsize,
+                              "outsize", position, position ? *position : 0, &dt, &bytes);
     if (rc)
         return mpir_err_comm(comm, rc);
     if (bytes)
@@ -676,8 +674,8 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     size_t bytes;
     MPIR_GET_COMM(fn, comm, c);
     (void)c;
-    int rc = pack_checks(fn, outcount, "outcount", datatype, inbuf, "inbuf", insize,
-                         "insize", position, &dt, &bytes);
+    int rc = mpir_pack_checks(fn, outcount, "outcount", datatype, 0, inbuf, "inbuf", insize,
+                              "insize", position, position ? *position : 0, &dt, &bytes);
     if (rc)
         return mpir_err_comm(comm, rc);
     if (bytes)

@@ -20,6 +20,16 @@ int mpir_dtype_finish(const char *fn, cu_dtype *dt, int combiner, int ni, const 
                       int na, const MPI_Aint *aints, int nd, const cu_dtype *const *types,
                       MPI_Datatype *newtype);
 
+/* The checks MPI_Pack, MPI_Unpack and their external32 forms share: the
+ * typed side (count, committed datatype) and the packed buffer (`packed`,
+ * `size` bytes, position pointer non-NULL, `pos` bytes used). `external`:
+ * sizes in the external32 representation. Returns MPI_SUCCESS with the
+ * packed bytes to move, or an error code naming fn and the argument. */
+int mpir_pack_checks(const char *fn, int count, const char *countname, MPI_Datatype datatype,
+                     int external, const void *packed, const char *packedname, MPI_Aint size,
+                     const char *sizename, const void *position, MPI_Aint pos, cu_dtype **dt,
+                     size_t *bytes);
+
 #define MPIR_DT_ERR(cls, fn, ...) mpir_err_world(mpir_err((cls), (fn), __VA_ARGS__))
 
 #define MPIR_DT_GET(fn, arg, t, commit, out)                                 \

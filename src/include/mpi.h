@@ -520,6 +520,9 @@ CLUMPI_API(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2));
 CLUMPI_API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm));
 CLUMPI_API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm));
 CLUMPI_API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size));
+CLUMPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position));
+CLUMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype));
+CLUMPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));
 
 /* ---- collectives (the rest arrive with the collectives issue) -------- */
 CLUMPI_API(int, Barrier, (MPI_Comm comm));

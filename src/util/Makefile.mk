@@ -5,7 +5,7 @@ libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/par
 libmpi_la_SOURCES += src/util/pmi.c
 # Datatype engine (datatypes owner)
 libmpi_la_SOURCES += src/util/dtype.c src/util/dtype_builtin.c src/util/dtype_impl.h \
-	src/util/dtype_darray.c
+	src/util/dtype_darray.c src/util/dtype_external.c
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_dtype
 TESTS += test/unit/test_dtype

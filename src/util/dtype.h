@@ -81,6 +81,15 @@ long long cu_dtype_count_elements(const cu_dtype *dt, size_t bytes);
  * `elements` basic elements of a stream of dt (elements >= 0). */
 size_t cu_dtype_elements_bytes(const cu_dtype *dt, long long elements);
 
+/* The "external32" representation (MPI-3.1 13.5.2; dtype_external.c):
+ * bytes of one element of dt, and whole streams of count elements packed
+ * to or unpacked from it. Pack and unpack return 0, -1 when memory runs
+ * out, -2 when a value does not fit its destination (an MPI_LONG beyond 32
+ * bits, say); unpack then leaves buf untouched. */
+size_t cu_dtype_external32_size(const cu_dtype *dt);
+int    cu_dtype_pack_external32(const void *buf, size_t count, const cu_dtype *dt, void *out);
+int    cu_dtype_unpack_external32(const void *in, void *buf, size_t count, const cu_dtype *dt);
+
 /* Reference counting. Predefined types are static and ignore both calls.
  * A request that keeps a type past the call that passed it retains it (the
  * user may MPI_Type_free it meanwhile) and releases it on completion. const
