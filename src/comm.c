@@ -527,6 +527,11 @@ int PMPI_Comm_free(MPI_Comm *comm)
     MPIR_GET_COMM(fn, *comm, c);
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return mpir_err_comm(*comm, mpir_err(MPI_ERR_COMM, fn, "%s cannot be freed", c->name));
+    /* its idup request still holds it */
+    if (c->dev.context_id == MPIR_CTX_PENDING)
+        return mpir_err_comm(*comm, mpir_err(MPI_ERR_COMM, fn, "comm (0x%x) is not usable yet: "
+                                             "its MPI_Comm_idup has not completed",
+                                             (unsigned)*comm));
     /* Delete callbacks run even if one fails; the communicator goes anyway
      * and the failure is reported, through its handler while it exists. */
     int rc = mpir_comm_attrs_free(c);

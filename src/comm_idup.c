@@ -28,8 +28,6 @@
 
 #define IDUP_TAG_FIRST (-(1 << 26))
 #define IDUP_SEQ_MASK  0xffffff
-/* The context of a duplicate whose agreement is pending: odd, so never an id. */
-#define IDUP_CTX_PENDING 0xffffffffu
 
 enum { ST_GATHER, ST_SWAP, ST_SEND, ST_RESULT, ST_DONE };
 
@@ -310,9 +308,9 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (prc != MPI_SUCCESS)
         nc = NULL;   /* released; still take part, so the others complete */
     else {
-        nc->dev.context_id = IDUP_CTX_PENDING;
+        nc->dev.context_id = MPIR_CTX_PENDING;
         if (nc->is_inter)
-            nc->local_comm->dev.context_id = IDUP_CTX_PENDING;
+            nc->local_comm->dev.context_id = MPIR_CTX_PENDING;
     }
     mpid_request *r;
     rc = idup_start(c, nc, &r);

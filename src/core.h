@@ -68,6 +68,9 @@ void mpir_ctx_accept(int ctx);
 int  mpir_ctx_begin(void);
 void mpir_ctx_end(int ctx);
 int  mpir_ctx_inflight(void);
+/* The context of a duplicate whose MPI_Comm_idup has not completed: odd,
+ * so never an agreed id. */
+#define MPIR_CTX_PENDING 0xffffffffu
 /* The group of the rows of table (rows records of stride ints: color, key,
  * ...) whose color is color, ordered by key and then row; row i stands for
  * from's rank i. NULL when memory runs out. */

@@ -135,6 +135,21 @@ static void intra_tests(void)
     /* freeing the request of a pending collective is refused */
     MPI_OK(MPI_Comm_idup(MPI_COMM_SELF, &a, &r[0]));
     MPI_FAILS(MPI_ERR_REQUEST, MPI_Request_free(&r[0]));
+    if (n > 1) {
+        /* freeing it before completion (erroneous) is refused: it is not
+         * complete before rank 0 takes part; its handler is world's */
+        MPI_Comm p;
+        MPI_Request pr;
+        if (me == 0)
+            MPI_OK(MPI_Recv(NULL, 0, MPI_INT, 1, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Comm_idup(MPI_COMM_WORLD, &p, &pr));
+        if (me == 1) {
+            MPI_FAILS(MPI_ERR_COMM, MPI_Comm_free(&p));
+            MPI_OK(MPI_Send(NULL, 0, MPI_INT, 0, 9, MPI_COMM_WORLD));
+        }
+        MPI_OK(MPI_Wait(&pr, MPI_STATUS_IGNORE));
+        MPI_OK(MPI_Comm_free(&p));
+    }
     MPI_OK(MPI_Wait(&r[0], MPI_STATUS_IGNORE));
     MPI_OK(MPI_Comm_free(&a));
 }
