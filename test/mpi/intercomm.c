@@ -119,6 +119,23 @@ static void traffic(MPI_Comm ic, int nr, const int *rw, int tag)
               st.MPI_SOURCE, rw[r]);
     }
     MPI_OK(MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE));
+    /* matched probes and persistent requests address the remote group too */
+    for (int r = 0; r < nr; r++)
+        MPI_OK(MPI_Send_init(&out[r][0], 1, MPI_INT, r, tag + 2, ic, &rq[r]));
+    MPI_OK(MPI_Startall(nr, rq));
+    for (int i = 0; i < nr; i++) {
+        MPI_Message msg;
+        MPI_Status st;
+        int v = -1;
+        MPI_OK(MPI_Mprobe(MPI_ANY_SOURCE, tag + 2, ic, &msg, &st));
+        CHECK(st.MPI_SOURCE >= 0 && st.MPI_SOURCE < nr, "mprobe source %d", st.MPI_SOURCE);
+        MPI_OK(MPI_Mrecv(&v, 1, MPI_INT, &msg, &st));
+        CHECK(v == rw[st.MPI_SOURCE], "mrecv from %d: %d, expected %d", st.MPI_SOURCE, v,
+              rw[st.MPI_SOURCE]);
+    }
+    MPI_OK(MPI_Waitall(nr, rq, MPI_STATUSES_IGNORE));
+    for (int r = 0; r < nr; r++)
+        MPI_OK(MPI_Request_free(&rq[r]));
     /* ranks name the remote group: one past its end is invalid */
     int x = 0;
     MPI_FAILS(MPI_ERR_RANK, MPI_Send(&x, 1, MPI_INT, nr, tag, ic));
