@@ -53,9 +53,13 @@ mpir_topo *mpir_topo_dup(const mpir_topo *t)
         return NULL;
     *n = *t;
     int w = t->weighted;
-    if (mpir_topo_ints(&n->dims, t->dims, t->ndims) | mpir_topo_ints(&n->periods, t->periods, t->ndims)
-        | mpir_topo_ints(&n->index, t->index, t->nnodes) | mpir_topo_ints(&n->edges, t->edges, t->nedges)
-        | mpir_topo_ints(&n->src, t->src, t->indeg) | mpir_topo_ints(&n->dst, t->dst, t->outdeg)
+    /* | rather than ||: every array is copied or NULL before a free */
+    if (mpir_topo_ints(&n->dims, t->dims, t->ndims)
+        | mpir_topo_ints(&n->periods, t->periods, t->ndims)
+        | mpir_topo_ints(&n->index, t->index, t->nnodes)
+        | mpir_topo_ints(&n->edges, t->edges, t->nedges)
+        | mpir_topo_ints(&n->src, t->src, t->indeg)
+        | mpir_topo_ints(&n->dst, t->dst, t->outdeg)
         | mpir_topo_ints(&n->srcw, t->srcw, w ? t->indeg : 0)
         | mpir_topo_ints(&n->dstw, t->dstw, w ? t->outdeg : 0)) {
         mpir_topo_free(n);

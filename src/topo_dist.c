@@ -44,6 +44,7 @@ static int check_adj(const char *fn, int size, const char *what, int deg, const 
     return MPI_SUCCESS;
 }
 
+/* MPI_ERR_INFO unless info is MPI_INFO_NULL or a valid info object. */
 static int check_info(const char *fn, MPI_Info info)
 {
     if (info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
@@ -216,7 +217,8 @@ static int exchange(const char *fn, mpir_comm *c, int myrc, int n, const int *so
             rdsp[r] = (int)rt;
             cnt[r] = (shdr[r * HDR_INTS + HDR_NOUT] + shdr[r * HDR_INTS + HDR_NIN]) * REC_INTS;
             st += cnt[r];
-            long q = ((long)rhdr[r * HDR_INTS + HDR_NOUT] + rhdr[r * HDR_INTS + HDR_NIN]) * REC_INTS;
+            long q = ((long)rhdr[r * HDR_INTS + HDR_NOUT] + rhdr[r * HDR_INTS + HDR_NIN])
+                     * REC_INTS;
             rcnt[r] = q > INT_MAX - rt ? 0 : (int)q;
             rt += q;
         }

@@ -39,6 +39,7 @@ static int graph_check(const char *fn, const mpir_comm *c, int nnodes, const int
 
 typedef struct { int a, b; } graph_edge;
 
+/* qsort order of edges: by first node, then second. */
 static int cmp_edge(const void *x, const void *y)
 {
     const graph_edge *e = x, *f = y;
@@ -69,6 +70,8 @@ static int graph_symmetric(int nnodes, const int *index, const int *edges)
     return sym;
 }
 
+/* A member's copy of a checked graph, its symmetry known; NULL when out of
+ * memory. */
 static mpir_topo *graph_new(int nnodes, const int *index, const int *edges)
 {
     mpir_topo *t = mpir_topo_new(MPI_GRAPH);
@@ -125,7 +128,8 @@ int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges
     int rc = mpir_check_intra(fn, c);
     if (rc == MPI_SUCCESS)
         rc = graph_check(fn, c, nnodes, index, edges);
-    return rc != MPI_SUCCESS ? mpir_err_comm(comm, rc) : mpir_topo_map(fn, comm, c, nnodes, newrank);
+    return rc != MPI_SUCCESS ? mpir_err_comm(comm, rc)
+                             : mpir_topo_map(fn, comm, c, nnodes, newrank);
 }
 MPIR_WEAK(Graph_map)
 

@@ -65,8 +65,10 @@ static void neighbor_colls(MPI_Comm comm, const nbhood *h, const char *name)
     int ns = 4 * nout + N, nr = 5 * nin + 1;
     int *s = mt_malloc(sizeof(int) * (size_t)ns), *r = mt_malloc(sizeof(int) * (size_t)nr);
     int *want = mt_malloc(sizeof(int) * (size_t)nr);
-    int *sc = mt_malloc(sizeof(int) * (size_t)(nout + 1)), *sd = mt_malloc(sizeof(int) * (size_t)(nout + 1));
-    int *rc = mt_malloc(sizeof(int) * (size_t)(nin + 1)), *rd = mt_malloc(sizeof(int) * (size_t)(nin + 1));
+    int *sc = mt_malloc(sizeof(int) * (size_t)(nout + 1));
+    int *sd = mt_malloc(sizeof(int) * (size_t)(nout + 1));
+    int *rc = mt_malloc(sizeof(int) * (size_t)(nin + 1));
+    int *rd = mt_malloc(sizeof(int) * (size_t)(nin + 1));
     MPI_Aint *sdw = mt_malloc(sizeof(MPI_Aint) * (size_t)(nout + 1));
     MPI_Aint *rdw = mt_malloc(sizeof(MPI_Aint) * (size_t)(nin + 1));
     MPI_Datatype *st = mt_malloc(sizeof(MPI_Datatype) * (size_t)(nout + 1));
@@ -159,7 +161,8 @@ static int kth(const int *a, int n, int x, int k)
     return -1;
 }
 
-static int count_before(const int *a, int n, int x)
+/* How often x occurs in a[0..n). */
+static int occurrences(const int *a, int n, int x)
 {
     int c = 0;
     for (int i = 0; i < n; i++)
@@ -167,6 +170,7 @@ static int count_before(const int *a, int n, int x)
     return c;
 }
 
+/* Node r's neighbor list in g, and its length. */
 static const int *nbrs(const graph *g, int r, int *n)
 {
     int first = r ? g->index[r - 1] : 0;
@@ -223,7 +227,7 @@ static int symmetric(const graph *g)
         const int *la = nbrs(g, a, &na);
         for (int b = 0; b < g->nnodes; b++) {
             const int *lb = nbrs(g, b, &nb);
-            if (count_before(la, na, b) != count_before(lb, nb, a))
+            if (occurrences(la, na, b) != occurrences(lb, nb, a))
                 return 0;
         }
     }
@@ -261,7 +265,7 @@ static void graph_test(const graph *g, const char *name)
         int s = l[k], ns;
         const int *ls = nbrs(g, s, &ns);
         h.in[k] = s;
-        h.inpos[k] = kth(ls, ns, mt_rank, count_before(l, k, s));
+        h.inpos[k] = kth(ls, ns, mt_rank, occurrences(l, k, s));
         CHECK(h.inpos[k] >= 0, "%s: test graph not symmetric", name);
     }
     neighbor_colls(comm, &h, name);
