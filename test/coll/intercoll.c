@@ -1,11 +1,13 @@
 /* np: 2 3 4 5 7 8
+ * env: CLUMPI_EAGER_LIMIT=0
  *
  * Every collective on intercommunicators (MPI-3.1 5.2.2), blocking and
  * nonblocking: MPI_COMM_WORLD split three ways (rank % 3 == 0 against the
  * rest, rank 0 against the rest, the lower half against the upper), joined
  * by MPI_Intercomm_create. Rooted operations run with each group as the
  * root's side and the root at its group's first and last rank (MPI_ROOT,
- * MPI_PROC_NULL, the remote rank); counts 0, 1, 7 and 1000, dense ints and
+ * MPI_PROC_NULL, the remote rank); counts 0, 1, 7, 1000 and 20000 (for
+ * reduce-scatter at most 100 per rank), dense ints and
  * ints with holes (a resized type) on either side; reductions with SUM,
  * MAX, BXOR and a non-commutative user op on pairs. Every result is
  * compared with a reference computed here from what each rank contributes
@@ -86,7 +88,7 @@ static void ic_free(ic_t *ic)
     } while (0)
 
 typedef struct { int nb; long n; const ct_layout *sl, *rl; } tcase;
-static tcase cases[8];
+static tcase cases[10];
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
 /* A call that must fail with error class cls (the communicator's handler
@@ -106,6 +108,7 @@ static void set_cases(void)
         { 0, 7, &ct_holes, &ct_dense }, { 0, 1000, &ct_dense, &ct_dense },
         { 1, 0, &ct_dense, &ct_dense }, { 1, 1, &ct_holes, &ct_holes },
         { 1, 7, &ct_dense, &ct_holes }, { 1, 1000, &ct_holes, &ct_dense },
+        { 0, 20000, &ct_dense, &ct_holes }, { 1, 20000, &ct_holes, &ct_dense },
     };
     memcpy(cases, c, sizeof c);
 }
@@ -463,13 +466,16 @@ static void t_barrier(ic_t *ic)
         CT_OK(MPI_Iprobe(MPI_ANY_SOURCE, 7, ic->inter, &flag, MPI_STATUS_IGNORE));
     CT_CHECK(!flag, "a remote rank left MPI_Barrier before this one entered");
     CT_OK(MPI_Barrier(ic->inter));
-    CT_OK(MPI_Send(&tok, 1, MPI_INT, ic->me % m, 7, ic->inter));
+    MPI_Request r;
+    CT_OK(MPI_Isend(&tok, 1, MPI_INT, ic->me % m, 7, ic->inter, &r));
     for (int j = 0; j < m; j++) {
+        int got = -1;
         if (j % mine != ic->me)
             continue;
-        CT_OK(MPI_Recv(&tok, 1, MPI_INT, j, 7, ic->inter, MPI_STATUS_IGNORE));
-        CT_CHECK(tok == RW(ic, j), "token %d from remote %d", tok, j);
+        CT_OK(MPI_Recv(&got, 1, MPI_INT, j, 7, ic->inter, MPI_STATUS_IGNORE));
+        CT_CHECK(got == RW(ic, j), "token %d from remote %d", got, j);
     }
+    CT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
 }
 
 /* Group G's rank 0 tests its Ibarrier while the other group's rank 0 has

@@ -9,7 +9,9 @@
 # collectives, 16 oversubscribed ranks on 4 nodes, an incast into a slow
 # receiver with small receive slabs (multi-recv reuse); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
-# udp;ofi_rxd), whose own large-message protocols once broke them.
+# udp;ofi_rxd), whose own large-message protocols once broke them; the
+# collectives on intercommunicators (test/coll/intercoll) directly and in
+# offload mode.
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -58,6 +60,8 @@ done <<'EOF'
 2 4 procname
 3 4 procname
 2 5 topo_graph
+2 5 ../coll/intercoll
+2 7 ../coll/intercoll CLUMPI_NET=agent
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).
