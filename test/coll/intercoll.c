@@ -555,6 +555,8 @@ static void t_errors(ic_t *ic)
     FAILS(MPI_ERR_COMM, MPI_Exscan(a, b, 1, MPI_INT, MPI_SUM, ic_));
     FAILS(MPI_ERR_COMM, MPI_Iscan(a, b, 1, MPI_INT, MPI_SUM, ic_, &r));
     FAILS(MPI_ERR_COMM, MPI_Iexscan(a, b, 1, MPI_INT, MPI_SUM, ic_, &r));
+    FAILS(MPI_ERR_COMM, MPI_Neighbor_allgather(a, 1, MPI_INT, b, 1, MPI_INT, ic_));
+    FAILS(MPI_ERR_COMM, MPI_Ineighbor_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, ic_, &r));
 }
 
 int main(int argc, char **argv)
