@@ -1,7 +1,7 @@
 # src/: the MPI layer. Each helper-owned group of files adds its own lines.
 libmpi_la_SOURCES += src/mpir.h src/handle.c
 libmpi_la_SOURCES += src/check.c
-libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/pack_external.c \
+libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/pack_external.c src/f90types.c \
 	src/handle_conv.c
 # MPI layer core (init, errors, groups, communicators, attributes, info,
 # topologies) and the public entry points of the internal collectives.

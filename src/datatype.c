@@ -168,9 +168,10 @@ int PMPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
     if (n)
         memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
     const cu_dtype *t = old;
-    rc = mpir_dtype_finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0, array_of_displacements, old),
-                MPI_COMBINER_HINDEXED, count + 1, ints, count, array_of_displacements, 1,
-                &t, newtype);
+    rc = mpir_dtype_finish(fn, cu_dtype_hindexed(n, array_of_blocklengths, 0,
+                                                 array_of_displacements, old),
+                           MPI_COMBINER_HINDEXED, count + 1, ints, count, array_of_displacements,
+                           1, &t, newtype);
     free(ints);
     return rc;
 }
@@ -278,7 +279,8 @@ int PMPI_Type_create_struct(int count, const int array_of_blocklengths[],
     ints[0] = count;
     if (n)
         memcpy(ints + 1, array_of_blocklengths, n * sizeof(int));
-    rc = mpir_dtype_finish(fn, cu_dtype_struct(n, array_of_blocklengths, array_of_displacements, types),
+    rc = mpir_dtype_finish(fn, cu_dtype_struct(n, array_of_blocklengths,
+                                               array_of_displacements, types),
                 MPI_COMBINER_STRUCT, count + 1, ints, count, array_of_displacements, count,
                 types, newtype);
     free(types);
@@ -297,8 +299,8 @@ int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
     MPIR_DT_CHECK_PTR(fn, newtype, "newtype");
     MPI_Aint a[2] = { lb, extent };
     const cu_dtype *t = old;
-    return mpir_dtype_finish(fn, cu_dtype_resized(old, lb, extent), MPI_COMBINER_RESIZED, 0, NULL, 2, a,
-                  1, &t, newtype);
+    return mpir_dtype_finish(fn, cu_dtype_resized(old, lb, extent), MPI_COMBINER_RESIZED, 0,
+                             NULL, 2, a, 1, &t, newtype);
 }
 MPIR_WEAK(Type_create_resized)
 
@@ -402,7 +404,11 @@ int PMPI_Type_free(MPI_Datatype *datatype)
     MPIR_DT_CHECK_PTR(fn, datatype, "datatype");
     MPIR_DT_GET(fn, "datatype", *datatype, 0, dt);
     if (dt->builtin)
-        return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "cannot free predefined datatype %s", cu_dtype_name(dt));
+        return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "cannot free predefined datatype %s",
+                           cu_dtype_name(dt));
+    if (mpir_f90_handle(dt) != MPI_DATATYPE_NULL)
+        return MPIR_DT_ERR(MPI_ERR_TYPE, fn, "cannot free a datatype of "
+                           "MPI_Type_create_f90_* (0x%x): it is predefined", (unsigned)*datatype);
     int rc = mpir_type_attrs_free(*datatype);
     if (rc)
         return mpir_err_world(rc);
@@ -573,10 +579,15 @@ int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
             array_of_datatypes[i] = CLUMPI_DT(cu_dtype_builtin_index(t));
             continue;
         }
+        MPI_Datatype f90 = mpir_f90_handle(t);
+        if (f90 != MPI_DATATYPE_NULL) {
+            array_of_datatypes[i] = f90;   /* predefined: the same handle, not freed */
+            continue;
+        }
         int h = mpir_handle_new(&mpir_dtypes, t);
         if (h == MPI_DATATYPE_NULL) {
             for (int j = 0; j < i; j++)
-                if (!types[j]->builtin) {
+                if (!types[j]->builtin && mpir_f90_handle(types[j]) == MPI_DATATYPE_NULL) {
                     mpir_handle_free(&mpir_dtypes, array_of_datatypes[j]);
                     cu_dtype_release(types[j]);
                 }
@@ -722,6 +733,7 @@ int mpir_dtype_init(void)
 
 void mpir_dtype_finalize(void)
 {
+    mpir_f90_finalize();
     /* Derived types the program did not free go now (their handles die with
      * MPI); objects still held elsewhere live until released. */
     for (int i = CLUMPI_DT_BUILTIN_COUNT; i < mpir_dtypes.cap; i++) {

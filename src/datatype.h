@@ -30,6 +30,12 @@ int mpir_pack_checks(const char *fn, int count, const char *countname, MPI_Datat
                      const char *sizename, const void *position, MPI_Aint pos, cu_dtype **dt,
                      size_t *bytes);
 
+/* Fortran-kind types (f90types.c): the handle of dt when it is one of
+ * them (predefined: never freed by the program), else MPI_DATATYPE_NULL;
+ * and forgetting them at MPI_Finalize, which frees the objects. */
+MPI_Datatype mpir_f90_handle(const cu_dtype *dt);
+void         mpir_f90_finalize(void);
+
 #define MPIR_DT_ERR(cls, fn, ...) mpir_err_world(mpir_err((cls), (fn), __VA_ARGS__))
 
 #define MPIR_DT_GET(fn, arg, t, commit, out)                                 \

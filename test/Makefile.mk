@@ -40,6 +40,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/handle_conv \
 	test/mpi/darray \
 	test/mpi/pack_external \
+	test/mpi/f90types \
 	test/mpi/grequest \
 	test/mpi/attr_deprecated \
 	test/mpi/pcontrol \
@@ -163,6 +164,10 @@ test_mpi_darray_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_pack_external_SOURCES = test/mpi/pack_external.c test/mpi/mtest.h
 test_mpi_pack_external_LDADD = $(MPI_TEST_LIBS)
 test_mpi_pack_external_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_f90types_SOURCES = test/mpi/f90types.c test/mpi/mtest.h
+test_mpi_f90types_LDADD = $(MPI_TEST_LIBS)
+test_mpi_f90types_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
 test_mpi_comms_LDADD = $(MPI_TEST_LIBS)

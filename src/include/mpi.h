@@ -261,6 +261,14 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_SUBARRAY       11
 #define MPI_COMBINER_DARRAY         12
 #define MPI_COMBINER_RESIZED        13
+#define MPI_COMBINER_F90_REAL       14
+#define MPI_COMBINER_F90_COMPLEX    15
+#define MPI_COMBINER_F90_INTEGER    16
+
+/* type classes (Type_match_size) */
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 #define MPI_ORDER_C       56
 #define MPI_ORDER_FORTRAN 57
@@ -501,6 +509,10 @@ CLUMPI_API(int, Type_create_struct, (int count, const int array_of_blocklengths[
 CLUMPI_API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype));
+CLUMPI_API(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype));
 CLUMPI_API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype));
 CLUMPI_API(int, Type_commit, (MPI_Datatype *datatype));
 CLUMPI_API(int, Type_free, (MPI_Datatype *datatype));
