@@ -1,7 +1,9 @@
 /*
- * test_dtype_api.c — the MPI datatype entry points (src/datatype.c) in a
- * singleton MPI process: argument checks and error classes, names,
- * envelopes and contents, dup/commit/free, extents, Pack/Unpack.
+ * test_dtype_api.c — the MPI datatype entry points (src/datatype.c and the
+ * darray, external32 and f90 files) in a singleton MPI process: argument
+ * checks and error classes, names, envelopes and contents, dup/commit/free,
+ * extents, Pack/Unpack, a darray owning everything, external32 bytes,
+ * f90 types that cannot be freed.
  */
 #include <criterion/criterion.h>
 #include <stddef.h>
@@ -240,4 +242,66 @@ Test(dtype_api, pack_unpack)
     MPI_Get_address(&a[3], &y);
     cr_assert_eq(MPI_Aint_diff(y, x), 24);
     cr_assert_eq(MPI_Aint_add(x, 24), y);
+}
+
+Test(dtype_api, darray_singleton_is_the_whole_array)
+{
+    /* One process owns everything: the darray is the array in storage order. */
+    int g[2] = { 3, 5 }, dist[2] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC };
+    int darg[2] = { MPI_DISTRIBUTE_DFLT_DARG, 2 }, ps[2] = { 1, 1 };
+    MPI_Datatype t;
+    cr_assert_eq(MPI_Type_create_darray(1, 0, 2, g, dist, darg, ps, MPI_ORDER_C, MPI_INT, &t),
+                 MPI_SUCCESS);
+    MPI_Type_commit(&t);
+    int size;
+    MPI_Aint lb, ext;
+    MPI_Type_size(t, &size);
+    MPI_Type_get_extent(t, &lb, &ext);
+    cr_assert_eq(size, 15 * (int)sizeof(int));
+    cr_assert_eq(lb, 0);
+    cr_assert_eq(ext, 15 * (MPI_Aint)sizeof(int));
+    int a[15], out[15], pos = 0;
+    for (int i = 0; i < 15; i++)
+        a[i] = i * i;
+    cr_assert_eq(MPI_Pack(a, 1, t, out, sizeof out, &pos, MPI_COMM_WORLD), MPI_SUCCESS);
+    cr_assert_eq(memcmp(a, out, sizeof a), 0);
+    int ni, na, nd, comb;
+    MPI_Type_get_envelope(t, &ni, &na, &nd, &comb);
+    cr_assert_eq(comb, MPI_COMBINER_DARRAY);
+    cr_assert_eq(ni, 12);
+    MPI_Type_free(&t);
+    cr_assert_eq(cls(MPI_Type_create_darray(1, 0, 2, g, dist, darg, ps, 0, MPI_INT, &t)),
+                 MPI_ERR_ARG);
+}
+
+Test(dtype_api, external32_basics)
+{
+    int one = 1;
+    unsigned char out[8];
+    MPI_Aint pos = 0, size;
+    cr_assert_eq(MPI_Pack_external("external32", &one, 1, MPI_INT, out, 8, &pos), MPI_SUCCESS);
+    cr_assert_eq(pos, 4);
+    cr_assert(out[0] == 0 && out[1] == 0 && out[2] == 0 && out[3] == 1);
+    cr_assert_eq(MPI_Pack_external_size("external32", 2, MPI_LONG_DOUBLE_INT, &size),
+                 MPI_SUCCESS);
+    cr_assert_eq(size, 40);
+    cr_assert_eq(cls(MPI_Pack_external_size("native", 1, MPI_INT, &size)),
+                 MPI_ERR_UNSUPPORTED_DATAREP);
+}
+
+Test(dtype_api, f90_types_are_predefined)
+{
+    MPI_Datatype r, i;
+    cr_assert_eq(MPI_Type_create_f90_real(15, MPI_UNDEFINED, &r), MPI_SUCCESS);
+    cr_assert_eq(MPI_Type_create_f90_integer(9, &i), MPI_SUCCESS);
+    int s;
+    MPI_Type_size(r, &s);
+    cr_assert_eq(s, 8);
+    MPI_Type_size(i, &s);
+    cr_assert_eq(s, 4);
+    cr_assert_eq(cls(MPI_Type_free(&r)), MPI_ERR_TYPE);
+    MPI_Datatype m;
+    cr_assert_eq(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, &m), MPI_SUCCESS);
+    cr_assert_eq(m, MPI_INT32_T);
+    cr_assert_eq(cls(MPI_Type_create_f90_integer(40, &i)), MPI_ERR_ARG);
 }
