@@ -200,6 +200,10 @@ static void scheme_test(int scheme)
     int nl = members(scheme, side, n, lw), nr = members(scheme, 1 - side, n, rw);
     MPI_Comm local, ic;
     MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, side, mt_rank, &local));
+    /* both leaders name a bad remote leader: every member learns the class */
+    MPI_Comm bad;
+    MPI_FAILS(MPI_ERR_RANK, MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, mt_size, 40, &bad));
+    MPI_FAILS(MPI_ERR_RANK, MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, lw[0], 40, &bad));
     MPI_OK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rw[0], 40 + scheme, &ic));
     check_groups(ic, nl, lw, nr, rw);
     traffic(ic, nr, rw, 5);
@@ -320,7 +324,6 @@ static void scheme_test(int scheme)
     MPI_OK(MPI_Group_free(&lg));
 
     /* misuse: operations that need an intracommunicator, and the reverse */
-    MPI_Comm bad;
     MPI_FAILS(MPI_ERR_COMM, MPI_Intercomm_create(ic, 0, MPI_COMM_WORLD, 0, 1, &bad));
     MPI_FAILS(MPI_ERR_COMM, MPI_Comm_create_group(ic, MPI_GROUP_EMPTY, 0, &bad));
     MPI_FAILS(MPI_ERR_COMM, MPI_Comm_split_type(ic, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &bad));
