@@ -6,7 +6,8 @@
 # every size class both ways (fi_read rendezvous and, with CLUMPI_NO_RMA=1,
 # CTS + pipelined chunks), ANY_SOURCE mixing local and remote senders,
 # ordering, probe, truncation, synchronous sends, cancel, completion calls,
-# collectives, 16 oversubscribed ranks on 4 nodes, an incast into a slow
+# collectives, darray-typed scatters and external32 bytes (offload mode),
+# 16 oversubscribed ranks on 4 nodes, an incast into a slow
 # receiver with small receive slabs (multi-recv reuse); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
 # udp;ofi_rxd), whose own large-message protocols once broke them; the
@@ -45,6 +46,8 @@ done <<'EOF'
 2 3 cancel
 2 4 completion
 2 2 rndv_dtype CLUMPI_EAGER_LIMIT=0
+2 5 darray
+2 3 pack_external CLUMPI_NET=agent
 2 3 rndv_reg
 4 5 rndv_reg
 4 4 rndv_reg CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
