@@ -89,8 +89,12 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
 int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
                 mpid_request **req);
 
-/* Cancel a receive that has not matched (sets status.clumpi_cancelled and
- * completes it); sends are not cancelled (they complete normally). */
+/* Cancel a receive that has not matched, or a send whose message the
+ * receiver has not matched (queued here, a rendezvous RTS or a synchronous
+ * eager message still unexpected there): the request completes with
+ * status.clumpi_cancelled set, at once for a receive or a queued send, when
+ * the receiver's answer comes for the others. Anything else completes
+ * normally (see mpid/cancel.c). */
 int  mpid_cancel(mpid_request *req);
 
 /* A request completed by a layer above: progress calls its poll function

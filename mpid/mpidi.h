@@ -32,6 +32,9 @@ enum {
     MPID_PKT_RMA,          /* one-sided: request or answer (mpid/rma_impl.h) */
     MPID_PKT_COOP,         /* ctrl: receiver -> sender, write this part of it */
     MPID_PKT_WDONE,        /* ctrl: sender -> receiver, COOP write done (status) */
+    MPID_PKT_CANCEL,       /* sender -> receiver, in order after the message: drop
+                              it if unmatched (cancel.c) */
+    MPID_PKT_CANCEL_ACK,   /* ctrl: receiver -> sender, whether it was dropped */
 };
 
 typedef struct mpid_pkt_msg {
@@ -83,6 +86,14 @@ typedef struct mpid_pkt_ack {   /* FIN and ACK */
     uint8_t  type, pad[7];
     uint64_t sreq;
 } mpid_pkt_ack;
+
+typedef struct mpid_pkt_cancel {   /* CANCEL and CANCEL_ACK */
+    uint8_t  type;
+    uint8_t  dropped;      /* CANCEL_ACK: 1 the message is gone, 0 it matched */
+    uint16_t pad;
+    uint32_t ctx;          /* the message's context */
+    uint64_t sreq;
+} mpid_pkt_cancel;
 
 _Static_assert(sizeof(mpid_pkt_msg) == 16, "envelope must stay 16 bytes");
 _Static_assert(sizeof(mpid_pkt_rts) <= MPID_HDR_MAX, "RTS too large");
@@ -267,8 +278,13 @@ int  mpid_ctrl_send(int peer, const void *hdr, size_t len);
  * another negative errno. */
 int  mpid_send_first(mpid_req *r);
 
+/* cancel.c: CANCEL and CANCEL_ACK packets */
+void mpid_on_cancel(int src, const mpid_pkt_cancel *h);
+
 /* rndv.c */
 int  mpid_rts_send(mpid_req *r, mpid_dest *d);
+/* An RTS the receiver dropped unmatched (cancel): end what it exposed. */
+void mpid_rts_withdraw(mpid_req *r);
 void mpid_rndv_recv_start(mpid_req *r);    /* r->p.{peer,raddr,rniov,msg_size,peer_req} set */
 void mpid_on_cts(const mpid_pkt_cts *h);
 void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);

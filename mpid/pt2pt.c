@@ -1,7 +1,7 @@
 /*
  * pt2pt.c — the device's point-to-point entry points and the packet upcall:
- * isend/irecv, probe, matched-probe receive, cancel, and mpid_on_packet, the
- * one place where messages from every channel enter matching.
+ * isend/irecv, probe, matched-probe receive, and mpid_on_packet, the one
+ * place where messages from every channel enter matching (cancel: cancel.c).
  */
 #include <stdlib.h>
 #include "mpid/mpidi.h"
@@ -231,21 +231,6 @@ int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
     return MPI_SUCCESS;
 }
 
-int mpid_cancel(mpid_request *req)
-{
-    mpid_req *r = mpid_req_of(req);
-    if (req->kind != MPID_REQ_RECV || req->done || r->p.state != MPID_ST_POSTED)
-        return MPI_SUCCESS;   /* matched already, or a send: completes normally */
-    mpid_ctxq *c = mpid_ctxq_get(r->p.ctx);
-    mpid_mq_remove(&c->posted, &r->p.q);
-    req->status.clumpi_cancelled = 1;
-    req->status.MPI_SOURCE = r->p.q.src;
-    req->status.MPI_TAG = r->p.q.tag;
-    req->status.clumpi_count = 0;
-    mpid_req_complete(r);
-    return MPI_SUCCESS;
-}
-
 /* ---- arrivals ---------------------------------------------------------- */
 static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned type,
                        const void *payload, size_t len, uint64_t sreq)
@@ -377,6 +362,13 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     case MPID_PKT_RMA:
         mpid_rma_on_packet(src, hdr, hdrlen, payload, len);
         break;
+    case MPID_PKT_CANCEL:
+    case MPID_PKT_CANCEL_ACK: {
+        mpid_pkt_cancel h;
+        memcpy(&h, hdr, sizeof h);
+        mpid_on_cancel(src, &h);
+        break;
+    }
     default:
         cu_warn("dropping a packet of unknown type %u from rank %d (%zu header bytes)",
                 type, src, hdrlen);

@@ -493,19 +493,23 @@ void mpid_rndv_recv_start(mpid_req *r)
     }
 }
 
+void mpid_rts_withdraw(mpid_req *r)
+{
+    mpid_dests[r->p.peer].rts_out--;
+    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);
+}
+
 void mpid_on_fin(uint64_t sreq)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)sreq;
-    mpid_dests[r->p.peer].rts_out--;
-    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);
+    mpid_rts_withdraw(r);
     mpid_req_complete(r);
 }
 
 void mpid_on_cts(const mpid_pkt_cts *h)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
-    mpid_dests[r->p.peer].rts_out--;
-    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);   /* no read will come */
+    mpid_rts_withdraw(r);   /* no read will come */
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);

@@ -497,9 +497,11 @@ int PMPI_Cancel(MPI_Request *request)
         return nbc_request("MPI_Cancel", v.outer, *request);
     if (is_greq(&v))
         return mpir_err_world(mpir_greq_cancel(v.x));
-    /* Receives not yet matched are cancelled; sends complete normally
-     * (MPI-3.1 lets cancellation fail), and MPI_Test_cancelled says so. */
-    if (v.x && v.x->kind == MPID_REQ_RECV)
+    /* Receives not yet matched are cancelled, and sends whose message the
+     * receiver has not matched (mpid/cancel.c says which); the others
+     * complete normally (MPI-3.1 lets cancellation fail), and
+     * MPI_Test_cancelled says which happened. */
+    if (v.x && (v.x->kind == MPID_REQ_RECV || v.x->kind == MPID_REQ_SEND))
         mpid_cancel(v.x);
     return MPI_SUCCESS;
 }

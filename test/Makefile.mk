@@ -46,7 +46,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/pcontrol \
 	test/mpi/procname \
 	test/mpi/char_ops \
-	test/coll/intercoll
+	test/coll/intercoll \
+	test/mpi/cancel_send
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -80,6 +81,10 @@ test_mpi_pcontrol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_procname_SOURCES = test/mpi/procname.c test/mpi/mtest.h
 test_mpi_procname_LDADD = $(MPI_TEST_LIBS)
 test_mpi_procname_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_cancel_send_SOURCES = test/mpi/cancel_send.c test/mpi/mtest.h
+test_mpi_cancel_send_LDADD = $(MPI_TEST_LIBS)
+test_mpi_cancel_send_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_char_ops_SOURCES = test/mpi/char_ops.c test/mpi/mtest.h
 test_mpi_char_ops_LDADD = $(MPI_TEST_LIBS)

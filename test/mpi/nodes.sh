@@ -44,6 +44,7 @@ done <<'EOF'
 2 2 truncate
 2 2 ssend
 2 3 cancel
+2 4 cancel_send
 2 4 completion
 2 2 rndv_dtype CLUMPI_EAGER_LIMIT=0
 2 5 darray
