@@ -10,7 +10,8 @@ if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_dtype
 TESTS += test/unit/test_dtype
 # Links the engine alone so it is tested without the rest of the library.
-test_unit_test_dtype_SOURCES = test/unit/test_dtype.c src/util/dtype.c src/util/dtype_builtin.c
+test_unit_test_dtype_SOURCES = test/unit/test_dtype.c src/util/dtype.c src/util/dtype_builtin.c \
+	src/util/dtype_external.c
 test_unit_test_dtype_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_dtype_LDADD = $(CRITERION_LIBS) -lpthread
 # The MPI entry points (src/datatype.c) in a singleton MPI process.

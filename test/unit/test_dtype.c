@@ -756,49 +756,107 @@ Test(dtype, dup_and_contents)
     cu_dtype_release(d);
 }
 
+/* A random composition of two levels of every constructor over basics
+ * picked from basics[0..nb); each level is checked in full when `checked`. */
+static tp random_type(const int *basics, unsigned nb, int checked)
+{
+    tp a = builtin(basics[rnd(nb)]);
+    tp b = builtin(basics[rnd(nb)]);
+    for (int depth = 0; depth < 2; depth++) {
+        tp n;
+        switch (rnd(6)) {
+        case 0: n = t_contig(1 + rnd(3), &a); break;
+        case 1: n = t_hvector(1 + rnd(5), rnd(3), (ptrdiff_t)rnd(64) - 16, &a); break;
+        case 2: {
+            int bl[4];
+            ptrdiff_t d[4];
+            for (int k = 0; k < 4; k++) {
+                bl[k] = (int)rnd(3);
+                d[k] = (ptrdiff_t)rnd(100) - 30;
+            }
+            n = t_hindexed(4, bl, 0, d, &a);
+            break;
+        }
+        case 3: {
+            int bl[2] = { (int)rnd(3), 1 + (int)rnd(2) };
+            ptrdiff_t d[2] = { (ptrdiff_t)rnd(64), -(ptrdiff_t)rnd(64) };
+            const tp *ty[2] = { &a, &b };
+            n = t_struct(2, bl, d, ty);
+            break;
+        }
+        case 4: n = t_resized(&a, (ptrdiff_t)rnd(16) - 8, 1 + (ptrdiff_t)rnd(40)); break;
+        default: {
+            int sz[2] = { 2 + (int)rnd(3), 2 + (int)rnd(3) };
+            int sub[2] = { 1 + (int)rnd((unsigned)sz[0] - 1), 1 + (int)rnd((unsigned)sz[1] - 1) };
+            int st[2] = { (int)rnd((unsigned)(sz[0] - sub[0] + 1)),
+                          (int)rnd((unsigned)(sz[1] - sub[1] + 1)) };
+            n = t_subarray(2, sz, sub, st, (int)rnd(2), &a);
+            break;
+        }
+        }
+        if (checked)
+            check(&n, "random");
+        tp_free(&a);
+        a = n;
+    }
+    tp_free(&b);
+    return a;
+}
+
 Test(dtype, random_types)
 {
     /* Random compositions of every constructor, each checked in full. */
+    static const int basics[] = { 1, 5, 7, 14, 15, 33, 34, 37 };
     for (int round = 0; round < 60; round++) {
-        static const int basics[] = { 1, 5, 7, 14, 15, 33, 34, 37 };
-        tp a = builtin(basics[rnd(8)]);
-        tp b = builtin(basics[rnd(8)]);
-        for (int depth = 0; depth < 2; depth++) {
-            tp n;
-            switch (rnd(6)) {
-            case 0: n = t_contig(1 + rnd(3), &a); break;
-            case 1: n = t_hvector(1 + rnd(5), rnd(3), (ptrdiff_t)rnd(64) - 16, &a); break;
-            case 2: {
-                int bl[4];
-                ptrdiff_t d[4];
-                for (int k = 0; k < 4; k++) {
-                    bl[k] = (int)rnd(3);
-                    d[k] = (ptrdiff_t)rnd(100) - 30;
-                }
-                n = t_hindexed(4, bl, 0, d, &a);
-                break;
-            }
-            case 3: {
-                int bl[2] = { (int)rnd(3), 1 + (int)rnd(2) };
-                ptrdiff_t d[2] = { (ptrdiff_t)rnd(64), -(ptrdiff_t)rnd(64) };
-                const tp *ty[2] = { &a, &b };
-                n = t_struct(2, bl, d, ty);
-                break;
-            }
-            case 4: n = t_resized(&a, (ptrdiff_t)rnd(16) - 8, 1 + (ptrdiff_t)rnd(40)); break;
-            default: {
-                int sz[2] = { 2 + (int)rnd(3), 2 + (int)rnd(3) };
-                int sub[2] = { 1 + (int)rnd((unsigned)sz[0] - 1), 1 + (int)rnd((unsigned)sz[1] - 1) };
-                int st[2] = { (int)rnd((unsigned)(sz[0] - sub[0] + 1)),
-                              (int)rnd((unsigned)(sz[1] - sub[1] + 1)) };
-                n = t_subarray(2, sz, sub, st, (int)rnd(2), &a);
-                break;
-            }
-            }
-            check(&n, "random");
-            tp_free(&a);
-            a = n;
-        }
+        tp a = random_type(basics, 8, 1);
         tp_free(&a);
+    }
+}
+
+Test(dtype, external32_random_types)
+{
+    /* Basics whose external32 size is their native size, values that all
+     * convert: the external32 stream has the native stream's length, each
+     * basic element byte-reversed on a little-endian host, and converts
+     * back to the same data. */
+    static const int basics[] = { 1, 5, 7, 14, 33, 34, 37 };
+    /* sizes of the parts of each basic element, in stream order */
+    static const size_t parts[40][2] = { [1] = { 1 }, [5] = { 2 }, [7] = { 4 }, [14] = { 8 },
+                                         [33] = { 4, 4 }, [34] = { 8, 4 }, [37] = { 2, 4 } };
+    for (int round = 0; round < 80; round++) {
+        tp t = random_type(basics, 7, 0);
+        const cu_dtype *dt = t.dt;
+        size_t count = 1 + rnd(3), n = count * dt->size;
+        cr_assert_eq(cu_dtype_external32_size(dt), dt->size);
+        ptrdiff_t rep = (ptrdiff_t)(count - 1) * dt->extent;
+        ptrdiff_t lo = dt->true_lb + (rep < 0 ? rep : 0);
+        ptrdiff_t hi = dt->true_lb + dt->true_extent + (rep > 0 ? rep : 0);
+        size_t span = (size_t)(hi - lo) + 1;
+        char *m1 = malloc(span), *m2 = calloc(span, 1);
+        char *nat = malloc(n + 1), *ext = malloc(n + 1), *nat2 = malloc(n + 1);
+        for (size_t i = 0; i < span; i++)
+            m1[i] = (char)rnd(256);
+        cu_dtype_pack(m1 - lo, count, dt, 0, nat, n);
+        cr_assert_eq(cu_dtype_pack_external32(m1 - lo, count, dt, ext), 0);
+        if (dt->basic && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+            size_t off = 0;
+            while (off < n)
+                for (int k = 0; k < 2 && parts[dt->basic][k]; k++) {
+                    size_t l = parts[dt->basic][k];
+                    for (size_t j = 0; j < l; j++)
+                        cr_assert_eq(ext[off + j], nat[off + l - 1 - j],
+                                     "round %d: byte %zu of a %zu-byte part", round, off + j, l);
+                    off += l;
+                }
+        }
+        cr_assert_eq(cu_dtype_unpack_external32(ext, m2 - lo, count, dt), 0);
+        cu_dtype_pack(m2 - lo, count, dt, 0, nat2, n);
+        cr_assert(memcmp(nat, nat2, n) == 0, "round %d: external32 round trip differs", round);
+        free(m1);
+        free(m2);
+        free(nat);
+        free(ext);
+        free(nat2);
+        tp_free(&t);
     }
 }
