@@ -28,6 +28,7 @@
 #define COLL_TAG_HIER_ROOT  (-27)   /* root to its node leader, full view */
 #define COLL_TAG_HIER_NODE  (-28)   /* inside one node's view */
 #define COLL_TAG_HIER_LEAD  (-29)   /* among node leaders */
+#define COLL_TAG_INTER      (-30)   /* between an intercommunicator's groups */
 /* -32 .. -47: the reductions (coll/reduce_*.c, allreduce_*.c, ...). */
 #define COLL_TAG_REDUCE         (-32)
 #define COLL_TAG_ALLREDUCE      (-33)

@@ -54,4 +54,22 @@ int coll_inter_allreduce(coll_sched *s, const void *sbuf, void *rbuf, size_t cou
 int coll_inter_reduce_scatter(coll_sched *s, const void *sbuf, void *rbuf, const int *rcounts,
                               const cu_dtype *dt);
 
+/* ---- blocking forms of the operations with phases inside a group: those
+ * phases run the algorithms the selection table picks for the local group
+ * (local: its intracommunicator view; shared memory, node-aware and NI
+ * algorithms included), the groups talk on the intercommunicator's view
+ * (inter) with COLL_TAG_INTER. Arguments as for the builders; MPI_ERR_ARG
+ * when a forced algorithm name matches none. ----------------------------- */
+int coll_inter_barrier_run(const mpid_comm *inter, const mpid_comm *local);
+int coll_inter_bcast_run(void *buf, size_t count, const cu_dtype *dt, int root,
+                         const mpid_comm *inter, const mpid_comm *local);
+int coll_inter_reduce_run(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                          const coll_op *op, int root, const mpid_comm *inter,
+                          const mpid_comm *local);
+int coll_inter_allreduce_run(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                             const coll_op *op, const mpid_comm *inter, const mpid_comm *local);
+int coll_inter_reduce_scatter_run(const void *sbuf, void *rbuf, const int *rcounts,
+                                  const cu_dtype *dt, const coll_op *op,
+                                  const mpid_comm *inter, const mpid_comm *local);
+
 #endif

@@ -5,8 +5,10 @@
  * tree; the groups' leaders then hand the result across, and, where the
  * whole group wants it, the leader broadcasts or scatters it at home.
  */
+#include <stdlib.h>
 #include "coll/inter.h"
-#include "coll/coll_impl.h"
+#include "coll/reduce_impl.h"
+#include "coll/select.h"
 
 /* My group's vectors, reduced onto its rank 0 (into a temporary there,
  * returned; NULL elsewhere or when memory ran out, which the schedule
@@ -85,4 +87,107 @@ int coll_inter_reduce_scatter(coll_sched *s, const void *sbuf, void *rbuf, const
         return coll_sched_failed(s);
     swap_leaders(s, acc, res, total, dt);
     return coll_nbc_scatter(s, res, rcounts, displs, 0, dt, rbuf, (size_t)rcounts[me], dt, 0);
+}
+
+/* ---- blocking forms ------------------------------------------------------ */
+
+/* My group's vectors reduced onto its rank 0, into acc there (NULL
+ * elsewhere), by the algorithm the table picks for the local group. */
+static int reduce_home_run(const void *sbuf, void *acc, size_t count, const cu_dtype *dt,
+                           const coll_op *op, const mpid_comm *local)
+{
+    const char *name;
+    coll_reduce_fn *f = coll_select_reduce(cu_dtype_bytes(dt, count), op, local, &name);
+    return f ? f(sbuf, acc, count, dt, op, 0, local) : MPI_ERR_ARG;
+}
+
+/* The leaders swap their groups' results (the others wait for nothing). */
+static int swap_leaders_run(const void *mine, void *theirs, size_t count, const cu_dtype *dt,
+                            const mpid_comm *inter)
+{
+    if (inter->rank != 0)
+        return MPI_SUCCESS;
+    return coll_sendrecv(mine, count, dt, 0, theirs, count, dt, 0, COLL_TAG_INTER, inter);
+}
+
+int coll_inter_barrier_run(const mpid_comm *inter, const mpid_comm *local)
+{
+    /* Every local rank has come once the first barrier ends, the remote
+     * group's too once the leaders have swapped word; the second barrier
+     * holds my group until its leader has. */
+    const char *name;
+    coll_barrier_fn *f = coll_select_barrier(local, &name);
+    if (!f)
+        return MPI_ERR_ARG;
+    int rc = f(local);
+    if (rc == MPI_SUCCESS)
+        rc = swap_leaders_run(NULL, NULL, 0, coll_byte(), inter);
+    return rc == MPI_SUCCESS ? f(local) : rc;
+}
+
+int coll_inter_reduce_run(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                          const coll_op *op, int root, const mpid_comm *inter,
+                          const mpid_comm *local)
+{
+    if (root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    if (root == MPI_ROOT)
+        return coll_recv(rbuf, count, dt, 0, COLL_TAG_INTER, inter);
+    coll_tmp acc = { 0 };
+    int rc = local->rank == 0 ? coll_tmp_alloc(&acc, count, dt) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = reduce_home_run(sbuf, acc.buf, count, dt, op, local);
+    if (rc == MPI_SUCCESS && local->rank == 0)
+        rc = coll_send(acc.buf, count, dt, root, COLL_TAG_INTER, inter);
+    coll_tmp_free(&acc);
+    return rc;
+}
+
+int coll_inter_allreduce_run(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                             const coll_op *op, const mpid_comm *inter, const mpid_comm *local)
+{
+    coll_tmp acc = { 0 };
+    int rc = local->rank == 0 ? coll_tmp_alloc(&acc, count, dt) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS)
+        rc = reduce_home_run(sbuf, acc.buf, count, dt, op, local);
+    if (rc == MPI_SUCCESS)
+        rc = swap_leaders_run(acc.buf, rbuf, count, dt, inter);
+    coll_tmp_free(&acc);
+    const char *name;
+    coll_bcast_fn *f = coll_select_bcast(cu_dtype_bytes(dt, count), local, &name);
+    if (rc == MPI_SUCCESS)
+        rc = f ? f(rbuf, count, dt, 0, local) : MPI_ERR_ARG;
+    return rc;
+}
+
+int coll_inter_reduce_scatter_run(const void *sbuf, void *rbuf, const int *rcounts,
+                                  const cu_dtype *dt, const coll_op *op,
+                                  const mpid_comm *inter, const mpid_comm *local)
+{
+    int n = local->size, me = local->rank;
+    int *displs = malloc((size_t)n * sizeof(int));
+    if (!displs)
+        return MPI_ERR_NO_MEM;
+    size_t total = 0;
+    for (int i = 0; i < n; i++) {
+        displs[i] = (int)total;
+        total += (size_t)rcounts[i];
+    }
+    coll_tmp acc = { 0 }, res = { 0 };
+    int rc = MPI_SUCCESS;
+    if (me == 0 && (rc = coll_tmp_alloc(&acc, total, dt)) == MPI_SUCCESS)
+        rc = coll_tmp_alloc(&res, total, dt);
+    if (rc == MPI_SUCCESS)
+        rc = reduce_home_run(sbuf, acc.buf, total, dt, op, local);
+    if (rc == MPI_SUCCESS)
+        rc = swap_leaders_run(acc.buf, res.buf, total, dt, inter);
+    const char *name;
+    coll_scatterv_fn *f = coll_select_scatterv(local, &name);
+    if (rc == MPI_SUCCESS)
+        rc = f ? f(res.buf, rcounts, displs, dt, rbuf, (size_t)rcounts[me], dt, 0, local)
+               : MPI_ERR_ARG;
+    coll_tmp_free(&acc);
+    coll_tmp_free(&res);
+    free(displs);
+    return rc;
 }
