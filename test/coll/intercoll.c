@@ -14,6 +14,8 @@
  * (ctest.h's ct_val), and buffers that must stay untouched are checked.
  * Barriers are checked for their one promise (no rank of either group
  * leaves before all have come), and the argument checks for their classes.
+ * A selection runs again on intercommunicators made by Comm_dup, Comm_idup
+ * and Comm_split of each.
  */
 #include "ctest.h"
 
@@ -528,6 +530,71 @@ static void t_overlap(ic_t *ic, int seed)
     free(out);
 }
 
+/* ---- intercommunicators made from another ---------------------------------- */
+
+/* ic restricted to the ranks of each group whose index has parity `par`
+ * (par < 0: all of them), over comm. */
+static void ic_view(const ic_t *ic, MPI_Comm comm, int par, ic_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->inter = comm;
+    out->local = MPI_COMM_NULL;
+    out->c = ic->c;
+    for (int g = 0; g < 2; g++)
+        for (int j = 0; j < ic->n[g]; j++) {
+            if (par >= 0 && j % 2 != par)
+                continue;
+            if (g == ic->c && j == ic->me)
+                out->me = out->n[g];
+            out->w[g][out->n[g]++] = ic->w[g][j];
+        }
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+}
+
+/* A few operations of each kind, both forms. */
+static void t_some(ic_t *ic, int seed)
+{
+    t_barrier(ic);
+    t_bcast(ic, &cases[2], 1, ic->n[1] - 1, ++seed);
+    t_rooted(ic, &cases[6], 0, 0, 1, 0, ++seed);
+    t_alltoall(ic, &cases[1], 2, ++seed);
+    t_allgather(ic, &cases[7], 1, ++seed);
+    t_reduce(ic, 0, 7, R_AFF, 1, 0, ++seed);
+    t_allreduce(ic, 1, 1000, R_SUM, ++seed);
+    t_allreduce(ic, 0, 7, R_AFF, ++seed);
+    t_reduce_scatter(ic, 0, 10, R_AFF, 0, ++seed);
+    t_reduce_scatter(ic, 1, 3, R_MAX, 1, ++seed);
+}
+
+/* The collectives on intercommunicators made by Comm_dup, Comm_idup and
+ * Comm_split (by the parity of the rank in each group) of this one. */
+static void t_derived(ic_t *ic, int seed)
+{
+    MPI_Comm d;
+    MPI_Request r;
+    ic_t v;
+    CT_OK(MPI_Comm_dup(ic->inter, &d));
+    ic_view(ic, d, -1, &v);
+    t_some(&v, seed);
+    CT_OK(MPI_Comm_free(&d));
+    CT_OK(MPI_Comm_idup(ic->inter, &d, &r));
+    CT_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    ic_view(ic, d, -1, &v);
+    t_some(&v, seed + 100);
+    CT_OK(MPI_Comm_free(&d));
+    CT_OK(MPI_Comm_split(ic->inter, ic->me % 2, ic->me, &d));
+    if (d != MPI_COMM_NULL) {   /* both groups have ranks of my parity */
+        ic_view(ic, d, ic->me % 2, &v);
+        int lsize = 0, rsize = 0;
+        CT_OK(MPI_Comm_size(d, &lsize));
+        CT_OK(MPI_Comm_remote_size(d, &rsize));
+        CT_CHECK(lsize == v.n[v.c] && rsize == v.n[1 - v.c], "split: sizes %d, %d", lsize,
+                 rsize);
+        t_some(&v, seed + 200);
+        CT_OK(MPI_Comm_free(&d));
+    }
+}
+
 /* ---- argument checks: local, before any message ------------------------------ */
 
 static void t_errors(ic_t *ic)
@@ -603,6 +670,7 @@ int main(int argc, char **argv)
             }
         }
         t_overlap(&ic, ++seed);
+        t_derived(&ic, seed += 1000);
         t_barrier(&ic);
         ic_free(&ic);
     }
