@@ -1,5 +1,9 @@
-/* np: 2 3 4 5 7 8
+/* np: 5 2 3 4 7 8
  * env: CLUMPI_EAGER_LIMIT=0
+ * env: CLUMPI_COLL_NODE_PPN=2 CLUMPI_COLL_BCAST=hier CLUMPI_COLL_REDUCE=hier
+ * env: CLUMPI_COLL_BCAST=binary CLUMPI_COLL_SEGSIZE=1023 CLUMPI_COLL_REDUCE=binary
+ * (5 first: the env: runs, at the first count, have groups of 2 and 3; the
+ * last two force the local phases' algorithms of the blocking forms)
  *
  * Every collective on intercommunicators (MPI-3.1 5.2.2), blocking and
  * nonblocking: MPI_COMM_WORLD split three ways (rank % 3 == 0 against the
