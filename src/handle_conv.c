@@ -20,10 +20,12 @@ _Static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fin
                offsetof(MPI_Status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
                "MPI_F_SOURCE/TAG/ERROR must match MPI_Status");
 
-/* The addresses the Fortran binding passes for MPI_STATUS_IGNORE and
- * MPI_STATUSES_IGNORE; their contents are never read. */
-MPI_Fint clumpi_f_status_ignore[MPI_F_STATUS_SIZE];
-MPI_Fint clumpi_f_statuses_ignore[MPI_F_STATUS_SIZE];
+/* The addresses that stand for Fortran's MPI_STATUS_IGNORE and
+ * MPI_STATUSES_IGNORE; their contents are never read. Variables, so that a
+ * Fortran binding may point them at its own objects. */
+static MPI_Fint f_status_ignore[MPI_F_STATUS_SIZE], f_statuses_ignore[MPI_F_STATUS_SIZE];
+MPI_Fint *MPI_F_STATUS_IGNORE = f_status_ignore;
+MPI_Fint *MPI_F_STATUSES_IGNORE = f_statuses_ignore;
 
 /* f itself when it is the null handle of t's kind or names a live object
  * in t; otherwise the null handle. */

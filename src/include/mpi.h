@@ -601,10 +601,10 @@ CLUMPI_API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[
 #define MPI_F_SOURCE      0
 #define MPI_F_TAG         1
 #define MPI_F_ERROR       2
-extern MPI_Fint clumpi_f_status_ignore[MPI_F_STATUS_SIZE];
-extern MPI_Fint clumpi_f_statuses_ignore[MPI_F_STATUS_SIZE];
-#define MPI_F_STATUS_IGNORE   (clumpi_f_status_ignore)
-#define MPI_F_STATUSES_IGNORE (clumpi_f_statuses_ignore)
+/* The Fortran MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE as C sees them:
+ * global variables (MPI-3.1 17.2.5), each the address of a distinct object. */
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
 CLUMPI_API(MPI_Fint, Comm_c2f, (MPI_Comm comm));
 CLUMPI_API(MPI_Comm, Comm_f2c, (MPI_Fint comm));
 CLUMPI_API(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler));
