@@ -116,39 +116,31 @@ void coll_bytes_put(coll_bytes *b, void *buf, size_t count, const cu_dtype *dt, 
     b->tmp = NULL;
 }
 
-/* Read once: every rank of a job has the same environment, so every rank
- * cuts messages the same way (the receivers' segments must match). */
+/* Cached until a parameter is written (MPI_T). Every rank cuts messages
+ * the same way as long as the value is the same everywhere (ALL_EQ), as
+ * the receivers' segments must match. */
+static long param_at_least(cu_param_cache *c, const char *name, long min)
+{
+    long v = cu_param_cached(c, name);
+    return v < min ? min : v;
+}
+
 size_t coll_param_segsize(void)
 {
-    static long v = -1;
-    if (v < 0) {
-        v = cu_param_int("COLL_SEGSIZE", 32768);
-        if (v < 1)
-            v = 1;
-    }
-    return (size_t)v;
+    static cu_param_cache c;
+    return (size_t)param_at_least(&c, "COLL_SEGSIZE", 1);
 }
 
 int coll_param_knomial_k(void)
 {
-    static long v = -1;
-    if (v < 0) {
-        v = cu_param_int("COLL_KNOMIAL_K", 4);
-        if (v < 2)
-            v = 2;
-    }
-    return (int)v;
+    static cu_param_cache c;
+    return (int)param_at_least(&c, "COLL_KNOMIAL_K", 2);
 }
 
 int coll_param_alltoall_window(void)
 {
-    static long v = -1;
-    if (v < 0) {
-        v = cu_param_int("COLL_ALLTOALL_WINDOW", 16);
-        if (v < 1)
-            v = 1;
-    }
-    return (int)v;
+    static cu_param_cache c;
+    return (int)param_at_least(&c, "COLL_ALLTOALL_WINDOW", 1);
 }
 
 int coll_alltoall_inplace(coll_alltoall_fn *fn, void *rbuf, size_t rcount,

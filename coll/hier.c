@@ -21,7 +21,7 @@ static long fake_ppn = -1;
 static int ppn(void)
 {
     if (fake_ppn < 0)
-        fake_ppn = cu_param_int("COLL_NODE_PPN", 0);
+        fake_ppn = cu_param_int("COLL_NODE_PPN");
     return (int)fake_ppn;
 }
 

@@ -8,7 +8,7 @@
 #include "coll/coll_impl.h"
 #include "src/util/param.h"
 
-static long short_limit = -1;
+static cu_param_cache short_limit;
 
 int coll_barrier(const mpid_comm *comm)
 {
@@ -24,14 +24,12 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
                        void *recvbuf, size_t recvcount, const cu_dtype *recvtype,
                        const mpid_comm *comm, int tag)
 {
-    if (short_limit < 0)
-        short_limit = cu_param_int("COLL_ALLGATHER_SHORT", 32768);
     size_t total = cu_dtype_bytes(recvtype, recvcount) * (size_t)comm->size;
     if (comm->size <= 1)
         return sendbuf == MPI_IN_PLACE ? MPI_SUCCESS
                                        : coll_copy(sendbuf, sendcount, sendtype, recvbuf,
                                                    recvcount, recvtype);
-    if (total <= (size_t)short_limit)
+    if (total <= (size_t)cu_param_cached(&short_limit, "COLL_ALLGATHER_SHORT"))
         return coll_allgather_bruck_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                                         recvtype, comm, tag);
     return coll_allgather_ring_tag(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,

@@ -21,7 +21,7 @@ void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, i
                            const char *why)
 {
     static char said[8][16];   /* operations already told about */
-    if (comm->rank != who || !cu_param_int("COLL_VERBOSE", 0))
+    if (comm->rank != who || !cu_param_int("COLL_VERBOSE"))
         return;
     int i = 0;
     while (i < 8 && said[i][0] && strcmp(said[i], what) != 0)

@@ -325,8 +325,8 @@ static const coll_optab table[COLL_OP_COUNT] = {
     [COLL_OP_IALLGATHERV] = ROW("iallgatherv", iallgather_algos, iallgather_rules),
 };
 
-/* ---- overrides, read once ---------------------------------------------- */
-static int env_read;
+/* ---- overrides, read again after a parameter is written (MPI_T) -------- */
+static unsigned env_gen;
 static int verbose;
 static const coll_algo *forced[COLL_OP_COUNT];
 static const char *forced_bad[COLL_OP_COUNT];   /* unknown name given */
@@ -374,7 +374,7 @@ static const coll_algo *find_algo_or_alias(const coll_optab *t, const char *name
 
 static void read_env(void)
 {
-    verbose = (int)cu_param_int("COLL_VERBOSE", 0);
+    verbose = (int)cu_param_int("COLL_VERBOSE");
     for (int op = 0; op < COLL_OP_COUNT; op++) {
         char var[64];
         size_t n = 0;
@@ -382,7 +382,9 @@ static void read_env(void)
         for (const char *s = table[op].op; *s && n + 1 < sizeof var; s++)
             var[n++] = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
         var[n] = 0;
-        const char *v = cu_param_str(var, NULL);
+        const char *v = cu_param_str(var);
+        forced[op] = NULL;
+        forced_bad[op] = NULL;
         if (!v)
             continue;
         forced[op] = find_algo_or_alias(&table[op], v);
@@ -402,7 +404,7 @@ static void read_env(void)
                 snprintf(errmsg[op] + len, sizeof errmsg[op] - (size_t)len, " (none yet)");
         }
     }
-    env_read = 1;
+    env_gen = cu_param_gen;
 }
 
 int coll_comm_nodes(const mpid_comm *comm)
@@ -465,7 +467,7 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
 coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
                        const char **name)
 {
-    if (!env_read)
+    if (env_gen != cu_param_gen)
         read_env();
     const coll_optab *t = &table[opid];
     if (forced_bad[opid]) {

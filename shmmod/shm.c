@@ -155,11 +155,11 @@ static int shm_init(const mpid_chan_info *info)
     uint32_t L = (uint32_t)info->local_size;
     /* a queue keeps SHM_CELL_MAXN cells per producer in reserve: make that
      * at most half of it */
-    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS", 1024), 2 * SHM_CELL_MAXN * L);
-    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS", 256), 2 * SHM_CELL_MAXN * L);
-    long nf = cu_param_int("SHM_FRAGS", 16);
+    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), 2 * SHM_CELL_MAXN * L);
+    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), 2 * SHM_CELL_MAXN * L);
+    long nf = cu_param_int("SHM_FRAGS");
     uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
-    shm_st.cma = cu_param_int("SHM_CMA", 1) ? 1 : 0;
+    shm_st.cma = cu_param_int("SHM_CMA") ? 1 : 0;
 
     if (info->local_size > 1)
         shm_efd_open(info);

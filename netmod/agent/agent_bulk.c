@@ -358,14 +358,14 @@ int agt_bulk_init(void)
 {
     size_t nl = (size_t)A.nlocal;
     uint32_t nb = A.h->nbulk;
-    window = (uint32_t)cu_param_int("AGENT_BULK_WINDOW", 4);
+    window = (uint32_t)cu_param_int("AGENT_BULK_WINDOW");
     if (window < 1)
         window = 1;
     if (window > AGT_BULK_RING)
         window = AGT_BULK_RING;
     if (window > nb)
         window = nb ? nb : 1;
-    A.nbounce = (uint32_t)cu_param_int("AGENT_BULK_BOUNCE", 4);
+    A.nbounce = (uint32_t)cu_param_int("AGENT_BULK_BOUNCE");
     if (A.nbounce < 1)
         A.nbounce = 1;
     rds = calloc(nl, sizeof *rds);

@@ -139,10 +139,11 @@ static int agt_init(const mpid_chan_info *info)
     for (int r = 0; r < info->world_size; r++)
         if (info->node_of[r] + 1 > nnodes)
             nnodes = info->node_of[r] + 1;
-    R.pio_max = (size_t)cu_param_int("AGENT_PIO_MAX", AGT_MSG_MAX);
-    long bw = cu_param_int("AGENT_PIO_BW", 0);   /* MB/s; 0: unthrottled */
+    long pio_max = cu_param_int("AGENT_PIO_MAX");
+    R.pio_max = pio_max < 0 ? AGT_MSG_MAX : (size_t)pio_max;
+    long bw = cu_param_int("AGENT_PIO_BW");   /* MB/s; 0: unthrottled */
     R.pio_ns_per_byte = bw > 0 ? 1000.0 / (double)bw : 0;
-    long mtu = cu_param_int("AGENT_MTU", AGT_MTU_DEF);
+    long mtu = cu_param_int("AGENT_MTU");
     if (info->local_rank == 0) {
         if (mtu < (long)AGT_MTU_DEF || mtu > 65536) {
             cu_warn("CLUMPI_AGENT_MTU=%ld: must be %u..65536 (packets of this build need %u)",
@@ -150,8 +151,8 @@ static int agt_init(const mpid_chan_info *info)
             err = -EINVAL;
         }
         /* the bulk path's landing buffers (agent_bulk.c); 0 turns it off */
-        long nbulk = cu_param_int("AGENT_BULK", 8);
-        long bchunk = cu_param_int("AGENT_BULK_CHUNK", 256 * 1024);
+        long nbulk = cu_param_int("AGENT_BULK");
+        long bchunk = cu_param_int("AGENT_BULK_CHUNK");
         if (nbulk < 0 || nbulk > 1024 || bchunk < 4096 || bchunk > (1L << 26)) {
             cu_warn("CLUMPI_AGENT_BULK=%ld / CLUMPI_AGENT_BULK_CHUNK=%ld: must be 0..1024 "
                     "buffers of 4096..%ld bytes", nbulk, bchunk, 1L << 26);
@@ -174,7 +175,7 @@ static int agt_init(const mpid_chan_info *info)
             R.agent = agt_spawn(name);
             /* CLUMPI_AGENT_START_TIMEOUT: seconds; an agent under valgrind
              * on a loaded machine can take longer than the default */
-            long start_s = cu_param_int("AGENT_START_TIMEOUT", 30);
+            long start_s = cu_param_int("AGENT_START_TIMEOUT");
             err = R.agent < 0 ? -ECHILD
                               : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent,
                                                (start_s < 1 ? 1 : start_s) * 1000);

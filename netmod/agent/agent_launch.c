@@ -34,7 +34,9 @@
 
 pid_t agt_spawn(const char *segname)
 {
-    const char *path = cu_param_str("AGENT_PATH", AGT_AGENT_PATH);
+    const char *path = cu_param_str("AGENT_PATH");
+    if (!path)
+        path = AGT_AGENT_PATH;
     if (access(path, X_OK) != 0) {
         cu_warn("agent: cannot run the NI agent %s (%s); set CLUMPI_AGENT_PATH", path,
                 strerror(errno));

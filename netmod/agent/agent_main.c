@@ -556,14 +556,16 @@ int main(int argc, char **argv)
     }
     agt_seg_hdr *h = A.h;
     A.node = (int)h->node, A.nnodes = (int)h->nnodes, A.nlocal = (int)h->nlocal, A.mtu = h->mtu;
-    A.delay_ns = cu_param_int("AGENT_DELAY_NS", 0);
-    long W = cu_param_int("AGENT_WINDOW", 16);
-    long spin_us = cu_param_int("AGENT_SPIN_US", 50);
+    A.delay_ns = cu_param_int("AGENT_DELAY_NS");
+    long W = cu_param_int("AGENT_WINDOW");
+    long spin_us = cu_param_int("AGENT_SPIN_US");
     if (W < 2)
         W = 2;
     A.nrx_post = (uint32_t)(W * (A.nnodes > 1 ? A.nnodes - 1 : 1) + 2 * A.nnodes + 4);
     long credits = W * A.nnodes;   /* every node, this one too, may hold W of ours */
-    long npool = cu_param_int("AGENT_POOL", (long)A.nrx_post + 64);
+    long npool = cu_param_int("AGENT_POOL");
+    if (npool <= 0)
+        npool = (long)A.nrx_post + 64;
     if (npool < (credits > (long)A.nrx_post ? credits : (long)A.nrx_post) + 4)
         npool = (credits > (long)A.nrx_post ? credits : (long)A.nrx_post) + 4;
     int nl = A.nlocal;
@@ -644,7 +646,7 @@ int main(int argc, char **argv)
         if (getppid() != parent)
             return 1;   /* the first rank is gone without telling us */
     }
-    if (cu_param_int("AGENT_STATS", 0))
+    if (cu_param_int("AGENT_STATS"))
         agt_stats_print(A.node);
     agt_net_close();
     return 0;

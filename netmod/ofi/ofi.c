@@ -135,7 +135,7 @@ struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
 int ofi_rma_open(void)
 {
     const struct fi_info *i = ofi_st.info;
-    if (!cu_param_int("OFI_RMA", 1) || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
+    if (!cu_param_int("OFI_RMA") || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
         !(i->caps & FI_REMOTE_READ) || !ofi_mr_remote_ok())
         return -ENOTSUP;
     ofi_st.rd_iov = i->tx_attr->iov_limit ? i->tx_attr->iov_limit : 1;

@@ -40,7 +40,7 @@ static long long probe_limit_ns;   /* a probe not sent after this: lost peer; 0:
 int ofi_alive_open(void)
 {
     size_t n = (size_t)ofi_st.size;
-    probe_limit_ns = cu_param_int("OFI_PROBE_S", 0) * 1000000000LL;
+    probe_limit_ns = cu_param_int("OFI_PROBE_S") * 1000000000LL;
     ofi_st.bye = calloc(n, 1);
     ofi_st.tx_out = calloc(n, sizeof *ofi_st.tx_out);
     ofi_st.probe_at = calloc(n, sizeof *ofi_st.probe_at);

@@ -132,10 +132,12 @@ static int open_endpoint(void)
      * of any size (CLUMPI_OFI_SLAB largest packets' worth; small slabs are
      * released and reposted often, which tests use). Otherwise one packet
      * each. CLUMPI_OFI_RX_BUFS sets how many. */
-    long nrx = cu_param_int("OFI_RX_BUFS", ofi_st.multi_recv ? 4 : 64);
+    long nrx = cu_param_int("OFI_RX_BUFS");
+    if (nrx <= 0)
+        nrx = ofi_st.multi_recv ? 4 : 64;
     if (nrx < 2)
         nrx = 2;
-    long slab = cu_param_int("OFI_SLAB", 16);
+    long slab = cu_param_int("OFI_SLAB");
     if (slab < 2)
         slab = 2;
     size_t bsize = ofi_st.multi_recv ? (size_t)slab * OFI_PKT_MAX : OFI_PKT_MAX;
@@ -155,7 +157,7 @@ static int open_endpoint(void)
             return fail("posting receive buffers", rc);
     }
     /* send buffers are made on demand, up to CLUMPI_OFI_TX_BUFS */
-    ofi_st.tx_max = (int)cu_param_int("OFI_TX_BUFS", 64);
+    ofi_st.tx_max = (int)cu_param_int("OFI_TX_BUFS");
     if (ofi_st.tx_max < 1)
         ofi_st.tx_max = 1;
     return 0;

@@ -54,7 +54,7 @@ int ofi_rma_win_open(void)
 {
     const struct fi_info *i = ofi_st.info;
     uint64_t need = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    if (!cu_param_int("OFI_RMA", 1) || (i->caps & need) != need || !ofi_mr_remote_ok())
+    if (!cu_param_int("OFI_RMA") || (i->caps & need) != need || !ofi_mr_remote_ok())
         return -ENOTSUP;
     ofi_st.win_on = 1;
     /* Atomics by default only where the provider progresses them without
@@ -64,7 +64,7 @@ int ofi_rma_win_open(void)
      * route even same-node accumulates through them (atomicity, see
      * mpid/rma_ofi.c), making those wait for a busy target too.
      * CLUMPI_OFI_ATOMICS=1 uses them wherever offered, 0 never. */
-    long want = cu_param_int("OFI_ATOMICS", -1);
+    long want = cu_param_int("OFI_ATOMICS");
     ofi_st.atomic_on = (i->caps & FI_ATOMIC) &&
                        (want > 0 || (want < 0 && i->domain_attr->data_progress == FI_PROGRESS_AUTO));
     return 0;

@@ -176,14 +176,14 @@ static void eager_at_least(size_t largest)
 struct fi_info *ofi_choose(size_t largest)
 {
     eager_at_least(largest);
-    const char *prov = cu_param_str("OFI_PROVIDER", NULL);
-    const char *iface = cu_param_str("OFI_IFACE", NULL);
+    const char *prov = cu_param_str("OFI_PROVIDER");
+    const char *iface = cu_param_str("OFI_IFACE");
     if (prov && !*prov)
         prov = NULL;
     if (iface && !*iface)
         iface = NULL;
     /* mpirun says so when it started every rank here */
-    int one_host = cu_param_int("ONE_HOST", 0) != 0;
+    int one_host = cu_param_int("ONE_HOST") != 0;
     struct fi_info *i = NULL;
     if (prov) {
         i = query(prov, iface, one_host);

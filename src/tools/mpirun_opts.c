@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/tools/mpirun.h"
+#include "src/util/param.h"
 
 void mpirun_usage(const char *self)
 {
@@ -387,8 +388,7 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
         fprintf(stderr, "%s: %d ranks on %d nodes of %d: placing round-robin\n", self, o->np,
                 o->nodes, o->ppn);
     /* CLUMPI_VERBOSE asks the library to talk; mpirun joins in with the layout. */
-    const char *cv = getenv("CLUMPI_VERBOSE");
-    if (cv && *cv && strcmp(cv, "0") != 0 && !o->verbose)
+    if (cu_param_int("VERBOSE") != 0 && !o->verbose)
         o->verbose = 1;
     return 0;
 }

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "src/tools/mpirun.h"
+#include "src/util/param.h"
 
 #define MAXKV 16
 
@@ -325,8 +326,8 @@ static void peer_name(int fd, char *buf, size_t len)
  * host that resolves; else the first non-loopback address that is up. */
 static void pick_address(struct job *j, char *out, size_t len)
 {
-    const char *env = getenv("CLUMPI_PMI_HOST");
-    if (env && *env) {
+    const char *env = cu_param_str("PMI_HOST");
+    if (env) {
         snprintf(out, len, "%s", env);
         return;
     }
@@ -370,10 +371,10 @@ static void pick_address(struct job *j, char *out, size_t len)
 int pmisrv_listen(struct job *j)
 {
     j->listen_fd = -1;
-    const char *ct = getenv("CLUMPI_CONNECT_TIMEOUT");
+    const char *ct = cu_param_str("CONNECT_TIMEOUT");
     char *end;
     j->connect_timeout = 30;
-    if (ct && *ct) {
+    if (ct) {
         double v = strtod(ct, &end);
         if (*end || !(v > 0) || v > 1e6) {
             fprintf(stderr, "%s: CLUMPI_CONNECT_TIMEOUT=%s: expected a positive number of seconds\n",

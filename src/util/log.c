@@ -9,15 +9,13 @@
 #include "src/util/param.h"
 
 static int log_rank = -1;
-static int log_verbose = -1;
+static cu_param_cache log_verbose;
 
 void cu_log_set_rank(int rank) { log_rank = rank; }
 
 int cu_verbose(void)
 {
-    if (log_verbose < 0)
-        log_verbose = (int)cu_param_int("VERBOSE", 0);
-    return log_verbose;
+    return (int)cu_param_cached(&log_verbose, "VERBOSE");
 }
 
 static void vlog(const char *what, const char *fmt, va_list ap)

@@ -1,37 +1,101 @@
 /*
- * param.c — CLUMPI_* environment variables.
+ * param.c — reading and writing the runtime parameters of param_table.c.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-const char *cu_param_str(const char *name, const char *def)
+#define PREFIX     "CLUMPI_"
+#define PREFIX_LEN (sizeof PREFIX - 1)
+
+unsigned cu_param_gen = 1;
+static char **written;   /* [cu_param_count]: values set by cu_param_set_*, or NULL */
+
+int cu_param_find(const char *name)
 {
-    char var[128];
-    snprintf(var, sizeof var, "CLUMPI_%s", name);
-    const char *v = getenv(var);
-    return (v && *v) ? v : def;
+    if (!name)
+        return -1;
+    if (!strncmp(name, PREFIX, PREFIX_LEN))
+        name += PREFIX_LEN;
+    for (int i = 0; i < cu_param_count; i++)
+        if (!strcmp(cu_param_defs[i].name + PREFIX_LEN, name))
+            return i;
+    return -1;
 }
 
-long cu_param_int(const char *name, long def)
+static int must_find(const char *name)
 {
-    const char *v = cu_param_str(name, NULL);
+    int i = cu_param_find(name);
+    if (i < 0)
+        cu_fatal("parameter CLUMPI_%s is missing from the table (src/util/param_table.c)", name);
+    return i;
+}
+
+/* The text in force: a written value, else a non-empty environment value. */
+static const char *text_at(int idx)
+{
+    if (written && written[idx])
+        return *written[idx] ? written[idx] : NULL;
+    const char *v = getenv(cu_param_defs[idx].name);
+    return (v && *v) ? v : NULL;
+}
+
+const char *cu_param_str_at(int idx)
+{
+    const char *v = text_at(idx);
+    return v ? v : cu_param_defs[idx].sdef;
+}
+
+long cu_param_int_at(int idx)
+{
+    const char *v = text_at(idx), *name = cu_param_defs[idx].name;
     if (!v)
-        return def;
+        return cu_param_defs[idx].idef;
     char *end;
     errno = 0;
     long x = strtol(v, &end, 0);
     if (errno || end == v)
-        cu_fatal("CLUMPI_%s=%s is not a number", name, v);
+        cu_fatal("%s=%s is not a number", name, v);
+    int shift = 0;
     switch (*end) {
-    case 'k': case 'K': x <<= 10; end++; break;
-    case 'm': case 'M': x <<= 20; end++; break;
-    case 'g': case 'G': x <<= 30; end++; break;
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
     default: break;
     }
     if (*end)
-        cu_fatal("CLUMPI_%s=%s is not a number", name, v);
-    return x;
+        cu_fatal("%s=%s is not a number", name, v);
+    if (x > (INT_MAX >> shift) || x < (INT_MIN >> shift))
+        cu_fatal("%s=%s is out of range (%d..%d)", name, v, INT_MIN, INT_MAX);
+    return x * (1L << shift);
+}
+
+const char *cu_param_str(const char *name) { return cu_param_str_at(must_find(name)); }
+long cu_param_int(const char *name) { return cu_param_int_at(must_find(name)); }
+
+int cu_param_set_str(int idx, const char *s)
+{
+    if (idx < 0 || idx >= cu_param_count || (s && strlen(s) >= CU_PARAM_STR_MAX))
+        return -1;
+    if (!written && !(written = calloc((size_t)cu_param_count, sizeof *written)))
+        return -1;
+    char *copy = strdup(s ? s : "");
+    if (!copy)
+        return -1;
+    free(written[idx]);
+    written[idx] = copy;
+    if (++cu_param_gen == 0)
+        cu_param_gen = 1;
+    return 0;
+}
+
+int cu_param_set_int(int idx, long v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld", v);
+    return cu_param_set_str(idx, text);
 }

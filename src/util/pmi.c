@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "src/util/log.h"
 #include "src/util/pmi.h"
+#include "src/util/param.h"
 
 #define MAXKV 16
 
@@ -421,8 +422,8 @@ static int connect_port(const char *port_env)
     memcpy(host, h0, (size_t)(h1 - h0));
     host[h1 - h0] = '\0';
     double timeout = 30;
-    const char *t = getenv("CLUMPI_CONNECT_TIMEOUT");
-    if (t && *t && strtod(t, NULL) > 0)
+    const char *t = cu_param_str("CONNECT_TIMEOUT");
+    if (t && strtod(t, NULL) > 0)
         timeout = strtod(t, NULL);
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
     int e = getaddrinfo(host, colon + 1, &hints, &res);
