@@ -1,5 +1,5 @@
 # mpid/: the device.
-libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h \
+libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h mpid/counters.h \
 	mpid/match.c mpid/request.c mpid/pt2pt.c mpid/cancel.c mpid/eager.c mpid/rndv.c \
 	mpid/progress.c mpid/route.c mpid/self.c mpid/init.c \
 	mpid/netpoll.c mpid/node_area.c

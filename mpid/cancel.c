@@ -64,6 +64,7 @@ int mpid_cancel(mpid_request *req)
             return MPI_SUCCESS;   /* matched already: completes normally */
         mpid_ctxq *c = mpid_ctxq_get(r->p.ctx);
         mpid_mq_remove(&c->posted, &r->p.q);
+        mpid_count_posted_del();
         req->status.MPI_SOURCE = r->p.q.src;
         req->status.MPI_TAG = r->p.q.tag;
         complete_cancelled(r);
@@ -101,6 +102,7 @@ void mpid_on_cancel(int src, const mpid_pkt_cancel *h)
         if (m->peer == src && m->sreq == h->sreq &&
             (m->type == MPID_PKT_RTS || m->type == MPID_PKT_EAGER_SYNC)) {
             mpid_mq_remove(&c->unexp, e);
+            mpid_count_unexp_del();
             mpid_msg_free(m);
             a.dropped = 1;
             break;

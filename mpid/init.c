@@ -93,7 +93,7 @@ int mpid_init(void)
 
     /* CLUMPI_NET: how other nodes are reached: "direct" (a libfabric
      * endpoint per rank) or "agent" (the node's NI agent, netmod/agent). */
-    const char *net = cu_param_str("NET", "direct");
+    const char *net = cu_param_str("NET");
     const mpid_channel *netch = &mpid_channel_ofi;
     if (!strcmp(net, "agent"))
         netch = &mpid_channel_agent;

@@ -15,6 +15,7 @@
 #include "mpid/mpid.h"
 #include "mpid/channel.h"
 #include "mpid/match.h"
+#include "mpid/counters.h"
 
 /* ---- packets -------------------------------------------------------------
  * The first byte of every header is its type. Message headers (eager, RTS)
@@ -250,6 +251,7 @@ typedef struct mpid_dest {
     int no_rma;                /* rma_read refused once: use CTS/DATA */
     int rma_ok;                /* rma_read worked once: cooperative copy allowed */
     int rts_out;               /* our RTS to this rank awaiting FIN or CTS */
+    int cnt_kind;              /* MPID_CNT_*: which counters its messages go to */
 } mpid_dest;
 
 extern mpid_dest *mpid_dests;          /* [world size] */

@@ -48,13 +48,13 @@ void mpid_net_init(const mpid_channel *ch)
 {
     mpid_net_chan = ch;
     hist = 0;
-    ival_min = (int)cu_param_int("NET_POLL_MIN", 1);
-    ival_max = (int)cu_param_int("NET_POLL_MAX", 256);
+    ival_min = (int)cu_param_int("NET_POLL_MIN");
+    ival_max = (int)cu_param_int("NET_POLL_MAX");
     if (ival_min < 1)
         ival_min = 1;
     if (ival_max < ival_min)
         ival_max = ival_min;
-    nap_us = cu_param_int("NET_NAP_US", 200);
+    nap_us = cu_param_int("NET_NAP_US");
     mpid_net_countdown = 0;
 }
 

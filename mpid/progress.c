@@ -50,7 +50,7 @@ static int oversubscribed;
  * ours. */
 static long host_cpus(void)
 {
-    long c = cu_param_int("HOST_CPUS", 0);
+    long c = cu_param_int("HOST_CPUS");
     if (c > 0)
         return c;
     cpu_set_t set;
@@ -62,7 +62,7 @@ static long host_cpus(void)
 
 void mpid_progress_init(int local_size, int agents)
 {
-    long nranks = cu_param_int("HOST_NRANKS", local_size);
+    long nranks = cu_param_int("HOST_NRANKS");
     if (nranks < local_size)
         nranks = local_size;
     /* Offload mode: each node's NI agent is one more process on these
@@ -73,16 +73,16 @@ void mpid_progress_init(int local_size, int agents)
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
     oversubscribed = nranks > host_cpus();
-    if (cu_param_int("OVERSUBSCRIBED", -1) >= 0)
-        oversubscribed = cu_param_int("OVERSUBSCRIBED", 0) != 0;
-    spin_polls = cu_param_int("SPIN", 4000);
+    if (cu_param_int("OVERSUBSCRIBED") >= 0)
+        oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
+    spin_polls = cu_param_int("SPIN");
     /* 1 ms: a collective round at 16 ranks on 2 cores is ~0.1-0.3 ms, so a
      * rank waiting for the next one still finds its peer's packet by
      * yielding; a rank idle for longer pays one futex wakeup (~15 us) on
      * top of a wait that already took > 1 ms. */
-    yield_ns = cu_param_int("YIELD_US", 1000) * 1000LL;
-    yield_long_ns = cu_param_int("YIELD_LONG_US", 1000) * 1000LL;
-    sleep_us = cu_param_int("SLEEP_US", 100000);
+    yield_ns = cu_param_int("YIELD_US") * 1000LL;
+    yield_long_ns = cu_param_int("YIELD_LONG_US") * 1000LL;
+    sleep_us = cu_param_int("SLEEP_US");
     cu_debug("progress: %ld ranks on this host, %ld cores: %s", nranks, host_cpus(),
              oversubscribed ? "oversubscribed, yield then block" : "spin then block");
 }
@@ -92,6 +92,7 @@ int mpid_oversubscribed(void) { return oversubscribed; }
 int mpid_progress(void)
 {
     int n = 0;
+    mpid_cnt.progress_passes++;
     for (int i = 0; i < mpid_nchans; i++)
         n += mpid_chans[i]->progress(BUDGET);
     if (mpid_net_chan && (--mpid_net_countdown <= 0 || mpid_net_urgent ||
@@ -184,6 +185,7 @@ static long long yield_charged(int ns_per_pass)
 {
     long long t = cu_now_ns();
     sched_yield();
+    mpid_cnt.yields++;
     long long d = cu_now_ns() - t;
     if (mpid_net_chan) {   /* (else nothing resets the count) */
         long long passes = d / ns_per_pass;
@@ -276,6 +278,7 @@ static int progress_until(int (*done)(void *arg), void *arg)
                 break;
             }
             mpid_idle_sleep(mpid_others ? 1000 : sleep_us);
+            mpid_cnt.blocks++;
             int n = mpid_progress();
             if (is_done(done, arg))
                 return 0;

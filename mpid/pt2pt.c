@@ -7,6 +7,8 @@
 #include "mpid/mpidi.h"
 #include "src/util/log.h"
 
+mpid_counters mpid_cnt;
+
 static inline int err_of(int rc)
 {
     return rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
@@ -36,6 +38,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
     int w = comm->world_ranks[dest];
     mpid_dest *d = &mpid_dests[w];
     size_t bytes = dt->size * count;
+    mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
 
     /* Fast path: contiguous eager with nothing queued before it. */
     if (__builtin_expect(dt->contig && bytes <= d->eager_max && mode != MPID_SEND_SYNC &&
@@ -150,6 +153,7 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
     if (__builtin_expect(c->unexp.head != NULL, 0)) {
         mpid_mq_elem *e = mpid_mq_take_unexp(&c->unexp, src, tag);
         if (e) {
+            mpid_count_unexp_del();
             recv_from_msg(r, mpid_msg_of_q(e));
             return MPI_SUCCESS;
         }
@@ -162,6 +166,7 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
     if (__builtin_expect(!dt->builtin, 0))
         mpid_req_hold_dt(r);
     mpid_mq_append(&c->posted, &r->p.q);
+    mpid_count_posted_add();
     return MPI_SUCCESS;
 }
 
@@ -204,6 +209,7 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
     }
     if (msg) {
         mpid_mq_remove(&c->unexp, e);
+        mpid_count_unexp_del();
         /* Mprobe matches the message: a synchronous sender may complete. */
         if (m->type == MPID_PKT_EAGER_SYNC) {
             mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = m->sreq };
@@ -248,6 +254,7 @@ static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned t
     if (len)
         memcpy(m->data, payload, len);
     mpid_mq_append(&c->unexp, &m->q);
+    mpid_count_unexp_add();
 }
 
 static inline mpid_ctxq *ctxq_or_die(uint32_t ctx)
@@ -264,9 +271,11 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     if (__builtin_expect(type == MPID_PKT_EAGER, 1)) {
         mpid_pkt_msg h;
         memcpy(&h, hdr, sizeof h);
+        mpid_count_recv(mpid_dests[src].cnt_kind, len);
         mpid_ctxq *c = ctxq_or_die(h.ctx);
         mpid_mq_elem *e = c->posted.head ? mpid_mq_take_posted(&c->posted, h.src, h.tag) : NULL;
         if (__builtin_expect(e != NULL, 1)) {
+            mpid_count_posted_del();
             mpid_req *r = mpid_req_of_q(e);
             mpid_eager_deliver(r, h.src, h.tag, payload, len);
             mpid_req_complete(r);
@@ -279,9 +288,11 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     case MPID_PKT_EAGER_SYNC: {
         mpid_pkt_esync h;
         memcpy(&h, hdr, sizeof h);
+        mpid_count_recv(mpid_dests[src].cnt_kind, len);
         mpid_ctxq *c = ctxq_or_die(h.m.ctx);
         mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
         if (e) {
+            mpid_count_posted_del();
             mpid_req *r = mpid_req_of_q(e);
             mpid_eager_deliver(r, h.m.src, h.m.tag, payload, len);
             mpid_req_complete(r);
@@ -298,9 +309,11 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         uint64_t rkey[2] = { 0, 0 };   /* payload: keys (rma_read_key), if any */
         if (len)
             memcpy(rkey, payload, len < sizeof rkey ? len : sizeof rkey);
+        mpid_count_recv(mpid_dests[src].cnt_kind, h.size);
         mpid_ctxq *c = ctxq_or_die(h.m.ctx);
         mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
         if (e) {
+            mpid_count_posted_del();
             /* Read the data from progress, outside the channel's callback. */
             mpid_req *r = mpid_req_of_q(e);
             r->pub.status.MPI_SOURCE = h.m.src;

@@ -67,7 +67,7 @@ void mpid_win_set_paths(mpid_win *w)
      * ones (tests run both paths on one node). */
     static int force_am = -1;
     if (force_am < 0)
-        force_am = cu_param_int("RMA_AM", 0) != 0;
+        force_am = cu_param_int("RMA_AM") != 0;
     int me = w->comm->rank;
     mpid_win_peer *p = &w->peers[me];
     p->direct = w->dynamic ? NULL : w->base;

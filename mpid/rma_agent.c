@@ -35,7 +35,7 @@ int mpid_rma_agent_open(mpid_win *w)
      * requests (active messages), for comparison. */
     static int on = -1;
     if (on < 0)
-        on = cu_param_int("RMA_AGENT", 1) != 0;
+        on = cu_param_int("RMA_AGENT") != 0;
     int n = w->comm->size, me = w->comm->rank;
     const mpid_channel *ag = NULL;
     for (int t = 0; t < n && !ag; t++)

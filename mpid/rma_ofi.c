@@ -177,7 +177,7 @@ void mpid_rma_ofi_setup(mpid_win *w)
             mpid_dests[world].ch->rma_post)
             ch = mpid_dests[world].ch;
     }
-    if (!ch || w->dynamic || cu_param_int("RMA_AM", 0) || !cu_param_int("RMA_OFI", 1))
+    if (!ch || w->dynamic || cu_param_int("RMA_AM") || !cu_param_int("RMA_OFI"))
         return;
     struct mpid_rma_ofi_win *o = calloc(1, sizeof *o);
     keys_msg mine = { 0 }, *all = calloc((size_t)n, sizeof *all);

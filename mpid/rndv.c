@@ -61,7 +61,7 @@ static size_t coop_min(void)
 {
     static long v = -1;
     if (v < 0) {
-        v = cu_param_int("RNDV_COOP", 256 * 1024);
+        v = cu_param_int("RNDV_COOP");
         if (v < 0)
             v = 0;
     }

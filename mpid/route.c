@@ -33,18 +33,21 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
         return -ENOMEM;
     /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
      * force rendezvous for small messages). */
-    long cap = cu_param_int("EAGER_LIMIT", -1);
+    long cap = cu_param_int("EAGER_LIMIT");
     /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
-    int no_rma = cu_param_int("NO_RMA", 0) != 0;
+    int no_rma = cu_param_int("NO_RMA") != 0;
     for (int w = 0; w < n; w++) {
         mpid_dest *d = &mpid_dests[w];
-        if (w == mpid_my_world_rank)
+        if (w == mpid_my_world_rank) {
             d->ch = &mpid_channel_self;
-        else if (shm_up && node_of[w] == my_node)
+            d->cnt_kind = MPID_CNT_SELF;
+        } else if (shm_up && node_of[w] == my_node) {
             d->ch = &mpid_channel_shm;
-        else if (mpid_net_chan && node_of[w] != my_node)
+            d->cnt_kind = MPID_CNT_SHM;
+        } else if (mpid_net_chan && node_of[w] != my_node) {
             d->ch = mpid_net_chan;
-        else
+            d->cnt_kind = MPID_CNT_NET;
+        } else
             d->ch = &unreach;
         d->eager_max = d->ch->max_payload;
         if (cap >= 0 && (size_t)cap < d->eager_max)

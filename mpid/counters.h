@@ -1,0 +1,60 @@
+/*
+ * counters.h — the device's per-process counters: messages and bytes per
+ * channel, the protocol each send took, the lengths of the matching
+ * queues, progress passes, yields and blocks. MPI_T's performance
+ * variables read them (src/mpit/pvar.c); the device only increments, with
+ * the static inline helpers below (plain adds: no atomics, no branches but
+ * the high-water marks').
+ */
+#ifndef MPID_COUNTERS_H
+#define MPID_COUNTERS_H
+
+#include <stddef.h>
+
+/* The channel kinds messages are counted by. */
+enum { MPID_CNT_SELF, MPID_CNT_SHM, MPID_CNT_NET, MPID_CNT_KINDS };
+
+typedef struct mpid_counters {
+    unsigned long long sent_msgs[MPID_CNT_KINDS], sent_bytes[MPID_CNT_KINDS];
+    unsigned long long recv_msgs[MPID_CNT_KINDS], recv_bytes[MPID_CNT_KINDS];
+    unsigned long long eager_sent, rndv_sent;   /* messages by protocol */
+    unsigned long long unexp_len, unexp_hwm;    /* unexpected messages queued */
+    unsigned long long posted_len, posted_hwm;  /* receives posted, unmatched */
+    unsigned long long progress_passes, yields, blocks;
+} mpid_counters;
+
+extern mpid_counters mpid_cnt;
+
+/* A send of `bytes` to a rank behind channel kind `kind`. */
+static inline void mpid_count_send(int kind, size_t bytes, int eager)
+{
+    mpid_cnt.sent_msgs[kind]++;
+    mpid_cnt.sent_bytes[kind] += bytes;
+    if (eager)
+        mpid_cnt.eager_sent++;
+    else
+        mpid_cnt.rndv_sent++;
+}
+
+/* A message of `bytes` arrived (before matching). */
+static inline void mpid_count_recv(int kind, size_t bytes)
+{
+    mpid_cnt.recv_msgs[kind]++;
+    mpid_cnt.recv_bytes[kind] += bytes;
+}
+
+static inline void mpid_count_unexp_add(void)
+{
+    if (++mpid_cnt.unexp_len > mpid_cnt.unexp_hwm)
+        mpid_cnt.unexp_hwm = mpid_cnt.unexp_len;
+}
+static inline void mpid_count_unexp_del(void) { mpid_cnt.unexp_len--; }
+
+static inline void mpid_count_posted_add(void)
+{
+    if (++mpid_cnt.posted_len > mpid_cnt.posted_hwm)
+        mpid_cnt.posted_hwm = mpid_cnt.posted_len;
+}
+static inline void mpid_count_posted_del(void) { mpid_cnt.posted_len--; }
+
+#endif
