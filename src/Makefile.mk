@@ -18,3 +18,8 @@ libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
 libmpi_la_SOURCES += src/win.h src/win.c src/win_info.c src/rma.c src/win_sync.c
 # MPIX extensions: shared counters (fetch-and-add by the NI agent, or a window).
 libmpi_la_SOURCES += src/counter.c
+# MPI_T, the tool information interface (mpit owner): control variables are
+# the runtime parameters (src/util/param_table.c), performance variables the
+# device's counters (mpid/counters.h).
+libmpi_la_SOURCES += src/mpit/mpit.h src/mpit/init.c src/mpit/enum.c src/mpit/cvar.c \
+	src/mpit/category.c src/mpit/pvar.c src/mpit/pvar_session.c

@@ -20,16 +20,17 @@
 #define USER_SEQ   0x200000          /* user-added codes: USER_SEQ + k */
 #define USER_MAX   0x1fffff
 #define MAX_CLASS  255               /* classes live in 8 bits */
+#define LAST_PREDEFINED_CLASS MPI_T_ERR_INVALID
 
 static struct { int seq; char msg[MSG_LEN]; } ring[RING];
 static int next_seq = 1;
 
 /* Highest class in use, and the value of MPI_LASTUSEDCODE: the highest
  * class or user-added code, so both readings of the standard hold. */
-static int last_class = MPI_ERR_IO;
-int mpir_lastusedcode = MPI_ERR_IO;
+static int last_class = LAST_PREDEFINED_CLASS;
+int mpir_lastusedcode = LAST_PREDEFINED_CLASS;
 
-/* User-added classes (MPI_ERR_IO+1 .. ) and codes, with optional strings. */
+/* User-added classes (LAST_PREDEFINED_CLASS+1 .. ) and codes, with optional strings. */
 static char *class_str[MAX_CLASS + 1];
 static int   nuser_codes;
 static int  *user_code_class;        /* [nuser_codes] */
@@ -94,7 +95,24 @@ static const char *const class_names[] = {
     [MPI_ERR_DUP_DATAREP] = "MPI_ERR_DUP_DATAREP: data representation already defined",
     [MPI_ERR_CONVERSION] = "MPI_ERR_CONVERSION: data conversion error",
     [MPI_ERR_IO] = "MPI_ERR_IO: I/O error",
+    [MPI_T_ERR_MEMORY] = "MPI_T_ERR_MEMORY: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] = "MPI_T_ERR_NOT_INITIALIZED: MPI_T not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "MPI_T_ERR_CANNOT_INIT: MPI_T cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "MPI_T_ERR_INVALID_INDEX: index invalid or out of range",
+    [MPI_T_ERR_INVALID_ITEM] = "MPI_T_ERR_INVALID_ITEM: item index out of range",
+    [MPI_T_ERR_INVALID_HANDLE] = "MPI_T_ERR_INVALID_HANDLE: invalid handle",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T_ERR_OUT_OF_HANDLES: no more handles available",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions available",
+    [MPI_T_ERR_INVALID_SESSION] = "MPI_T_ERR_INVALID_SESSION: invalid session",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "MPI_T_ERR_CVAR_SET_NOT_NOW: variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "MPI_T_ERR_CVAR_SET_NEVER: variable cannot be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "MPI_T_ERR_PVAR_NO_STARTSTOP: variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "MPI_T_ERR_PVAR_NO_WRITE: variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T_ERR_PVAR_NO_ATOMIC: variable cannot be read and reset atomically",
+    [MPI_T_ERR_INVALID_NAME] = "MPI_T_ERR_INVALID_NAME: no variable or category of that name",
+    [MPI_T_ERR_INVALID] = "MPI_T_ERR_INVALID: invalid use of the interface or bad parameter value",
 };
+
 
 int mpir_err(int errclass, const char *func, const char *fmt, ...)
 {
@@ -151,7 +169,7 @@ static int code_valid(int code)
 
 static const char *class_string(int c)
 {
-    if (c <= MPI_ERR_IO)
+    if (c <= LAST_PREDEFINED_CLASS)
         return class_names[c];
     return class_str[c] ? class_str[c] : "";
 }
@@ -251,7 +269,7 @@ int PMPI_Add_error_string(int errorcode, const char *string)
                                        strlen(string)));
     char **slot;
     int seq = (int)((unsigned)errorcode >> 8);
-    if (errorcode > MPI_ERR_IO && errorcode <= last_class)
+    if (errorcode > LAST_PREDEFINED_CLASS && errorcode <= last_class)
         slot = &class_str[errorcode];
     else if (code_valid(errorcode) && seq >= USER_SEQ)
         slot = &user_code_str[seq - USER_SEQ];
@@ -280,6 +298,6 @@ void mpir_errors_finalize(void)
     user_code_str = NULL;
     user_code_class = NULL;
     nuser_codes = 0;
-    mpir_lastusedcode = MPI_ERR_IO;
-    last_class = MPI_ERR_IO;
+    mpir_lastusedcode = LAST_PREDEFINED_CLASS;
+    last_class = LAST_PREDEFINED_CLASS;
 }

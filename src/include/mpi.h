@@ -200,6 +200,23 @@ typedef struct MPI_Status {
 #define MPI_ERR_DUP_DATAREP  55
 #define MPI_ERR_CONVERSION   56
 #define MPI_ERR_IO           57
+/* the tool information interface's classes (MPI_T_*, returned directly) */
+#define MPI_T_ERR_MEMORY            58
+#define MPI_T_ERR_NOT_INITIALIZED   59
+#define MPI_T_ERR_CANNOT_INIT       60
+#define MPI_T_ERR_INVALID_INDEX     61
+#define MPI_T_ERR_INVALID_ITEM      62
+#define MPI_T_ERR_INVALID_HANDLE    63
+#define MPI_T_ERR_OUT_OF_HANDLES    64
+#define MPI_T_ERR_OUT_OF_SESSIONS   65
+#define MPI_T_ERR_INVALID_SESSION   66
+#define MPI_T_ERR_CVAR_SET_NOT_NOW  67
+#define MPI_T_ERR_CVAR_SET_NEVER    68
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 69
+#define MPI_T_ERR_PVAR_NO_WRITE     70
+#define MPI_T_ERR_PVAR_NO_ATOMIC    71
+#define MPI_T_ERR_INVALID_NAME      72
+#define MPI_T_ERR_INVALID           73
 #define MPI_ERR_LASTCODE     0x3fffffff
 
 /* ---- other constants --------------------------------------------------- */
@@ -706,6 +723,106 @@ CLUMPI_API(int, Win_flush_local, (int rank, MPI_Win win));
 CLUMPI_API(int, Win_flush_local_all, (MPI_Win win));
 CLUMPI_API(int, Win_sync, (MPI_Win win));
 
+
+/* ---- MPI_T: the tool information interface (MPI-3.1 14.3) ---------------
+ * Control variables are the CLUMPI_* parameters, performance variables the
+ * device's counters. Usable before MPI_Init and after MPI_Finalize between
+ * MPI_T_init_thread and MPI_T_finalize; errors are returned as MPI_T_ERR_*
+ * classes, without error handlers. */
+typedef struct clumpi_T_enum *MPI_T_enum;
+typedef struct clumpi_T_cvar *MPI_T_cvar_handle;
+typedef struct clumpi_T_pvar *MPI_T_pvar_handle;
+typedef struct clumpi_T_session *MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL          ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL   ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_HANDLE_NULL   ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES   ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_SESSION_NULL  ((MPI_T_pvar_session)0)
+
+#define MPI_T_VERBOSITY_USER_BASIC    1
+#define MPI_T_VERBOSITY_USER_DETAIL   2
+#define MPI_T_VERBOSITY_USER_ALL      3
+#define MPI_T_VERBOSITY_TUNER_BASIC   4
+#define MPI_T_VERBOSITY_TUNER_DETAIL  5
+#define MPI_T_VERBOSITY_TUNER_ALL     6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC  7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL    9
+
+#define MPI_T_BIND_NO_OBJECT      0
+#define MPI_T_BIND_MPI_COMM       1
+#define MPI_T_BIND_MPI_DATATYPE   2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE       4
+#define MPI_T_BIND_MPI_GROUP      5
+#define MPI_T_BIND_MPI_OP         6
+#define MPI_T_BIND_MPI_REQUEST    7
+#define MPI_T_BIND_MPI_WIN        8
+#define MPI_T_BIND_MPI_MESSAGE    9
+#define MPI_T_BIND_MPI_INFO       10
+
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL    2
+#define MPI_T_SCOPE_GROUP    3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL      5
+#define MPI_T_SCOPE_ALL_EQ   6
+
+#define MPI_T_PVAR_CLASS_STATE         0
+#define MPI_T_PVAR_CLASS_LEVEL         1
+#define MPI_T_PVAR_CLASS_SIZE          2
+#define MPI_T_PVAR_CLASS_PERCENTAGE    3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK  5
+#define MPI_T_PVAR_CLASS_COUNTER       6
+#define MPI_T_PVAR_CLASS_AGGREGATE     7
+#define MPI_T_PVAR_CLASS_TIMER         8
+#define MPI_T_PVAR_CLASS_GENERIC       9
+
+CLUMPI_API(int, T_init_thread, (int required, int *provided));
+CLUMPI_API(int, T_finalize, (void));
+CLUMPI_API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len));
+CLUMPI_API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name,
+                                  int *name_len));
+CLUMPI_API(int, T_cvar_get_num, (int *num_cvar));
+CLUMPI_API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity,
+                                  MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc,
+                                  int *desc_len, int *bind, int *scope));
+CLUMPI_API(int, T_cvar_get_index, (const char *name, int *cvar_index));
+CLUMPI_API(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle,
+                                      MPI_T_cvar_handle *handle, int *count));
+CLUMPI_API(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle));
+CLUMPI_API(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf));
+CLUMPI_API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf));
+CLUMPI_API(int, T_pvar_get_num, (int *num_pvar));
+CLUMPI_API(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity,
+                                  int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                  char *desc, int *desc_len, int *bind, int *readonly,
+                                  int *continuous, int *atomic));
+CLUMPI_API(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index));
+CLUMPI_API(int, T_pvar_session_create, (MPI_T_pvar_session *session));
+CLUMPI_API(int, T_pvar_session_free, (MPI_T_pvar_session *session));
+CLUMPI_API(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index,
+                                      void *obj_handle, MPI_T_pvar_handle *handle, int *count));
+CLUMPI_API(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle));
+CLUMPI_API(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+CLUMPI_API(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+CLUMPI_API(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf));
+CLUMPI_API(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                               const void *buf));
+CLUMPI_API(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle));
+CLUMPI_API(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                   void *buf));
+CLUMPI_API(int, T_category_get_num, (int *num_cat));
+CLUMPI_API(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc,
+                                      int *desc_len, int *num_cvars, int *num_pvars,
+                                      int *num_categories));
+CLUMPI_API(int, T_category_get_index, (const char *name, int *cat_index));
+CLUMPI_API(int, T_category_get_cvars, (int cat_index, int len, int indices[]));
+CLUMPI_API(int, T_category_get_pvars, (int cat_index, int len, int indices[]));
+CLUMPI_API(int, T_category_get_categories, (int cat_index, int len, int indices[]));
+CLUMPI_API(int, T_category_changed, (int *stamp));
 
 /* ---- MPIX: clumpi extensions --------------------------------------------
  * Shared counters: a 64-bit integer owned by one rank of a communicator,
