@@ -34,6 +34,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/idup \
 	test/mpi/errors \
 	test/mpi/initfini \
+	test/mpi/mpit \
 	test/mpi/coll \
 	test/mpi/stress \
 	test/mpi/incast \
@@ -173,6 +174,10 @@ test_mpi_pack_external_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_f90types_SOURCES = test/mpi/f90types.c test/mpi/mtest.h
 test_mpi_f90types_LDADD = $(MPI_TEST_LIBS)
 test_mpi_f90types_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_mpit_SOURCES = test/mpi/mpit.c test/mpi/mtest.h
+test_mpi_mpit_LDADD = $(MPI_TEST_LIBS)
+test_mpi_mpit_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
 test_mpi_comms_LDADD = $(MPI_TEST_LIBS)
