@@ -189,7 +189,7 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
      * mpirun says with CLUMPI_ONE_HOST, in more than one node) are named
      * apart, so that programs which find nodes by name see the layout the
      * device uses. */
-    int emulated = mpid_node_count() > 1 && cu_param_int("ONE_HOST", 0) != 0;
+    int emulated = mpid_node_count() > 1 && cu_param_int("ONE_HOST") != 0;
     int n = emulated ? snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s:n%d", host,
                                 mpid_node_of(mpid_world_rank()))
                      : snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
