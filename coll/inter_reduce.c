@@ -1,9 +1,11 @@
 /*
  * inter_reduce.c — Reduce, Allreduce, Reduce_scatter(_block) and Barrier on
  * an intercommunicator (and their nonblocking forms). Each group reduces
- * its vectors onto its rank 0 with the order-keeping intracommunicator
- * tree; the groups' leaders then hand the result across, and, where the
- * whole group wants it, the leader broadcasts or scatters it at home.
+ * its vectors onto its rank 0 in rank order (the schedules: the
+ * order-keeping binomial tree; the blocking forms: the algorithm the
+ * selection table picks for the local group and the op); the groups'
+ * leaders then hand the result across, and, where the whole group wants
+ * it, the leader broadcasts or scatters it at home.
  */
 #include <stdlib.h>
 #include "coll/inter.h"
@@ -91,14 +93,23 @@ int coll_inter_reduce_scatter(coll_sched *s, const void *sbuf, void *rbuf, const
 
 /* ---- blocking forms ------------------------------------------------------ */
 
-/* My group's vectors reduced onto its rank 0, into acc there (NULL
- * elsewhere), by the algorithm the table picks for the local group. */
-static int reduce_home_run(const void *sbuf, void *acc, size_t count, const cu_dtype *dt,
-                           const coll_op *op, const mpid_comm *local)
+/* My group's vectors reduced onto its rank 0 by the algorithm the table
+ * picks for the local group: *res is the result there (in acc, which the
+ * caller frees, or sbuf itself when the group is only me), NULL elsewhere. */
+static int reduce_home_run(const void *sbuf, coll_tmp *acc, size_t count, const cu_dtype *dt,
+                           const coll_op *op, const mpid_comm *local, const void **res)
 {
+    *res = local->size == 1 ? sbuf : NULL;
+    if (local->size == 1)
+        return MPI_SUCCESS;
+    int rc = local->rank == 0 ? coll_tmp_alloc(acc, count, dt) : MPI_SUCCESS;
     const char *name;
     coll_reduce_fn *f = coll_select_reduce(cu_dtype_bytes(dt, count), op, local, &name);
-    return f ? f(sbuf, acc, count, dt, op, 0, local) : MPI_ERR_ARG;
+    if (rc == MPI_SUCCESS)
+        rc = f ? f(sbuf, acc->buf, count, dt, op, 0, local) : MPI_ERR_ARG;
+    if (local->rank == 0)
+        *res = acc->buf;
+    return rc;
 }
 
 /* The leaders swap their groups' results (the others wait for nothing). */
@@ -134,11 +145,10 @@ int coll_inter_reduce_run(const void *sbuf, void *rbuf, size_t count, const cu_d
     if (root == MPI_ROOT)
         return coll_recv(rbuf, count, dt, 0, COLL_TAG_INTER, inter);
     coll_tmp acc = { 0 };
-    int rc = local->rank == 0 ? coll_tmp_alloc(&acc, count, dt) : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS)
-        rc = reduce_home_run(sbuf, acc.buf, count, dt, op, local);
+    const void *mine;
+    int rc = reduce_home_run(sbuf, &acc, count, dt, op, local, &mine);
     if (rc == MPI_SUCCESS && local->rank == 0)
-        rc = coll_send(acc.buf, count, dt, root, COLL_TAG_INTER, inter);
+        rc = coll_send(mine, count, dt, root, COLL_TAG_INTER, inter);
     coll_tmp_free(&acc);
     return rc;
 }
@@ -147,11 +157,10 @@ int coll_inter_allreduce_run(const void *sbuf, void *rbuf, size_t count, const c
                              const coll_op *op, const mpid_comm *inter, const mpid_comm *local)
 {
     coll_tmp acc = { 0 };
-    int rc = local->rank == 0 ? coll_tmp_alloc(&acc, count, dt) : MPI_SUCCESS;
+    const void *mine;
+    int rc = reduce_home_run(sbuf, &acc, count, dt, op, local, &mine);
     if (rc == MPI_SUCCESS)
-        rc = reduce_home_run(sbuf, acc.buf, count, dt, op, local);
-    if (rc == MPI_SUCCESS)
-        rc = swap_leaders_run(acc.buf, rbuf, count, dt, inter);
+        rc = swap_leaders_run(mine, rbuf, count, dt, inter);
     coll_tmp_free(&acc);
     const char *name;
     coll_bcast_fn *f = coll_select_bcast(cu_dtype_bytes(dt, count), local, &name);
@@ -174,13 +183,12 @@ int coll_inter_reduce_scatter_run(const void *sbuf, void *rbuf, const int *rcoun
         total += (size_t)rcounts[i];
     }
     coll_tmp acc = { 0 }, res = { 0 };
-    int rc = MPI_SUCCESS;
-    if (me == 0 && (rc = coll_tmp_alloc(&acc, total, dt)) == MPI_SUCCESS)
-        rc = coll_tmp_alloc(&res, total, dt);
+    const void *mine = NULL;
+    int rc = me == 0 ? coll_tmp_alloc(&res, total, dt) : MPI_SUCCESS;
     if (rc == MPI_SUCCESS)
-        rc = reduce_home_run(sbuf, acc.buf, total, dt, op, local);
+        rc = reduce_home_run(sbuf, &acc, total, dt, op, local, &mine);
     if (rc == MPI_SUCCESS)
-        rc = swap_leaders_run(acc.buf, res.buf, total, dt, inter);
+        rc = swap_leaders_run(mine, res.buf, total, dt, inter);
     const char *name;
     coll_scatterv_fn *f = coll_select_scatterv(local, &name);
     if (rc == MPI_SUCCESS)
