@@ -1,10 +1,11 @@
 /*
  * counters.h — the device's per-process counters: messages and bytes per
  * channel, the protocol each send took, the lengths of the matching
- * queues, progress passes, yields and blocks. MPI_T's performance
- * variables read them (src/mpit/pvar.c); the device only increments, with
- * the static inline helpers below (plain adds: no atomics, no branches but
- * the high-water marks').
+ * queues, progress passes, yields and blocks, and in offload mode how this
+ * rank hands packets to its NI agent (netmod/agent/agent_chan.c). MPI_T's
+ * performance variables read them (src/mpit/pvar.c); the device and the
+ * channels only increment, with plain adds (no atomics, no branches but the
+ * high-water marks').
  */
 #ifndef MPID_COUNTERS_H
 #define MPID_COUNTERS_H
@@ -21,6 +22,11 @@ typedef struct mpid_counters {
     unsigned long long unexp_len, unexp_hwm;    /* unexpected messages queued */
     unsigned long long posted_len, posted_hwm;  /* receives posted, unmatched */
     unsigned long long progress_passes, yields, blocks;
+    /* offload mode, this rank's side of its node's NI agent */
+    unsigned long long agent_pio, agent_pio_slots;   /* sends copied into slots */
+    unsigned long long agent_dma;                    /* sends the agent pulls */
+    unsigned long long agent_slot_waits;             /* sends that found no free slot */
+    unsigned long long agent_doorbells;              /* wake-ups of a sleeping agent */
 } mpid_counters;
 
 extern mpid_counters mpid_cnt;

@@ -45,6 +45,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpid/channel.h"
+#include "mpid/counters.h"
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
@@ -102,6 +103,7 @@ static int sock_drain(void)
 static void doorbell(void)
 {
     char c = 1;
+    mpid_cnt.agent_doorbells++;
     (void)!send(R.sock, &c, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
@@ -308,6 +310,7 @@ static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec
         doorbell();
     uint64_t seq = R.dma_posted++;
     R.dma_ck[seq % AGT_DMA_MAX] = cookie;
+    mpid_cnt.agent_dma++;
     if (cookie)
         return 1;
     agt_chan_wait(pulled, &seq);
@@ -386,8 +389,10 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
     size_t fp = agt_frag_payload(R.h->mtu);
     uint32_t nfrag = len ? (uint32_t)((len + fp - 1) / fp) : 1, k;
-    if (!tx_take(nfrag, &k))
+    if (!tx_take(nfrag, &k)) {
+        mpid_cnt.agent_slot_waits++;
         return -EAGAIN;
+    }
     /* packet f: the wire header, the device header (first only), then
      * the next fp bytes of the gather list */
     const char *src = nfrag > 0 && iovcnt ? iov[0].iov_base : NULL;
@@ -414,7 +419,12 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
             p += c, src += c, fl -= c, left_in_iov -= c;
         }
     }
-    return tx_post(AGT_CMD_PIO, k, nfrag, nfrag * sizeof(agt_wire) + hdrlen + len);
+    int rc = tx_post(AGT_CMD_PIO, k, nfrag, nfrag * sizeof(agt_wire) + hdrlen + len);
+    if (rc == 0) {
+        mpid_cnt.agent_pio++;
+        mpid_cnt.agent_pio_slots += nfrag;
+    }
+    return rc;
 }
 
 static int agt_send(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,

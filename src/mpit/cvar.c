@@ -145,7 +145,11 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
     if (!buf)
         return mpir_t_err(MPI_T_ERR_INVALID, fn, "buf is NULL");
     if (cu_param_defs[handle->idx].type == CU_PARAM_INT) {
-        *(int *)buf = (int)cu_param_int_at(handle->idx);
+        long v;
+        if (cu_param_try_int_at(handle->idx, &v))
+            return mpir_t_err(MPI_T_ERR_INVALID, fn, "%s is set to something not an int",
+                              cu_param_defs[handle->idx].name);
+        *(int *)buf = (int)v;
     } else {
         const char *s = cu_param_str_at(handle->idx);
         int len = CU_PARAM_STR_MAX;

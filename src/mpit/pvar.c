@@ -51,6 +51,17 @@ const mpir_t_pvar_def mpir_t_pvars[] = {
         "times a waiting rank yielded its core (ranks outnumber cores)"),
     CNT("progress_blocks", "progress", TUNER_DETAIL, blocks,
         "times a waiting rank blocked until woken (or its sleep ended)"),
+    CNT("agent_pio_sends", "agent", TUNER_BASIC, agent_pio,
+        "offload mode: packets to other nodes this rank copied into its agent's slots (PIO)"),
+    CNT("agent_pio_slots", "agent", TUNER_DETAIL, agent_pio_slots,
+        "offload mode: agent slots those packets filled (one per MTU of data)"),
+    CNT("agent_dma_sends", "agent", TUNER_BASIC, agent_dma,
+        "offload mode: packets the agent pulled from this rank's memory (above "
+        "CLUMPI_AGENT_PIO_MAX)"),
+    CNT("agent_slot_waits", "agent", TUNER_DETAIL, agent_slot_waits,
+        "offload mode: sends that found no free slot and waited for the agent"),
+    CNT("agent_doorbells", "agent", TUNER_DETAIL, agent_doorbells,
+        "offload mode: wake-ups this rank sent to its sleeping agent"),
 };
 enum { NPVARS = (int)(sizeof mpir_t_pvars / sizeof mpir_t_pvars[0]) };
 

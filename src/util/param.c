@@ -50,16 +50,15 @@ const char *cu_param_str_at(int idx)
     return v ? v : cu_param_defs[idx].sdef;
 }
 
-long cu_param_int_at(int idx)
+/* An integer with an optional k/m/g suffix, within int's range: 0, or -1
+ * when v is not such a number. */
+static int parse_int(const char *v, long *out)
 {
-    const char *v = text_at(idx), *name = cu_param_defs[idx].name;
-    if (!v)
-        return cu_param_defs[idx].idef;
     char *end;
     errno = 0;
     long x = strtol(v, &end, 0);
     if (errno || end == v)
-        cu_fatal("%s=%s is not a number", name, v);
+        return -1;
     int shift = 0;
     switch (*end) {
     case 'k': case 'K': shift = 10; end++; break;
@@ -67,11 +66,29 @@ long cu_param_int_at(int idx)
     case 'g': case 'G': shift = 30; end++; break;
     default: break;
     }
-    if (*end)
-        cu_fatal("%s=%s is not a number", name, v);
-    if (x > (INT_MAX >> shift) || x < (INT_MIN >> shift))
-        cu_fatal("%s=%s is out of range (%d..%d)", name, v, INT_MIN, INT_MAX);
-    return x * (1L << shift);
+    if (*end || x > (INT_MAX >> shift) || x < (INT_MIN >> shift))
+        return -1;
+    *out = x * (1L << shift);
+    return 0;
+}
+
+int cu_param_try_int_at(int idx, long *out)
+{
+    const char *v = text_at(idx);
+    if (!v) {
+        *out = cu_param_defs[idx].idef;
+        return 0;
+    }
+    return parse_int(v, out);
+}
+
+long cu_param_int_at(int idx)
+{
+    long x;
+    if (cu_param_try_int_at(idx, &x))
+        cu_fatal("%s=%s is not a number in %d..%d (k, m, g suffixes allowed)",
+                 cu_param_defs[idx].name, text_at(idx), INT_MIN, INT_MAX);
+    return x;
 }
 
 const char *cu_param_str(const char *name) { return cu_param_str_at(must_find(name)); }

@@ -75,6 +75,8 @@ const char *cu_param_str(const char *name);
 /* The value in force of parameter idx: an integer or a string. */
 long        cu_param_int_at(int idx);
 const char *cu_param_str_at(int idx);
+/* The same integer without the fatal error: 0, or -1 when malformed. */
+int         cu_param_try_int_at(int idx, long *out);
 
 /* Set parameter idx for this process (over the environment): an integer,
  * or a string (NULL or "" returns to the default). 0, or -1 when the

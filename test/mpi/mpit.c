@@ -1,15 +1,17 @@
 /* np: 1 2 3 5 8
- * env: CLUMPI_COLL_KNOMIAL_K=3 CLUMPI_NET=direct
+ * env: CLUMPI_COLL_KNOMIAL_K=3 CLUMPI_NET=direct CLUMPI_AGENT_DELAY_NS=bogus
  *
  * The MPI_T tool information interface (clumpi only: the variables are
  * clumpi's). Before MPI_Init: reference counting, the environment's value
  * of a control variable, a write of a variable read at MPI_Init
- * (CLUMPI_EAGER_LIMIT) that then decides eager versus rendezvous. After:
+ * (CLUMPI_EAGER_LIMIT) that then decides eager versus rendezvous, a
+ * malformed value read as MPI_T_ERR_INVALID (not fatal). After:
  * every control variable, performance variable, category and enumeration
  * round-trips between index and name with sane info; a write of
  * CLUMPI_COLL_BCAST changes which algorithm MPI_Bcast runs (the messages
  * each rank sends show it); counters grow by exactly the messages sent and
- * received, per channel and protocol, independently in two sessions, with
+ * received, per channel and protocol (and, in offload mode, as packets
+ * handed to the NI agent), independently in two sessions, with
  * start/stop/reset/readreset/write semantics; the unexpected and posted
  * queue levels and high-water marks; every MPI_T_ERR_* class a caller can
  * provoke. After MPI_Finalize the interface still works.
@@ -86,6 +88,14 @@ static void before_init(void)
     T_FAILS(MPI_T_ERR_CVAR_SET_NEVER, MPI_T_cvar_write(h, "agent"));
     T_OK(MPI_T_cvar_handle_free(&h));
     free(net);
+    /* a malformed value the library itself never reads (offload mode's) */
+    const char *bad = getenv("CLUMPI_AGENT_DELAY_NS");
+    if (bad && !strcmp(bad, "bogus")) {
+        int v;
+        h = cvar_handle("CLUMPI_AGENT_DELAY_NS", &count);
+        T_FAILS(MPI_T_ERR_INVALID, MPI_T_cvar_read(h, &v));
+        T_OK(MPI_T_cvar_handle_free(&h));
+    }
 
     /* read during MPI_Init: writable until then */
     int cap = EAGER_CAP;
@@ -331,7 +341,13 @@ static void counters(void)
     MPI_T_pvar_handle e1 = pv_alloc(s1, "eager_msgs_sent", CNT);
     MPI_T_pvar_handle r1 = pv_alloc(s1, "rndv_msgs_sent", CNT);
     MPI_T_pvar_handle m2 = pv_alloc(s2, n_msgs, CNT);
+    MPI_T_pvar_handle ap = pv_alloc(s1, "agent_pio_sends", CNT);
+    MPI_T_pvar_handle ad = pv_alloc(s1, "agent_dma_sends", CNT);
     CHECK(pv_read(s1, m1) == 0, "a counter not started reads %llu", pv_read(s1, m1));
+    /* offload mode: a packet to another node goes to the agent (PIO or DMA);
+     * the receiver's is its go message */
+    const char *net = getenv("CLUMPI_NET");
+    int agent = net && !strcmp(net, "agent") && !same_node[peer];
     mt_barrier();
     if (mt_rank < 2) {
         /* the receiver counts from before the sender sends; its go
@@ -348,6 +364,8 @@ static void counters(void)
         CHECK(pv_read(s1, e1) == (sender ? 10u : 1u) && pv_read(s1, r1) == 0,
               "eager %llu rndv %llu", pv_read(s1, e1), pv_read(s1, r1));
         CHECK(pv_read(s2, m2) == 0, "session 2 counted while not started");
+        CHECK(pv_read(s1, ap) + pv_read(s1, ad) == (agent ? (sender ? 10u : 1u) : 0u),
+              "agent sends: %llu PIO, %llu DMA", pv_read(s1, ap), pv_read(s1, ad));
         T_OK(MPI_T_pvar_start(s2, m2));
         go();
         /* above CLUMPI_EAGER_LIMIT (written before MPI_Init): rendezvous */

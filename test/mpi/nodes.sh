@@ -7,6 +7,7 @@
 # CTS + pipelined chunks), ANY_SOURCE mixing local and remote senders,
 # ordering, probe, truncation, synchronous sends, cancel, completion calls,
 # collectives, darray-typed scatters and external32 bytes (offload mode),
+# MPI_T's exact message counts over the network and the NI agent,
 # 16 oversubscribed ranks on 4 nodes, an incast into a slow
 # receiver with small receive slabs (multi-recv reuse); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
@@ -42,6 +43,8 @@ done <<'EOF'
 2 4 order CLUMPI_EAGER_LIMIT=0
 2 3 probe
 2 2 truncate
+2 2 mpit
+2 2 mpit CLUMPI_NET=agent
 2 2 ssend
 2 3 cancel
 2 4 cancel_send
