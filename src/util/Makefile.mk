@@ -27,3 +27,12 @@ libmpi_la_SOURCES += src/util/op.c src/util/op.h
 libmpi_la_SOURCES += src/util/rma_apply.c src/util/rma_apply.h
 # Fault handlers of libfabric's dependencies (lead)
 libmpi_la_SOURCES += src/util/sigfault.c src/util/sigfault.h
+# The parameter table and its reader on their own (mpit owner).
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_param
+TESTS += test/unit/test_param
+test_unit_test_param_SOURCES = test/unit/test_param.c src/util/param.c src/util/param_table.c \
+	src/util/log.c
+test_unit_test_param_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_param_LDADD = $(CRITERION_LIBS)
+endif

@@ -9,7 +9,9 @@
  * they are constant; BEFORE_INIT rows are read during MPI_Init or later in
  * this process; LIVE rows are read again after each write. ALL_EQ rows
  * must hold the same value in every process (message cutting, protocol and
- * algorithm choices that the peers must match).
+ * algorithm choices that the peers must match). In offload mode the NI
+ * agent reads the libfabric rows (OFI_PROVIDER, OFI_IFACE, ONE_HOST) from
+ * its own environment: a write in a rank affects direct mode only.
  */
 #include "src/util/param.h"
 
