@@ -587,6 +587,14 @@ static void errors(void)
     T_FAILS(MPI_T_ERR_INVALID, MPI_T_category_get_pvars(0, -1, NULL));
     T_FAILS(MPI_T_ERR_INVALID_NAME, MPI_T_category_get_index("no-such-category", &i));
     T_OK(MPI_T_pvar_session_free(&s));
+
+    /* the classes are MPI error classes, with their own strings */
+    char str[MPI_MAX_ERROR_STRING];
+    int len, cls;
+    MPI_OK(MPI_Error_class(MPI_T_ERR_INVALID_HANDLE, &cls));
+    CHECK(cls == MPI_T_ERR_INVALID_HANDLE, "class of MPI_T_ERR_INVALID_HANDLE: %d", cls);
+    MPI_OK(MPI_Error_string(MPI_T_ERR_PVAR_NO_ATOMIC, str, &len));
+    CHECK(strstr(str, "MPI_T_ERR_PVAR_NO_ATOMIC") != NULL, "string: %s", str);
 }
 #endif
 
