@@ -18,8 +18,8 @@
  * (ctest.h's ct_val), and buffers that must stay untouched are checked.
  * Barriers are checked for their one promise (no rank of either group
  * leaves before all have come), and the argument checks for their classes.
- * A selection runs again on intercommunicators made by Comm_dup, Comm_idup
- * and Comm_split of each.
+ * A selection runs again on intercommunicators made by Comm_dup, Comm_idup,
+ * Comm_create and Comm_split of each.
  */
 #include "ctest.h"
 
@@ -570,8 +570,9 @@ static void t_some(ic_t *ic, int seed)
     t_reduce_scatter(ic, 1, 3, R_MAX, 1, ++seed);
 }
 
-/* The collectives on intercommunicators made by Comm_dup, Comm_idup and
- * Comm_split (by the parity of the rank in each group) of this one. */
+/* The collectives on intercommunicators made by Comm_dup, Comm_idup,
+ * Comm_create (the even ranks of each group) and Comm_split (by the parity
+ * of the rank in each group) of this one. */
 static void t_derived(ic_t *ic, int seed)
 {
     MPI_Comm d;
@@ -586,6 +587,21 @@ static void t_derived(ic_t *ic, int seed)
     ic_view(ic, d, -1, &v);
     t_some(&v, seed + 100);
     CT_OK(MPI_Comm_free(&d));
+    MPI_Group g, even;
+    int ranks[64], ne = 0;
+    for (int j = 0; j < ic->n[ic->c]; j += 2)
+        ranks[ne++] = j;
+    CT_OK(MPI_Comm_group(ic->inter, &g));
+    CT_OK(MPI_Group_incl(g, ne, ranks, &even));
+    CT_OK(MPI_Comm_create(ic->inter, even, &d));
+    CT_CHECK((d == MPI_COMM_NULL) == (ic->me % 2 == 1), "create: my result");
+    if (d != MPI_COMM_NULL) {
+        ic_view(ic, d, 0, &v);
+        t_some(&v, seed + 300);
+        CT_OK(MPI_Comm_free(&d));
+    }
+    MPI_Group_free(&even);
+    MPI_Group_free(&g);
     CT_OK(MPI_Comm_split(ic->inter, ic->me % 2, ic->me, &d));
     if (d != MPI_COMM_NULL) {   /* both groups have ranks of my parity */
         ic_view(ic, d, ic->me % 2, &v);
