@@ -11,6 +11,13 @@
  * share an id without harm. A blocking agreement marks its sample in flight
  * (mpir_ctx_begin .. mpir_ctx_end): an MPI_Comm_idup completing meanwhile
  * must not take an id at or above it (comm_idup.c).
+ *
+ * Under MPI_THREAD_MULTIPLE other threads may make communicators on other
+ * parents while an agreement waits, so its maximum may be taken here by
+ * then, or be another agreement's: when any member runs MULTIPLE (a flag
+ * in the low bit of its sample), the agreement confirms its id as idups
+ * do: each member refuses it when it is taken or reserved here, else
+ * reserves it, and all move past it and try again while anyone refused.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +25,11 @@
 #include "coll/coll.h"
 
 static int next_ctx = 4;
-static int ctx_inflight = -1;   /* the sample of the blocking agreement under way */
+/* The samples of the blocking agreements under way (one per thread at most). */
+static int *inflight, ninflight, capinflight;
+static __thread int my_sample = -1;
+/* Ids held by agreements between their proposal and their communicator. */
+static int *reserved, nreserved, capreserved;
 
 static const cu_dtype *dt_int(void)
 {
@@ -36,22 +47,79 @@ void mpir_ctx_accept(int ctx)
         next_ctx = ctx + 2;
 }
 
+/* Appends v to a growable int list; MPI_ERR_NO_MEM when it cannot grow. */
+static int list_add(int **list, int *n, int *cap, int v)
+{
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 8;
+        int *r = realloc(*list, (size_t)c * sizeof(int));
+        if (!r)
+            return MPI_ERR_NO_MEM;
+        *list = r;
+        *cap = c;
+    }
+    (*list)[(*n)++] = v;
+    return MPI_SUCCESS;
+}
+
+/* Drops one v from the list, if there. */
+static void list_drop(int *list, int *n, int v)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == v) {
+            list[i] = list[--*n];
+            return;
+        }
+}
+
 int mpir_ctx_begin(void)
 {
-    ctx_inflight = next_ctx;
+    my_sample = next_ctx;
+    if (list_add(&inflight, &ninflight, &capinflight, my_sample) != MPI_SUCCESS)
+        my_sample = -1;   /* unrecorded: an idup may then refuse less; ids still agree */
     return next_ctx;
 }
 
 void mpir_ctx_end(int ctx)
 {
-    ctx_inflight = -1;
+    if (my_sample >= 0)
+        list_drop(inflight, &ninflight, my_sample);
+    my_sample = -1;
     if (ctx >= 0)
         mpir_ctx_accept(ctx);
 }
 
 int mpir_ctx_inflight(void)
 {
-    return ctx_inflight;
+    int m = -1;
+    for (int i = 0; i < ninflight; i++)
+        if (m < 0 || inflight[i] < m)
+            m = inflight[i];
+    return m;
+}
+
+int mpir_ctx_reserve(int ctx)
+{
+    return list_add(&reserved, &nreserved, &capreserved, ctx);
+}
+
+void mpir_ctx_unreserve(int ctx)
+{
+    list_drop(reserved, &nreserved, ctx);
+}
+
+int mpir_ctx_taken(int ctx)
+{
+    for (int i = 0; i < nreserved; i++)
+        if (reserved[i] == ctx)
+            return 1;
+    for (int i = 1; i < mpir_comms.cap; i++) {
+        const mpir_comm *c = mpir_comms.obj[i];
+        if (c && (c->dev.context_id == (uint32_t)ctx ||
+                  (c->local_comm && c->local_comm->dev.context_id == (uint32_t)ctx)))
+            return 1;
+    }
+    return 0;
 }
 
 /* A communicator over group (retained) with context ctx; it inherits
@@ -147,29 +215,88 @@ void mpir_comm_finalize(void)
     mpir_comms.nfree_hint = 1;
 }
 
-/* Agrees on a context over parent: allgathers `nint` ints per rank (the
- * caller's data, whose last int this fills with next_ctx) and returns the
- * largest next_ctx through *ctx. Everyone in parent moves past it. */
-static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
+/* Allgathers n ints per member of view on its collective context, with
+ * the internal tag (tag < 0) or the caller's. */
+static int allgather_ints(const int *mine, int n, int *all, const mpid_comm *view, int tag)
 {
-    int *a = malloc((size_t)parent->dev.size * (size_t)nint * sizeof(int));
+    return tag < 0 ? coll_allgather(mine, (size_t)n, dt_int(), all, (size_t)n, dt_int(), view)
+                   : coll_allgather_tag(mine, (size_t)n, dt_int(), all, (size_t)n, dt_int(),
+                                        view, tag);
+}
+
+/* The first round's proposal m is confirmed (see the top): returns the id
+ * every member of view took through *ctx. */
+static int confirm(const mpid_comm *view, int tag, int m, int *ctx)
+{
+    int *a = malloc((size_t)view->size * 2 * sizeof(int));
+    if (!a)
+        return MPI_ERR_NO_MEM;
+    for (;;) {
+        int refused = mpir_ctx_taken(m) || mpir_ctx_reserve(m) != MPI_SUCCESS;
+        mpir_ctx_accept(m);
+        int mine[2] = { refused, mpir_ctx_next() };
+        int rc = allgather_ints(mine, 2, a, view, tag);
+        int any = 0, next = 0;
+        for (int i = 0; rc == MPI_SUCCESS && i < view->size; i++) {
+            any |= a[2 * i];
+            next = a[2 * i + 1] > next ? a[2 * i + 1] : next;
+        }
+        if (!refused && (rc != MPI_SUCCESS || any))
+            mpir_ctx_unreserve(m);
+        if (rc != MPI_SUCCESS) {
+            free(a);
+            return rc;
+        }
+        if (!any) {
+            /* no longer reserved once its communicator exists (the caller
+             * makes it before it waits again) */
+            mpir_ctx_unreserve(m);
+            free(a);
+            *ctx = m;
+            return MPI_SUCCESS;
+        }
+        m = next;
+    }
+}
+
+/* Agrees on a context over view (tag as in allgather_ints): allgathers
+ * `nint` ints per member (the caller's data, whose last int this fills
+ * with next_ctx) and returns the largest next_ctx through *ctx, confirmed
+ * under MULTIPLE. Everyone in view moves past it. */
+static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **all, int *ctx)
+{
+    int *a = malloc((size_t)view->size * (size_t)nint * sizeof(int));
     if (!a)
         return MPI_ERR_NO_MEM;   /* a failing rank cannot be told apart; peers will hang */
-    mine[nint - 1] = mpir_ctx_begin();
-    int rc = coll_allgather(mine, (size_t)nint, dt_int(), a, (size_t)nint, dt_int(), &parent->dev);
+    mine[nint - 1] = mpir_ctx_begin() | (cu_mt != 0);
+    int rc = allgather_ints(mine, nint, a, view, tag);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         free(a);
         return rc;
     }
-    int m = 0;
-    for (int i = 0; i < parent->dev.size; i++)
-        if (a[i * nint + nint - 1] > m)
-            m = a[i * nint + nint - 1];
-    mpir_ctx_end(m);
+    int m = 0, mt = 0;
+    for (int i = 0; i < view->size; i++) {
+        int v = a[i * nint + nint - 1];
+        mt |= v & 1;
+        if ((v & ~1) > m)
+            m = v & ~1;
+    }
+    if (mt)
+        rc = confirm(view, tag, m, &m);
+    mpir_ctx_end(rc == MPI_SUCCESS ? m : -1);
+    if (rc != MPI_SUCCESS) {
+        free(a);
+        return rc;
+    }
     *ctx = m;
     *all = a;
     return MPI_SUCCESS;
+}
+
+static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
+{
+    return agree_on(&parent->dev, -1, mine, nint, all, ctx);
 }
 
 int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm **out)
@@ -448,22 +575,11 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
      * ranked as in the group, on the parent's collective context, kept
      * apart from other such calls by the user's tag. */
     mpid_comm sub = { c->dev.context_id, g->rank, g->size, g->world_ranks };
-    int *all = malloc((size_t)g->size * sizeof(int));
-    if (!all)
-        return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
-    int mine = mpir_ctx_begin();
-    rc = coll_allgather_tag(&mine, 1, dt_int(), all, 1, dt_int(), &sub, tag);
-    if (rc != MPI_SUCCESS) {
-        mpir_ctx_end(-1);
-        free(all);
-        return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
-    }
-    int m = 0;
-    for (int i = 0; i < g->size; i++)
-        if (all[i] > m)
-            m = all[i];
+    int mine, *all = NULL, m;
+    rc = agree_on(&sub, tag, &mine, 1, &all, &m);
     free(all);
-    mpir_ctx_end(m);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
     mpir_comm *nc = comm_new(c, g, m, 0);
     if (!nc)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));

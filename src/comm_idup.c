@@ -48,48 +48,6 @@ typedef struct idup_op {
     int           err;
 } idup_op;
 
-/* Ids held by pending idups between their proposal and completion. */
-static int *reserved, nreserved, capreserved;
-
-static int reserve(int ctx)
-{
-    if (nreserved == capreserved) {
-        int cap = capreserved ? 2 * capreserved : 8;
-        int *r = realloc(reserved, (size_t)cap * sizeof(int));
-        if (!r)
-            return MPI_ERR_NO_MEM;
-        reserved = r;
-        capreserved = cap;
-    }
-    reserved[nreserved++] = ctx;
-    return MPI_SUCCESS;
-}
-
-static void unreserve(int ctx)
-{
-    for (int i = 0; i < nreserved; i++)
-        if (reserved[i] == ctx) {
-            reserved[i] = reserved[--nreserved];
-            return;
-        }
-}
-
-/* Nonzero when ctx is the context of one of my communicators (or of an
- * intercommunicator's local one) or reserved by a pending idup. */
-static int ctx_taken(int ctx)
-{
-    for (int i = 0; i < nreserved; i++)
-        if (reserved[i] == ctx)
-            return 1;
-    for (int i = 1; i < mpir_comms.cap; i++) {
-        const mpir_comm *c = mpir_comms.obj[i];
-        if (c && (c->dev.context_id == (uint32_t)ctx ||
-                  (c->local_comm && c->local_comm->dev.context_id == (uint32_t)ctx)))
-            return 1;
-    }
-    return 0;
-}
-
 static const cu_dtype *dt_int(void)
 {
     return cu_dtype_builtin(MPI_INT & 0xffffff);
@@ -161,13 +119,13 @@ static void round_done(idup_op *op)
         return;
     }
     if (op->proposal >= 0)
-        unreserve(op->proposal);   /* no-op where it was refused */
+        mpir_ctx_unreserve(op->proposal);   /* no-op where it was refused */
     int m = op->proposal = op->acc[0];
     /* a blocking agreement under way here may end on any id from its sample */
     int busy = mpir_ctx_inflight();
-    int refused = (busy >= 0 && m + 2 >= busy) || ctx_taken(m) ||
-                  (op->is_inter && ctx_taken(m + 2));
-    if (!refused && reserve(m) != MPI_SUCCESS)
+    int refused = (busy >= 0 && m + 2 >= busy) || mpir_ctx_taken(m) ||
+                  (op->is_inter && mpir_ctx_taken(m + 2));
+    if (!refused && mpir_ctx_reserve(m) != MPI_SUCCESS)
         refused = 1;
     mpir_ctx_accept(op->is_inter ? m + 2 : m);
     start_round(op, refused);
@@ -238,7 +196,7 @@ static int idup_poll(mpid_request *req)
     if (op->state != ST_DONE && op->err == MPI_SUCCESS)
         return moved;
     if (op->proposal >= 0)
-        unreserve(op->proposal);
+        mpir_ctx_unreserve(op->proposal);
     if (op->nc && op->err == MPI_SUCCESS) {
         op->nc->dev.context_id = (uint32_t)op->proposal;
         if (op->is_inter)
