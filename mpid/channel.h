@@ -168,7 +168,8 @@ typedef struct mpid_channel {
      * area_unlink drops the name once every user has it mapped; area_unmap
      * ends one mapping. wake(dest): a local peer that may be blocked in
      * sleep() wakes up (it waits on a store into an area, which wakes
-     * nobody by itself); a no-op when it is awake. NULL: no such memory. */
+     * nobody by itself); a no-op when it is awake. dest may be this rank:
+     * another thread wakes the one blocked in sleep(). NULL: no such memory. */
     void *(*area_map)(const char *key, size_t bytes, int create);
     void  (*area_unlink)(const char *key);
     void  (*area_unmap)(void *base, size_t bytes);

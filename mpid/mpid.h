@@ -3,8 +3,11 @@
  * call to move messages. Requests, matching, eager/rendezvous protocols, the
  * progress engine and routing live behind it; channels live below it.
  *
- * Threading: MPI_THREAD_FUNNELED/SERIALIZED — one thread at a time enters the
- * device, so no locks on these paths.
+ * Threading: one thread at a time is in the device. Under
+ * MPI_THREAD_MULTIPLE the MPI layer's lock (src/util/biglock.h) makes it
+ * so; the device's wait loops give that lock away between passes and while
+ * they block, so other threads go on meanwhile. Below MULTIPLE nothing is
+ * locked.
  */
 #ifndef MPID_H
 #define MPID_H
@@ -123,6 +126,9 @@ int mpid_progress_test(void);
 int mpid_progress_until(int (*done)(void *arg), void *arg);
 /* Convenience: progress until req->done. */
 int mpid_wait(mpid_request *req);
+/* MPI_THREAD_MULTIPLE was granted: blocks become wakeable by the other
+ * threads of this process (the lock's kick). Called once, after mpid_init. */
+void mpid_thread_multiple(void);
 /* Nonzero when this host's ranks outnumber the cores they may use (the
  * same answer on every rank of a host: mpirun's CLUMPI_HOST_NRANKS and
  * CLUMPI_HOST_CPUS, or CLUMPI_OVERSUBSCRIBED). */

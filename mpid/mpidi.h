@@ -14,6 +14,7 @@
 #include <sys/uio.h>
 #include "mpid/mpid.h"
 #include "mpid/channel.h"
+#include "src/util/biglock.h"
 #include "mpid/match.h"
 #include "mpid/counters.h"
 
@@ -329,6 +330,16 @@ extern int mpid_net_urgent;      /* nonzero: poll the network on every call */
 void mpid_net_init(const mpid_channel *ch);
 int  mpid_net_poll(void);
 void mpid_idle_sleep(long timeout_us);   /* block on every channel at once */
+
+/* For wait loops, under MPI_THREAD_MULTIPLE (src/util/biglock.h): after a
+ * pass, lets a thread waiting for the library lock have it; and yields the
+ * core with the lock released. Below MULTIPLE: nothing, and sched_yield. */
+static inline void mpid_pass_done(void)
+{
+    if (__builtin_expect(cu_mt, 0))
+        cu_lock_yield();
+}
+void mpid_core_yield(void);
 void mpid_send_fail(mpid_req *r, int rc);     /* complete a send with an error */
 
 #endif

@@ -32,8 +32,12 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 #include "mpid/mpidi.h"
+#include "src/util/biglock.h"
 #include "src/util/param.h"
 
 const mpid_channel *mpid_net_chan;
@@ -75,6 +79,65 @@ static void nap(long us)
     nanosleep(&ts, NULL);
 }
 
+/*
+ * MPI_THREAD_MULTIPLE: the thread that blocks here releases the library
+ * lock for the block and stays the device's sleeper (src/util/biglock.h);
+ * another thread that wants the lock kicks it: through shm's own wake-up
+ * (its futex word or eventfd) when shm is armed, and through kick_fd,
+ * which every other block polls too (the network's fd, bounded naps).
+ */
+static int kick_fd = -1;
+
+static void idle_kick(void)
+{
+    if (mpid_sleep_chan && mpid_sleep_chan->wake)
+        mpid_sleep_chan->wake(mpid_my_world_rank);
+    if (kick_fd >= 0) {
+        uint64_t one = 1;
+        if (write(kick_fd, &one, sizeof one) < 0) {
+            /* EAGAIN only: it is readable already */
+        }
+    }
+}
+
+void mpid_thread_multiple(void)
+{
+    kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    cu_lock_set_kick(idle_kick);
+}
+
+/* MULTIPLE: a block on the fds p[0..nfd) and kick_fd for at most
+ * timeout_us (< 0: no limit); returns what ppoll did (the kick's entry is
+ * drained and not reported in revents of p). */
+static int block_fds(struct pollfd *p, int nfd, long timeout_us)
+{
+    struct pollfd q[4];
+    for (int i = 0; i < nfd; i++)
+        q[i] = p[i];
+    q[nfd] = (struct pollfd){ .fd = kick_fd, .events = POLLIN };
+    struct timespec ts = { timeout_us / 1000000, (timeout_us % 1000000) * 1000 };
+    int d = cu_lock_sleep_begin();
+    int rc = ppoll(q, (nfds_t)nfd + 1, timeout_us < 0 ? NULL : &ts, NULL);
+    cu_lock_sleep_end(d);
+    if (rc > 0 && q[nfd].revents) {
+        uint64_t v;
+        if (read(kick_fd, &v, sizeof v) < 0) {
+            /* EAGAIN: another reader drained it */
+        }
+    }
+    for (int i = 0; i < nfd; i++)
+        p[i].revents = q[i].revents;
+    return rc;
+}
+
+/* A channel's own sleep, with the lock released under MULTIPLE. */
+static void chan_sleep(const mpid_channel *ch, long timeout_us)
+{
+    int d = cu_lock_sleep_begin();
+    ch->sleep(timeout_us);
+    cu_lock_sleep_end(d);
+}
+
 void mpid_idle_sleep(long timeout_us)
 {
     const mpid_channel *ch[2];
@@ -85,13 +148,27 @@ void mpid_idle_sleep(long timeout_us)
         ch[n++] = mpid_net_chan;
     if (n == 0) {
         /* No channel can wake us (singleton): nothing but a polled
-         * request can still change anything. */
-        nap(mpid_others ? 20 : 1000);
+         * request (or another thread) can still change anything. */
+        if (kick_fd >= 0)
+            block_fds(NULL, 0, mpid_others ? 20 : 1000);
+        else
+            nap(mpid_others ? 20 : 1000);
         return;
     }
     if (n == 1) {
-        if (!ch[0]->arm_sleep())
-            ch[0]->sleep(timeout_us);
+        if (!ch[0]->arm_sleep()) {
+            if (kick_fd >= 0 && ch[0] != mpid_sleep_chan) {
+                /* the network alone: its fd (or a nap) and the kick */
+                struct pollfd p = { .fd = ch[0]->wait_fd ? ch[0]->wait_fd() : -1,
+                                    .events = POLLIN };
+                long t = timeout_us;
+                if (p.fd < 0 && (t < 0 || t > nap_us))
+                    t = nap_us;
+                block_fds(&p, p.fd >= 0, t);
+            } else {
+                chan_sleep(ch[0], timeout_us);
+            }
+        }
         ch[0]->disarm_sleep();
         mpid_net_countdown = 0;
         return;
@@ -121,15 +198,16 @@ void mpid_idle_sleep(long timeout_us)
              * others' fds */
             struct timespec ts = { 0, 0 };
             if (nfd == 0 || ppoll(p, (nfds_t)nfd, &ts, NULL) == 0)
-                ch[nofd]->sleep(t);
+                chan_sleep(ch[nofd], t);
         } else if (nfd == 0) {
-            ch[nofd]->sleep(t);
+            chan_sleep(ch[nofd], t);
         } else {
             /* all fds (shm's eventfd and the CQ's): one poll, woken by
              * either at once; a network without its fd bounds the time */
             struct timespec ts = { t / 1000000, (t % 1000000) * 1000 };
-            if (ppoll(p, (nfds_t)nfd, t < 0 ? NULL : &ts, NULL) > 0 && nofd < 0 &&
-                netfd >= 0 && !p[netfd].revents)
+            int rc = kick_fd >= 0 ? block_fds(p, nfd, t)
+                                  : ppoll(p, (nfds_t)nfd, t < 0 ? NULL : &ts, NULL);
+            if (rc > 0 && nofd < 0 && netfd >= 0 && !p[netfd].revents)
                 local_only = 1;
         }
     }

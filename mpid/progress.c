@@ -110,19 +110,23 @@ static inline int is_done(int (*done)(void *), void *arg)
     return done ? done(arg) : ((mpid_request *)arg)->done;
 }
 
-static int progress_until(int (*done)(void *arg), void *arg);
+void mpid_core_yield(void)
+{
+    if (cu_mt)
+        cu_lock_sched_yield();
+    else
+        sched_yield();
+}
+
+static int progress_until(int (*done)(void *arg), void *arg, long block_us);
+static int until(int (*done)(void *arg), void *arg, long block_us);
 
 /* Blocks of at most 1 ms: a store's wake-up can be lost (see mpid.h). */
 #define STORE_NAP_US 1000
 
 int mpid_progress_until_store(int (*done)(void *arg), void *arg)
 {
-    long saved = sleep_us;
-    if (sleep_us > STORE_NAP_US)
-        sleep_us = STORE_NAP_US;
-    int rc = mpid_progress_until(done, arg);
-    sleep_us = saved;
-    return rc;
+    return until(done, arg, sleep_us > STORE_NAP_US ? STORE_NAP_US : sleep_us);
 }
 
 /* Waiting on one request whose peer is on another node: only the network
@@ -137,11 +141,20 @@ static int net_only(int (*done)(void *), void *arg)
 
 int mpid_progress_until(int (*done)(void *arg), void *arg)
 {
-    int urgent = mpid_net_urgent;
-    if (__builtin_expect(mpid_net_chan != NULL, 0))
-        mpid_net_urgent = net_only(done, arg);
-    int rc = progress_until(done, arg);
-    mpid_net_urgent = urgent;
+    return until(done, arg, sleep_us);
+}
+
+/* mpid_net_urgent counts the waits on the network alone under way (more
+ * than one with several threads waiting). */
+static int until(int (*done)(void *arg), void *arg, long block_us)
+{
+    int urgent = 0;
+    if (__builtin_expect(mpid_net_chan != NULL, 0)) {
+        urgent = net_only(done, arg);
+        mpid_net_urgent += urgent;
+    }
+    int rc = progress_until(done, arg, block_us);
+    mpid_net_urgent -= urgent;
     return rc;
 }
 
@@ -184,7 +197,7 @@ static int yielding(void)
 static long long yield_charged(int ns_per_pass)
 {
     long long t = cu_now_ns();
-    sched_yield();
+    mpid_core_yield();
     mpid_cnt.yields++;
     long long d = cu_now_ns() - t;
     if (mpid_net_chan) {   /* (else nothing resets the count) */
@@ -214,6 +227,7 @@ static int yield_until(int (*done)(void *arg), void *arg)
             return 1;
         if (mpid_progress() > 0) {
             t0 = 0;   /* the window restarts */
+            mpid_pass_done();
             continue;
         }
         long long t = cu_now_ns();
@@ -243,7 +257,7 @@ int mpid_progress_test(void)
     return n;
 }
 
-static int progress_until(int (*done)(void *arg), void *arg)
+static int progress_until(int (*done)(void *arg), void *arg, long block_us)
 {
     for (;;) {
         if (oversubscribed) {
@@ -254,12 +268,16 @@ static int progress_until(int (*done)(void *arg), void *arg)
                 /* block after one pass (ring hop 2.6-2.9 us with 1 poll,
                  * 8-10 us with 4-256 polls before blocking) */
                 mpid_progress();
+                mpid_pass_done();
             }
         } else {
-            for (long i = 0; i < spin_polls; i++) {
+            /* one pass at least: with CLUMPI_SPIN=0 a wait that has
+             * packets to push out (below) otherwise never polls again */
+            for (long i = 0; i < spin_polls || i == 0; i++) {
                 if (is_done(done, arg))
                     return 0;
                 mpid_progress();
+                mpid_pass_done();
             }
         }
         if (is_done(done, arg))
@@ -274,10 +292,17 @@ static int progress_until(int (*done)(void *arg), void *arg)
             /* Packets we still have to push out depend on a peer draining
              * its queue, which wakes nobody: keep polling, but yield. */
             if (mpid_dirty || mpid_pump || mpid_self_pending()) {
-                sched_yield();
+                mpid_core_yield();
                 break;
             }
-            mpid_idle_sleep(mpid_others ? 1000 : sleep_us);
+            if (__builtin_expect(cu_mt, 0)) {
+                /* threads that waited while we slept go first; what they
+                 * did may have finished our wait */
+                cu_lock_yield();
+                if (is_done(done, arg))
+                    return 0;
+            }
+            mpid_idle_sleep(mpid_others ? 1000 : block_us);
             mpid_cnt.blocks++;
             int n = mpid_progress();
             if (is_done(done, arg))

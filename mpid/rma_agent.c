@@ -96,7 +96,9 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
         /* The agents free our slots as answers come: leave them the core
          * now and then (two cores shared by ranks and agents). */
         if (mpid_progress() == 0 && (pass & 15) == 15)
-            sched_yield();
+            mpid_core_yield();
+        else
+            mpid_pass_done();
     }
 }
 

@@ -141,13 +141,16 @@ int mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, int
     }
     /* From the user's call: wait for room rather than copy (progress also
      * drains what the target sends us, so two origins never deadlock). */
-    while (q_count[world] > 0)
+    while (q_count[world] > 0) {
         mpid_progress();
+        mpid_pass_done();
+    }
     for (;;) {
         int rc = ch->send(world, h, sizeof *h, iov, n, 0);
         if (rc != -EAGAIN)
             return rc;
         mpid_progress();
+        mpid_pass_done();
     }
 }
 

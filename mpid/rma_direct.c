@@ -146,7 +146,9 @@ int mpid_rma_word_lock(mpid_win *w, int target, int type)
      * others meanwhile) and yield the core. */
     while (!mpid_rma_try_lock(ts, type))
         if (mpid_progress() == 0)
-            sched_yield();
+            mpid_core_yield();
+        else
+            mpid_pass_done();
     return MPI_SUCCESS;
 }
 

@@ -212,12 +212,30 @@ static void shm_wake(shm_peer *p)
     }
 }
 
-/* A local peer waiting on a store into a node area. */
+/* Our own sleep, from another thread of this process: as a peer's wake,
+ * with our own eventfd. */
+static void shm_wake_self(void)
+{
+    uint32_t how = atomic_exchange(&shm_st.me->futex, 0);
+    if (how == SHM_SLEEP_FD && shm_st.efd >= 0) {
+        uint64_t one = 1;
+        if (write(shm_st.efd, &one, sizeof one) < 0) {
+            /* EAGAIN only: the counter is already non-zero */
+        }
+    } else if (how) {
+        syscall(SYS_futex, &shm_st.me->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+    }
+}
+
+/* A local peer waiting on a store into a node area, or ourselves (another
+ * thread blocked in sleep()). */
 static void shm_wake_rank(int dest)
 {
     int l = shm_st.local_of && dest >= 0 && dest < shm_st.world_size ? shm_st.local_of[dest] : -1;
     if (l >= 0 && l != shm_st.local_rank)
         shm_wake(&shm_st.peers[l]);
+    else if (l >= 0 && shm_st.me)
+        shm_wake_self();
 }
 
 /* HOT PATH: every send to a local peer. */

@@ -3,6 +3,8 @@ libmpi_la_SOURCES += src/mpir.h src/handle.c
 libmpi_la_SOURCES += src/check.c
 libmpi_la_SOURCES += src/datatype.h src/datatype.c src/darray.c src/pack_external.c src/f90types.c \
 	src/handle_conv.c
+# Thread levels, MPI_THREAD_MULTIPLE (threads owner)
+libmpi_la_SOURCES += src/thread.h src/thread.c
 # MPI layer core (init, errors, groups, communicators, attributes, info,
 # topologies) and the public entry points of the internal collectives.
 libmpi_la_SOURCES += src/core.h src/errors.c src/errhandler.c src/init.c src/group.c \

@@ -40,8 +40,8 @@ int mpir_nbc_alltoall(const char *fn, MPI_Comm comm, mpir_comm *c, const void *s
 
 /* Entry-point prologue of the request-returning calls. */
 #define MPIR_NBC_ENTER(fn, comm, c, request)                                          \
+    MPIR_ENTER(fn);                                                                   \
     do {                                                                              \
-        MPIR_ENTER(fn);                                                               \
         MPIR_GET_COMM(fn, comm, c);                                                   \
         if (!(request))                                                               \
             return mpir_err_comm(comm, mpir_err(MPI_ERR_ARG, fn, "request is NULL")); \

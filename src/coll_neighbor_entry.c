@@ -196,11 +196,9 @@ static int neighbor(const char *fn, MPI_Comm comm, int kind, const nb_side *snd,
         (void)c_;                                                                    \
     } while (0)
 #define NB_NONBLOCKING(fn, comm, request)                                            \
-    do {                                                                             \
-        mpir_comm *c_;                                                               \
-        MPIR_NBC_ENTER(fn, comm, c_, request);                                       \
-        (void)c_;                                                                    \
-    } while (0)
+    mpir_comm *c_;                                                                   \
+    MPIR_NBC_ENTER(fn, comm, c_, request);                                           \
+    (void)c_
 
 #define PLAIN(b, n, t) { .buf = (b), .count = (n), .type = (t) }
 #define VEC(b, n, d, t) { .buf = (b), .counts = (n), .displs = (d), .type = (t) }

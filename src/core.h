@@ -8,9 +8,6 @@
 
 #include "src/mpir.h"
 
-/* ---- init.c ---------------------------------------------------------------- */
-extern int mpir_thread_provided;
-
 /* ---- errors.c ---------------------------------------------------------------- */
 /* MPI_LASTUSEDCODE: the highest error class or user-added code in use. */
 extern int mpir_lastusedcode;
@@ -67,7 +64,13 @@ int  mpir_ctx_next(void);
 void mpir_ctx_accept(int ctx);
 int  mpir_ctx_begin(void);
 void mpir_ctx_end(int ctx);
-int  mpir_ctx_inflight(void);
+int  mpir_ctx_inflight(void);   /* the lowest sample under way, or -1 */
+/* Ids proposed to an agreement and held until it ends (so that concurrent
+ * ones refuse them); mpir_ctx_taken: a communicator of mine (or the local
+ * one of an intercommunicator) has ctx, or it is reserved. */
+int  mpir_ctx_reserve(int ctx);
+void mpir_ctx_unreserve(int ctx);
+int  mpir_ctx_taken(int ctx);
 /* The context of a duplicate whose MPI_Comm_idup has not completed: odd,
  * so never an agreed id. */
 #define MPIR_CTX_PENDING 0xffffffffu

@@ -178,6 +178,7 @@ static const char *class_string(int c)
  * MPI_Finalize (MPI-4), so they do not check the library state. */
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
+    MPIR_CS_GUARD;   /* other threads add to the message ring */
     if (!string || !resultlen)
         return MPI_ERR_ARG;
     if (!code_valid(errorcode)) {
@@ -204,6 +205,7 @@ MPIR_WEAK(Error_string)
 
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
+    MPIR_CS_GUARD;   /* other threads add to the message ring */
     if (!errorclass || !code_valid(errorcode))
         return mpir_active() ? mpir_err_world(mpir_err(MPI_ERR_ARG, "MPI_Error_class",
                                               errorclass ? "invalid error code %d"

@@ -62,6 +62,7 @@ MPIR_WEAK(Message_c2f)
  * first returns it: it is valid all the same. */
 MPI_Message PMPI_Message_f2c(MPI_Fint f)
 {
+    MPIR_CS_GUARD;   /* another thread may grow the table */
     if (f == MPI_MESSAGE_NO_PROC)
         return MPI_MESSAGE_NO_PROC;
     return (MPI_Message)from_fortran(&mpir_messages, f);

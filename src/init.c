@@ -1,13 +1,7 @@
 /*
- * init.c — the library's life cycle and environment queries.
- *
- * Threads: MPI_Init_thread grants min(required, MPI_THREAD_SERIALIZED). The
- * library keeps no per-thread state (no thread-local current request,
- * error ring or progress state), so calls made from any thread, one at a
- * time, are safe; it takes no locks, so concurrent calls (MULTIPLE) are
- * not, and we say so rather than pretend.
+ * init.c — the library's life cycle and environment queries. The thread
+ * levels live in thread.c.
  */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +13,6 @@
 #include "coll/coll.h"
 
 int mpir_state = MPIR_STATE_PRE;
-int mpir_thread_provided = MPI_THREAD_SINGLE;
-static pthread_t main_thread;
 
 /* A failure while starting is fatal, as MPI_ERRORS_ARE_FATAL (the only
  * handler there can be yet) makes it in MPICH and Open MPI: a program that
@@ -48,12 +40,9 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         init_failed(fn, "datatypes failed to initialize", rc);
     if ((rc = mpir_op_init()) != MPI_SUCCESS)
         init_failed(fn, "reduction operations failed to initialize", rc);
-    if (required < MPI_THREAD_SINGLE)
-        required = MPI_THREAD_SINGLE;
-    mpir_thread_provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    int level = mpir_thread_init(required);
     if (provided)
-        *provided = mpir_thread_provided;
-    main_thread = pthread_self();
+        *provided = level;
 
     mpir_errhandler_init();
     mpir_group_init();
@@ -214,28 +203,6 @@ double PMPI_Wtick(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 MPIR_WEAK(Wtick)
-
-int PMPI_Query_thread(int *provided)
-{
-    static const char fn[] = "MPI_Query_thread";
-    MPIR_ENTER(fn);
-    if (!provided)
-        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "provided is NULL"));
-    *provided = mpir_thread_provided;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Query_thread)
-
-int PMPI_Is_thread_main(int *flag)
-{
-    static const char fn[] = "MPI_Is_thread_main";
-    MPIR_ENTER(fn);
-    if (!flag)
-        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "flag is NULL"));
-    *flag = pthread_equal(pthread_self(), main_thread) != 0;
-    return MPI_SUCCESS;
-}
-MPIR_WEAK(Is_thread_main)
 
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {

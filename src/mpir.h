@@ -15,6 +15,7 @@
 #include "mpi.h"
 #include "mpid/mpid.h"
 #include "src/util/dtype.h"
+#include "src/thread.h"
 
 #define MPIR_WEAK(name) _Pragma(MPIR_STR(weak MPI_##name = PMPI_##name))
 #define MPIR_STR(x) #x
@@ -162,8 +163,12 @@ int mpir_check_rank(const char *func, const char *arg, const mpir_comm *c, int r
  * defines on intracommunicators only). */
 int mpir_check_intra(const char *func, const mpir_comm *c);
 
-/* Entry-point prologue: library active, communicator valid. */
+/* Entry-point prologue: library active, communicator valid. MPIR_ENTER
+ * also holds the library lock until the entry point returns (a guard
+ * variable left by scope exit; thread.h), once MPI_THREAD_MULTIPLE was
+ * granted; it opens the function body, once per function. */
 #define MPIR_ENTER(fn)                                                       \
+    MPIR_CS_GUARD;                                                           \
     do { if (!mpir_active()) return mpir_err_not_active(fn); } while (0)
 #define MPIR_GET_COMM(fn, handle, cptr)                                      \
     do {                                                                     \

@@ -201,6 +201,7 @@ static int graph_node(const char *fn, MPI_Comm comm, int rank, const mpir_topo *
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     static const char fn[] = "MPI_Graph_neighbors_count";
+    MPIR_CS_GUARD;
     const mpir_topo *t;
     int first, n, rc = graph_node(fn, comm, rank, &t, &first, &n);
     if (rc != MPI_SUCCESS)
@@ -216,6 +217,7 @@ MPIR_WEAK(Graph_neighbors_count)
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     static const char fn[] = "MPI_Graph_neighbors";
+    MPIR_CS_GUARD;
     const mpir_topo *t;
     int first, n, rc = graph_node(fn, comm, rank, &t, &first, &n);
     return rc != MPI_SUCCESS ? rc

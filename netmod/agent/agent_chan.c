@@ -49,6 +49,7 @@
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
+#include "src/util/biglock.h"
 #include "src/util/clock.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
@@ -682,13 +683,21 @@ void agt_chan_wait(int (*ready)(void *), void *arg)
         if (!t0)
             t0 = now;
         if (now - t0 < WAIT_SPIN_NS) {
-            sched_yield();
+            if (cu_mt)
+                cu_lock_sched_yield();   /* MPI_THREAD_MULTIPLE: the others go on */
+            else
+                sched_yield();
             continue;
         }
         /* the agent stores what we wait for, then looks at our sleep bit
-         * (both seq_cst): it rings, or we see it here */
-        if (!shm_q_arm(R.cq, R.cq_head) && !ready(arg))
+         * (both seq_cst): it rings, or we see it here. Under
+         * MPI_THREAD_MULTIPLE the other threads wait for the nap's end
+         * (it is armed: biglock.h's sleeper). */
+        if (!shm_q_arm(R.cq, R.cq_head) && !ready(arg)) {
+            int d = cu_lock_sleep_begin();
             agt_sleep(1000);
+            cu_lock_sleep_end(d);
+        }
         agt_disarm_sleep();
     }
 }

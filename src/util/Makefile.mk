@@ -1,6 +1,8 @@
 # src/util/: leaf utilities every layer may use.
 libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/param.h src/util/param_table.c \
 	src/util/dtype.h src/util/pmi.h src/util/queue.h src/util/clock.h
+# The library lock of MPI_THREAD_MULTIPLE (threads owner)
+libmpi_la_SOURCES += src/util/biglock.h src/util/biglock.c
 # PMI-1 client (launcher owner)
 libmpi_la_SOURCES += src/util/pmi.c
 # Datatype engine (datatypes owner)
