@@ -29,6 +29,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/bulk \
 	test/mpi/procnull \
 	test/mpi/comms \
+	test/mpi/threads \
 	test/mpi/intercomm \
 	test/mpi/topo_graph \
 	test/mpi/idup \
@@ -182,6 +183,10 @@ test_mpi_mpit_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h
 test_mpi_comms_LDADD = $(MPI_TEST_LIBS)
 test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_threads_SOURCES = test/mpi/threads.c test/mpi/mtest.h
+test_mpi_threads_LDADD = $(MPI_TEST_LIBS) -lpthread
+test_mpi_threads_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_intercomm_SOURCES = test/mpi/intercomm.c test/mpi/mtest.h
 test_mpi_intercomm_LDADD = $(MPI_TEST_LIBS)
