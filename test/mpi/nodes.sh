@@ -13,7 +13,8 @@
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
 # udp;ofi_rxd), whose own large-message protocols once broke them; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
-# offload mode.
+# offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
+# and in offload mode.
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -69,6 +70,9 @@ done <<'EOF'
 2 5 topo_graph
 2 5 ../coll/intercoll
 2 7 ../coll/intercoll CLUMPI_NET=agent
+2 3 threads
+2 4 threads CLUMPI_SPIN=0
+2 3 threads CLUMPI_NET=agent
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).
