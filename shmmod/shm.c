@@ -196,46 +196,37 @@ static int shm_finalize(void)
     return 0;
 }
 
-static void shm_wake(shm_peer *p)
+/* Wakes the sleeper whose sleep word is *word (its eventfd: efd) */
+static void wake_sleeper(_Atomic uint32_t *word, int efd)
 {
     /* only the first waker pays for the syscall */
-    if (!atomic_load_explicit(&p->blk->futex, memory_order_relaxed))
+    if (!atomic_load_explicit(word, memory_order_relaxed))
         return;
-    uint32_t how = atomic_exchange(&p->blk->futex, 0);
-    if (how == SHM_SLEEP_FD && p->efd >= 0) {
+    uint32_t how = atomic_exchange(word, 0);
+    if (how == SHM_SLEEP_FD && efd >= 0) {
         uint64_t one = 1;
-        if (write(p->efd, &one, sizeof one) < 0) {
+        if (write(efd, &one, sizeof one) < 0) {
             /* EAGAIN only: the counter is already non-zero, it wakes */
         }
     } else if (how) {
-        syscall(SYS_futex, &p->blk->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
+        syscall(SYS_futex, word, FUTEX_WAKE, 1, NULL, NULL, 0);
     }
 }
 
-/* Our own sleep, from another thread of this process: as a peer's wake,
- * with our own eventfd. */
-static void shm_wake_self(void)
+static void shm_wake(shm_peer *p)
 {
-    uint32_t how = atomic_exchange(&shm_st.me->futex, 0);
-    if (how == SHM_SLEEP_FD && shm_st.efd >= 0) {
-        uint64_t one = 1;
-        if (write(shm_st.efd, &one, sizeof one) < 0) {
-            /* EAGAIN only: the counter is already non-zero */
-        }
-    } else if (how) {
-        syscall(SYS_futex, &shm_st.me->futex, FUTEX_WAKE, 1, NULL, NULL, 0);
-    }
+    wake_sleeper(&p->blk->futex, p->efd);
 }
 
 /* A local peer waiting on a store into a node area, or ourselves (another
- * thread blocked in sleep()). */
+ * thread of this process blocked in sleep(), with our own eventfd). */
 static void shm_wake_rank(int dest)
 {
     int l = shm_st.local_of && dest >= 0 && dest < shm_st.world_size ? shm_st.local_of[dest] : -1;
     if (l >= 0 && l != shm_st.local_rank)
         shm_wake(&shm_st.peers[l]);
     else if (l >= 0 && shm_st.me)
-        shm_wake_self();
+        wake_sleeper(&shm_st.me->futex, shm_st.efd);
 }
 
 /* HOT PATH: every send to a local peer. */
