@@ -66,7 +66,13 @@ typedef struct mpid_chan_info {
     int        local_size;
     const int *local_ranks;     /* [local_size]: world ranks on my node, ascending */
     const char *job_id;         /* unique per job; names shared segments */
+    int        dynamic;         /* opened later, for peers beyond the world only:
+                                   no address exchange with the world ranks */
 } mpid_chan_info;
+
+/* Peers beyond MPI_COMM_WORLD (other jobs: spawned, connected, joined) take
+ * the device's slots world_size .. world_size + MPID_DYN_MAX - 1. */
+#define MPID_DYN_MAX 4096
 
 /* One remote access (rma_post). Atomics name element types and ops with
  * the channel's own codes below (the device maps MPI's to them). */
@@ -184,6 +190,15 @@ typedef struct mpid_channel {
     int   (*agent_rma_post)(int world, const mpid_agent_rma *h, const struct iovec *iov,
                             int iovcnt);
     size_t agent_rma_max;
+
+    /* Peers of other jobs (optional, NULL: the channel cannot reach them).
+     * dyn_addr: this process's address on the channel into buf (*len: its
+     * capacity in, the address's bytes out). dyn_peer_add: slot peer
+     * (>= world size) is the process at addr; packets to it carry my_id as
+     * their source, the slot the peer gave us. dyn_peer_del: forget it. */
+    int  (*dyn_addr)(void *buf, size_t *len);
+    int  (*dyn_peer_add)(int peer, const void *addr, size_t len, int my_id);
+    void (*dyn_peer_del)(int peer);
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */

@@ -24,7 +24,12 @@ static int shm_up, net_up;
 int mpid_world_rank(void) { return mpid_my_world_rank; }
 int mpid_world_size(void) { return mpid_my_world_size; }
 int mpid_appnum(void) { return appnum_pmi; }
-int mpid_node_of(int world_rank) { return node_of[world_rank]; }
+/* A peer of another job counts as a node of its own. */
+int mpid_node_of(int world_rank)
+{
+    return world_rank < mpid_my_world_size ? node_of[world_rank]
+                                           : nnodes + (world_rank - mpid_my_world_size);
+}
 int mpid_node_count(void) { return nnodes; }
 const char *mpid_job_id(void) { return job_id; }
 
@@ -135,6 +140,26 @@ int mpid_init(void)
         return MPI_ERR_NO_MEM;
     mpid_progress_init(nlocal, net_up && netch == &mpid_channel_agent);
     return MPI_SUCCESS;
+}
+
+/* The network channel for peers of other jobs: the direct one, opened now
+ * without an address exchange when the job has run on one node so far. */
+const mpid_channel *mpid_net_open_dynamic(void)
+{
+    if (net_up)
+        return mpid_net_chan;
+    info.dynamic = 1;
+    int rc = mpid_channel_ofi.init(&info);
+    info.dynamic = 0;
+    if (rc != 0) {
+        cu_warn("network channel (ofi) failed to start for peers of other jobs: %s",
+                strerror(rc < 0 ? -rc : rc));
+        return NULL;
+    }
+    cu_sigfault_reset_foreign();
+    net_up = 1;
+    mpid_net_init(&mpid_channel_ofi);
+    return mpid_net_chan;
 }
 
 static int drained(void *arg)

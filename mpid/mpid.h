@@ -25,6 +25,9 @@ typedef struct mpid_comm {
     int        rank;         /* my rank in the communicator */
     int        size;
     const int *world_ranks;  /* [size]: communicator rank -> world rank */
+    int        foreign;      /* some world_ranks are processes of other jobs (routing
+                                slots past the world): choices that rest on this job's
+                                node map or load must not differ between the jobs */
 } mpid_comm;
 
 /* Context offsets: point-to-point traffic and collective traffic of one
@@ -75,6 +78,26 @@ int  mpid_appnum(void);              /* PMI appnum (MPMD program index), for MPI
 int  mpid_node_of(int world_rank);   /* node index of a world rank */
 int  mpid_node_count(void);
 const char *mpid_job_id(void);
+
+/* ---- peers of other jobs (dynamic processes) -----------------------------
+ * They take routing slots after the world ranks (dynpeer.c) and stand in
+ * communicators' rank maps like world ranks. */
+#define MPID_DYN_ADDR_MAX 120   /* bytes of a network address, at most */
+/* This process's network address (opening the network channel when the
+ * job has run without one): *len is buf's capacity in, the bytes out.
+ * MPI_ERR_UNSUPPORTED_OPERATION when the network mode cannot reach other
+ * jobs. */
+int  mpid_dyn_addr(void *buf, size_t *len);
+/* The first slot this process has not handed out. */
+int  mpid_dyn_next(void);
+/* Slot (a value agreed from mpid_dyn_next, or above it) routes to the
+ * process at addr; our packets carry my_id, the slot it gave us. */
+int  mpid_dyn_add(int slot, const void *addr, size_t len, int my_id);
+/* Slots below upto are taken (an agreement chose them). */
+void mpid_dyn_skip(int upto);
+/* Progress until nothing for slot waits in the device (its queued packets
+ * left, its rendezvous answered). */
+int  mpid_dyn_drain(int slot);
 
 /* ---- point-to-point ---------------------------------------------------- */
 /* dest/src are communicator ranks (or MPI_PROC_NULL / MPI_ANY_SOURCE);

@@ -255,11 +255,17 @@ typedef struct mpid_dest {
     int cnt_kind;              /* MPID_CNT_*: which counters its messages go to */
 } mpid_dest;
 
-extern mpid_dest *mpid_dests;          /* [world size] */
+extern mpid_dest *mpid_dests;          /* [world size + MPID_DYN_MAX] */
+extern int mpid_dyn_top;               /* slots below it may be in use */
 extern int mpid_my_world_rank, mpid_my_world_size;
 void mpid_node_area_finalize(void);   /* node_area.c: unmaps every area */
 int  mpid_route_init(const int *node_of, int my_node, int shm_up);
 void mpid_route_finalize(void);
+/* init.c: the network channel for peers of other jobs, opened on demand;
+ * NULL when it cannot be had. */
+const mpid_channel *mpid_net_open_dynamic(void);
+/* route.c: an entry's channel and eager limit (the caps of CLUMPI_*). */
+void mpid_dest_set(mpid_dest *d, const mpid_channel *ch);
 
 /* ---- work lists drained by progress ---------------------------------------
  * All empty in the steady state, so progress tests one word. */

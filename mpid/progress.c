@@ -136,7 +136,7 @@ static int net_only(int (*done)(void *), void *arg)
     if (!mpid_net_chan || done)
         return 0;
     int peer = mpid_req_of((mpid_request *)arg)->p.peer;
-    return peer >= 0 && peer < mpid_my_world_size && mpid_dests[peer].ch == mpid_net_chan;
+    return peer >= 0 && peer < mpid_dyn_top && mpid_dests[peer].ch == mpid_net_chan;
 }
 
 int mpid_progress_until(int (*done)(void *arg), void *arg)

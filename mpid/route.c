@@ -9,6 +9,9 @@
 #include "src/util/param.h"
 
 mpid_dest *mpid_dests;
+int mpid_dyn_top;
+static long eager_cap = -1;
+static int no_rma_all;
 
 /* Ranks no channel reaches (other nodes until a network channel exists):
  * every send fails at once, so callers get an error instead of a hang. */
@@ -25,17 +28,29 @@ static const mpid_channel unreach = {
     .progress = unreach_progress,
 };
 
+void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
+{
+    d->ch = ch;
+    d->eager_max = ch->max_payload;
+    if (eager_cap >= 0 && (size_t)eager_cap < d->eager_max)
+        d->eager_max = (size_t)eager_cap;
+    d->no_rma = no_rma_all;
+}
+
 int mpid_route_init(const int *node_of, int my_node, int shm_up)
 {
     int n = mpid_my_world_size;
-    mpid_dests = calloc((size_t)n, sizeof *mpid_dests);
+    /* The slots of peers of other jobs follow the world's; untouched, they
+     * cost address space only. */
+    mpid_dests = calloc((size_t)n + MPID_DYN_MAX, sizeof *mpid_dests);
     if (!mpid_dests)
         return -ENOMEM;
+    mpid_dyn_top = n;
     /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
      * force rendezvous for small messages). */
-    long cap = cu_param_int("EAGER_LIMIT");
+    eager_cap = cu_param_int("EAGER_LIMIT");
     /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
-    int no_rma = cu_param_int("NO_RMA") != 0;
+    no_rma_all = cu_param_int("NO_RMA") != 0;
     for (int w = 0; w < n; w++) {
         mpid_dest *d = &mpid_dests[w];
         if (w == mpid_my_world_rank) {
@@ -49,10 +64,7 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
             d->cnt_kind = MPID_CNT_NET;
         } else
             d->ch = &unreach;
-        d->eager_max = d->ch->max_payload;
-        if (cap >= 0 && (size_t)cap < d->eager_max)
-            d->eager_max = (size_t)cap;
-        d->no_rma = no_rma;
+        mpid_dest_set(d, d->ch);
     }
     return 0;
 }
@@ -61,7 +73,7 @@ void mpid_route_finalize(void)
 {
     if (!mpid_dests)
         return;
-    for (int w = 0; w < mpid_my_world_size; w++) {
+    for (int w = 0; w < mpid_dyn_top; w++) {
         mpid_ctrl *c = mpid_dests[w].chead;
         while (c) {
             mpid_ctrl *n = c->next;

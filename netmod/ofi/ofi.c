@@ -68,7 +68,7 @@ static int ofi_finalize(void)
 static int ofi_send(int dest, const void *hdr, size_t hdrlen,
                     const struct iovec *iov, int iovcnt, unsigned flags)
 {
-    if (__builtin_expect((unsigned)dest >= (unsigned)ofi_st.size || hdrlen > MPID_HDR_MAX, 0))
+    if (__builtin_expect((unsigned)dest >= (unsigned)ofi_st.cap || hdrlen > MPID_HDR_MAX, 0))
         return -EINVAL;
     fi_addr_t a = ofi_st.addr[dest];
     if (__builtin_expect(a == FI_ADDR_NOTAVAIL, 0)) {
@@ -82,6 +82,8 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
         len += iov[i].iov_len;
     size_t total = sizeof(ofi_wire) + hdrlen + len;
     ofi_wire w = { .src = (uint32_t)ofi_st.rank, .hdrlen = (uint16_t)hdrlen };
+    if (__builtin_expect(dest >= ofi_st.size, 0))
+        w.src = ofi_st.dyn_src[dest - ofi_st.size];   /* a peer of another job */
     if (total <= ofi_st.inject_max) {
         char b[256];
         if (total <= sizeof b) {
@@ -208,7 +210,7 @@ static ssize_t ofi_rma_read(int src, uint64_t key, uint64_t rbase, const struct 
 {
     if (!ofi_st.rd_on)
         return -ENOTSUP;
-    if ((unsigned)src >= (unsigned)ofi_st.size || nlocal < 0)
+    if ((unsigned)src >= (unsigned)ofi_st.cap || nlocal < 0)
         return -EINVAL;
     if (ofi_st.in_progress)
         cu_fatal("ofi: remote read from inside a packet handler");
@@ -321,4 +323,7 @@ const mpid_channel mpid_channel_ofi = {
     .sleep = ofi_sleep,
     .disarm_sleep = ofi_disarm_sleep,
     .wait_fd = ofi_wait_fd,
+    .dyn_addr = ofi_dyn_addr,
+    .dyn_peer_add = ofi_dyn_peer_add,
+    .dyn_peer_del = ofi_dyn_peer_del,
 };

@@ -88,8 +88,10 @@ struct ofi_state {
     struct fid_av *av;
     struct fid_cq *cq;
     int rank, size, node;
+    int cap;                  /* peer slots: the world ranks, then MPID_DYN_MAX dynamic peers */
     int up;
-    fi_addr_t *addr;          /* [size]: FI_ADDR_NOTAVAIL until first send */
+    fi_addr_t *addr;          /* [cap]: FI_ADDR_NOTAVAIL until first send (world) or added */
+    uint32_t *dyn_src;        /* [cap - size]: the source id a dynamic peer knows us by */
     size_t inject_max;        /* whole packets up to this go with fi_inject */
     int multi_recv;           /* slabs posted with FI_MULTI_RECV */
     int mr_local;             /* provider wants local buffers registered */
@@ -109,7 +111,7 @@ struct ofi_state {
     long long quiet_ns;       /* no completion since */
     long long probe_ns;       /* last probe round */
     unsigned char *bye;       /* [size]: the peer said it finalized */
-    int *tx_out;              /* [size]: our sends in flight to each peer */
+    int *tx_out;              /* [cap]: our sends in flight to each peer */
     long long *probe_at;      /* [size]: when the probe in flight was posted, or 0 */
     long long *probe_again;   /* [size]: since when posting one says EAGAIN, or 0 */
     unsigned char *probe_judged; /* [size]: it went out with nothing queued before it */
@@ -136,6 +138,11 @@ int  ofi_open(const mpid_chan_info *info);
 void ofi_close(void);
 int  ofi_resolve(int dest);      /* fills ofi_st.addr[dest] from the KVS */
 int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
+
+/* ofi_dyn.c: peers beyond the world (mpid_channel's dyn_* entries) */
+int  ofi_dyn_addr(void *buf, size_t *len);
+int  ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id);
+void ofi_dyn_peer_del(int peer);
 
 /* ofi_mr.c: remote access under unguessable keys (see there) */
 int  ofi_mr_remote_ok(void);     /* the provider's MR mode allows it */

@@ -42,7 +42,7 @@ int ofi_alive_open(void)
     size_t n = (size_t)ofi_st.size;
     probe_limit_ns = cu_param_int("OFI_PROBE_S") * 1000000000LL;
     ofi_st.bye = calloc(n, 1);
-    ofi_st.tx_out = calloc(n, sizeof *ofi_st.tx_out);
+    ofi_st.tx_out = calloc((size_t)ofi_st.cap, sizeof *ofi_st.tx_out);
     ofi_st.probe_at = calloc(n, sizeof *ofi_st.probe_at);
     ofi_st.probe_again = calloc(n, sizeof *ofi_st.probe_again);
     ofi_st.probe_judged = calloc(n, 1);

@@ -184,11 +184,19 @@ int ofi_open(const mpid_chan_info *info)
         ofi_rma_open();       /* rendezvous by fi_read, or pipelined */
         ofi_rma_win_open();   /* windows by fi_write/fi_read/fi_atomic, or messages */
     }
-    ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)info->world_size);
-    if ((!ofi_st.addr || ofi_alive_open()) && rc == 0)
+    ofi_st.cap = info->world_size + MPID_DYN_MAX;
+    ofi_st.addr = malloc(sizeof *ofi_st.addr * (size_t)ofi_st.cap);
+    ofi_st.dyn_src = calloc(MPID_DYN_MAX, sizeof *ofi_st.dyn_src);
+    if ((!ofi_st.addr || !ofi_st.dyn_src || ofi_alive_open()) && rc == 0)
         rc = -ENOMEM;
-    for (int r = 0; ofi_st.addr && r < info->world_size; r++)
+    for (int r = 0; ofi_st.addr && r < ofi_st.cap; r++)
         ofi_st.addr[r] = FI_ADDR_NOTAVAIL;
+    if (info->dynamic) {
+        /* opened for peers of other jobs only: the world talks over shm */
+        if (rc == 0)
+            ofi_st.up = 1;
+        return rc;
+    }
     /* Everyone reaches the barrier, failed or not, so no rank hangs in it:
      * an empty address tells peers we have none. */
     snprintf(key, sizeof key, "ofi-%d", info->world_rank);
@@ -240,6 +248,7 @@ void ofi_close(void)
     if (ofi_st.info)
         fi_freeinfo(ofi_st.info);
     free(ofi_st.addr);
+    free(ofi_st.dyn_src);
     memset(&ofi_st, 0, sizeof ofi_st);
     ofi_st.cqw.fd = -1;
 }

@@ -189,7 +189,7 @@ static void deliver(const char *p, size_t len)
     if (len < sizeof w)
         cu_fatal("ofi: runt packet of %zu bytes", len);
     memcpy(&w, p, sizeof w);
-    if (w.src >= (uint32_t)ofi_st.size || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
+    if (w.src >= (uint32_t)ofi_st.cap || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
         cu_fatal("ofi: corrupt packet (source %u, header %u, %zu bytes)", w.src, w.hdrlen, len);
     if (ofi_alive_packet(&w))
         return;

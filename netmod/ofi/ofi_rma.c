@@ -191,7 +191,7 @@ int ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
 {
     if (!ofi_st.win_on)
         return -ENOTSUP;
-    if ((unsigned)peer >= (unsigned)ofi_st.size)
+    if ((unsigned)peer >= (unsigned)ofi_st.cap)
         return -EINVAL;
     int rc;
     if (ofi_st.addr[peer] == FI_ADDR_NOTAVAIL && (rc = ofi_resolve(peer)))

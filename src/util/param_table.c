@@ -184,5 +184,8 @@ const cu_param_def cu_param_defs[] = {
       "seconds (a positive number) remote ranks have to connect to mpirun's PMI server"),
     S("PMI_HOST", NULL, "launcher", FIXED, LOCAL, USER_DETAIL,
       "address remote ranks use to reach mpirun; unset: the first up non-loopback one"),
+    /* dynamic processes */
+    I("PORT_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
+      "seconds MPI_Comm_connect waits for the accepting side before MPI_ERR_PORT"),
 };
 const int cu_param_count = (int)(sizeof cu_param_defs / sizeof cu_param_defs[0]);

@@ -1,0 +1,48 @@
+/*
+ * ofi_dyn.c — peers beyond MPI_COMM_WORLD (dynamic processes, ports): the
+ * device gives each one a slot after the world ranks; its address goes
+ * into the AV when it is added, and packets to it carry the source id the
+ * peer knows us by (ofi_st.dyn_src), since its table numbers us its own way.
+ */
+#include <errno.h>
+#include "netmod/ofi/ofi.h"
+#include "src/util/log.h"
+
+/* This endpoint's address (fi_getname) into buf, *len its capacity in,
+ * the address's bytes out. */
+int ofi_dyn_addr(void *buf, size_t *len)
+{
+    if (!ofi_st.up)
+        return -ENODEV;
+    int rc = fi_getname(&ofi_st.ep->fid, buf, len);
+    return rc ? (rc < 0 ? rc : -rc) : 0;
+}
+
+/* Slot peer (>= world size) reaches the endpoint at addr; packets to it
+ * name us as my_id. */
+int ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id)
+{
+    if (!ofi_st.up || peer < ofi_st.size || peer >= ofi_st.cap || len == 0)
+        return -EINVAL;
+    fi_addr_t fa = FI_ADDR_NOTAVAIL;
+    int rc = fi_av_insert(ofi_st.av, addr, 1, &fa, 0, NULL);
+    if (rc != 1 || fa == FI_ADDR_NOTAVAIL) {
+        cu_warn("ofi: cannot add the address of a peer of another job: %s",
+                rc < 0 ? fi_strerror(-rc) : "rejected");
+        return -EHOSTUNREACH;
+    }
+    ofi_st.addr[peer] = fa;
+    ofi_st.dyn_src[peer - ofi_st.size] = (uint32_t)my_id;
+    ofi_st.tx_out[peer] = 0;
+    return 0;
+}
+
+/* Forgets slot peer: the device routes nothing there any more. */
+void ofi_dyn_peer_del(int peer)
+{
+    if (!ofi_st.up || peer < ofi_st.size || peer >= ofi_st.cap ||
+        ofi_st.addr[peer] == FI_ADDR_NOTAVAIL)
+        return;
+    fi_av_remove(ofi_st.av, &ofi_st.addr[peer], 1, 0);
+    ofi_st.addr[peer] = FI_ADDR_NOTAVAIL;
+}
