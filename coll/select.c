@@ -417,6 +417,10 @@ int coll_comm_nodes(const mpid_comm *comm)
         return 1;   /* only a performance hint: one node is always correct */
     if (seen == small)
         memset(small, 0, sizeof small);
+    /* processes of other jobs: no node map both jobs share, so every
+     * member takes the answer that needs none */
+    if (comm->foreign)
+        return 1;
     int n = 0;
     for (int i = 0; i < comm->size; i++) {
         int node = coll_node_of(comm->world_ranks[i]);
@@ -441,7 +445,7 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
         const coll_rule *r = &t->rules[i];
         if (!r->algo || bytes > r->max_bytes || comm->size > r->max_ranks)
             continue;
-        if ((r->pow2 && !is_pow2(comm->size)) || (r->oversub && !mpid_oversubscribed()))
+        if ((r->pow2 && !is_pow2(comm->size)) || (r->oversub && (!mpid_oversubscribed() || comm->foreign)))
             continue;
         if (r->min_nodes > 1) {
             if (*nodes < 0)

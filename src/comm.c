@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/core.h"
+#include "src/dynamic.h"
 #include "coll/coll.h"
 
 static int next_ctx = 4;
@@ -135,6 +136,7 @@ static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int 
     c->dev.rank = g->rank;
     c->dev.size = g->size;
     c->dev.world_ranks = g->world_ranks;
+    c->dev.foreign = mpir_group_foreign(g);
     c->group = g;
     c->errhandler = parent ? parent->errhandler : MPI_ERRORS_ARE_FATAL;
     c->refcount = 1;
@@ -633,10 +635,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
 }
 MPIR_WEAK(Comm_split_type)
 
-int PMPI_Comm_free(MPI_Comm *comm)
+int mpir_comm_free_checks(const char *fn, MPI_Comm *comm, mpir_comm **out)
 {
-    static const char fn[] = "MPI_Comm_free";
-    MPIR_ENTER(fn);
     if (!comm)
         return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "comm is NULL"));
     mpir_comm *c;
@@ -648,9 +648,21 @@ int PMPI_Comm_free(MPI_Comm *comm)
         return mpir_err_comm(*comm, mpir_err(MPI_ERR_COMM, fn, "comm (0x%x) is not usable yet: "
                                              "its MPI_Comm_idup has not completed",
                                              (unsigned)*comm));
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+    static const char fn[] = "MPI_Comm_free";
+    MPIR_ENTER(fn);
+    mpir_comm *c;
+    int rc = mpir_comm_free_checks(fn, comm, &c);
+    if (rc != MPI_SUCCESS)
+        return rc;
     /* Delete callbacks run even if one fails; the communicator goes anyway
      * and the failure is reported, through its handler while it exists. */
-    int rc = mpir_comm_attrs_free(c);
+    rc = mpir_comm_attrs_free(c);
     if (rc != MPI_SUCCESS)
         rc = mpir_err_comm(*comm, mpir_err(rc, fn, "an attribute delete callback failed (%d)", rc));
     mpir_comm_release(c);

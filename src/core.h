@@ -51,6 +51,10 @@ mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int in
  * and with use_info a valid info; errors reported on comm. */
 int  mpir_comm_dup_checks(const char *fn, MPI_Comm comm, int use_info, MPI_Info info,
                           MPI_Comm *newcomm, mpir_comm **c);
+/* What Comm_free and Comm_disconnect check: comm not NULL, a valid
+ * communicator other than COMM_WORLD and COMM_SELF, its idup complete
+ * (*out); errors reported, naming fn. */
+int  mpir_comm_free_checks(const char *fn, MPI_Comm *comm, mpir_comm **out);
 /* Gives nc, a duplicate of c, c's attributes (copy callbacks run), topology
  * and the hints info. On failure nc is released and the code (naming fn)
  * returned. */
