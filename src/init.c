@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "src/core.h"
+#include "src/dynamic.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "coll/coll.h"
@@ -85,6 +86,7 @@ int PMPI_Finalize(void)
     /* No rank leaves while peers may still be sending to it. */
     int brc = coll_barrier(&mpir_comm_get(MPI_COMM_WORLD)->dev);
     mpir_state = MPIR_STATE_POST;
+    mpir_port_finalize();
     mpir_comm_finalize();
     mpir_group_finalize();
     mpir_info_finalize();

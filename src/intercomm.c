@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/core.h"
+#include "src/dynamic.h"
 #include "coll/coll.h"
 
 static const cu_dtype *dt_int(void)
@@ -155,6 +156,7 @@ mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_g
     mpir_group_retain(remote);
     ic->dev.size = remote->size;
     ic->dev.world_ranks = remote->world_ranks;
+    ic->dev.foreign = lc->dev.foreign || mpir_group_foreign(remote);
     return ic;
 }
 
@@ -321,23 +323,27 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return rc;
     if (!newintracomm)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
-    int mine[2] = { high ? 1 : 0, mpir_ctx_begin() }, *lall, *rall;
-    rc = swap_over(ic, mine, 2, &lall, &rall);
+    int mine[3] = { high ? 1 : 0, mpir_ctx_begin(), mpir_dyn_key() }, *lall, *rall;
+    rc = swap_over(ic, mine, 3, &lall, &rall);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
     }
     const mpir_group *lg = ic->group, *rg = ic->remote_group;
-    int x = col_max(lall, lg->size, 2, 1), xr = col_max(rall, rg->size, 2, 1);
+    int x = col_max(lall, lg->size, 3, 1), xr = col_max(rall, rg->size, 3, 1);
     if (xr > x)
         x = xr;
     mpir_ctx_end(x + 2);
     /* The group that passed high = false comes first (MPI-3.1 6.6.2); each
      * group's leader speaks for it. When both passed the same value the
      * order is ours to choose: the group holding the lower world rank at its
-     * rank 0 comes first, which both groups work out alike. */
-    int lhigh = lall[0], rhigh = rall[0];
-    int local_first = lhigh != rhigh ? !lhigh : lg->world_ranks[0] < rg->world_ranks[0];
+     * rank 0 comes first, which both groups work out alike; for groups of
+     * different jobs (routing slots, which each side numbers its own way)
+     * the lower random key of the leaders. */
+    int lhigh = lall[0], rhigh = rall[0], ws = mpid_world_size();
+    int same_job = lg->world_ranks[0] < ws && rg->world_ranks[0] < ws;
+    int local_first = lhigh != rhigh ? !lhigh
+                      : same_job ? lg->world_ranks[0] < rg->world_ranks[0] : lall[2] < rall[2];
     free(lall);
     free(rall);
     const mpir_group *a = local_first ? lg : rg, *b = local_first ? rg : lg;

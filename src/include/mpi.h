@@ -412,6 +412,17 @@ CLUMPI_API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
 CLUMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
 CLUMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
 
+/* ---- process creation and management (MPI-3.1 chapter 10) --------------
+ * Ports are TCP sockets at the opening process; other jobs are reached
+ * over the network channel (not in offload mode: CLUMPI_NET=agent gives
+ * MPI_ERR_UNSUPPORTED_OPERATION). */
+CLUMPI_API(int, Open_port, (MPI_Info info, char *port_name));
+CLUMPI_API(int, Close_port, (const char *port_name));
+CLUMPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
+CLUMPI_API(int, Comm_disconnect, (MPI_Comm *comm));
+CLUMPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm));
+
 /* ---- attributes -------------------------------------------------------- */
 CLUMPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state));
 CLUMPI_API(int, Comm_free_keyval, (int *keyval));
