@@ -86,7 +86,7 @@ static int port_parse(const char *name, struct sockaddr_in *sa, uint64_t *tag)
 
 static long long port_deadline(void)
 {
-    return cu_now_ns() + cu_param_int("PORT_TIMEOUT", 60) * 1000000000LL;
+    return cu_now_ns() + cu_param_int("PORT_TIMEOUT") * 1000000000LL;
 }
 
 /* Checks an info argument: MPI_INFO_NULL or a valid info. */

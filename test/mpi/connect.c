@@ -1,0 +1,89 @@
+/*
+ * connect.c — one side of test/mpi/connect.sh: two jobs started by separate
+ * mpiruns. "server FILE": rank 0 opens a port and writes its name to FILE
+ * (then FILE.ready), the job accepts. "client FILE": waits for FILE.ready,
+ * and the job connects. Over the intercommunicator: every process sends
+ * its rank and job size to every remote process (eager) and a 100 KB
+ * message to one (rendezvous), checked; an inter allreduce; merge; then
+ * disconnect, after which the client outlives the server (it sleeps and
+ * still talks within its own world), so the jobs are independent.
+ */
+#include <unistd.h>
+#include "mtest.h"
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv, "connect");
+    CHECK(argc == 3, "usage: connect server|client FILE");
+    int server = !strcmp(argv[1], "server");
+    char port[MPI_MAX_PORT_NAME] = "", ready[4096];
+    snprintf(ready, sizeof ready, "%s.ready", argv[2]);
+    if (mt_rank == 0 && server) {
+        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
+        FILE *f = fopen(argv[2], "w");
+        CHECK(f && fprintf(f, "%s\n", port) > 0 && fclose(f) == 0, "writing %s", argv[2]);
+        f = fopen(ready, "w");
+        CHECK(f && fclose(f) == 0, "writing %s", ready);
+    } else if (mt_rank == 0) {
+        for (int i = 0; i < 3000 && access(ready, F_OK) != 0; i++)
+            mt_sleep_ms(10);
+        FILE *f = fopen(argv[2], "r");
+        CHECK(f && fgets(port, sizeof port, f), "reading %s", argv[2]);
+        fclose(f);
+        port[strcspn(port, "\n")] = 0;
+    }
+    MPI_Comm ic;
+    if (server)
+        MPI_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
+    else
+        MPI_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
+    int rsize;
+    MPI_OK(MPI_Comm_remote_size(ic, &rsize));
+    int mine[2] = { mt_rank, mt_size }, *got = mt_malloc(2 * sizeof(int) * (size_t)rsize);
+    MPI_Request *q = mt_malloc(2 * sizeof *q * (size_t)rsize);
+    for (int j = 0; j < rsize; j++) {
+        MPI_OK(MPI_Irecv(&got[2 * j], 2, MPI_INT, j, 5, ic, &q[j]));
+        MPI_OK(MPI_Isend(mine, 2, MPI_INT, j, 5, ic, &q[rsize + j]));
+    }
+    MPI_OK(MPI_Waitall(2 * rsize, q, MPI_STATUSES_IGNORE));
+    for (int j = 0; j < rsize; j++)
+        CHECK(got[2 * j] == j && got[2 * j + 1] == rsize, "from remote %d: %d %d", j,
+              got[2 * j], got[2 * j + 1]);
+    size_t n = 100000;
+    unsigned char *s = mt_malloc(n), *r = mt_malloc(n);
+    mt_fill(s, n, (unsigned)(server * 50 + mt_rank));
+    /* rank i sends to remote i % rsize; receives from remote j if j % size == i */
+    MPI_OK(MPI_Isend(s, (int)n, MPI_BYTE, mt_rank % rsize, 6, ic, &q[0]));
+    for (int j = mt_rank; j < rsize; j += mt_size) {
+        MPI_OK(MPI_Recv(r, (int)n, MPI_BYTE, j, 6, ic, MPI_STATUS_IGNORE));
+        long bad = mt_verify(r, n, (unsigned)(!server * 50 + j));
+        CHECK(bad < 0, "100 KB from remote %d: byte %ld wrong", j, bad);
+    }
+    MPI_OK(MPI_Wait(&q[0], MPI_STATUS_IGNORE));
+    int one = 1, total = 0;
+    MPI_OK(MPI_Allreduce(&one, &total, 1, MPI_INT, MPI_SUM, ic));
+    CHECK(total == rsize, "inter allreduce %d, expected %d", total, rsize);
+    MPI_Comm m;
+    MPI_OK(MPI_Intercomm_merge(ic, !server, &m));
+    int mr, ms;
+    MPI_OK(MPI_Comm_rank(m, &mr));
+    MPI_OK(MPI_Comm_size(m, &ms));
+    CHECK(ms == mt_size + rsize && mr == (server ? mt_rank : rsize + mt_rank), "merged %d/%d",
+          mr, ms);
+    int sum = 0;
+    MPI_OK(MPI_Allreduce(&mr, &sum, 1, MPI_INT, MPI_SUM, m));
+    CHECK(sum == ms * (ms - 1) / 2, "merged allreduce %d", sum);
+    MPI_OK(MPI_Comm_free(&m));
+    MPI_OK(MPI_Comm_disconnect(&ic));
+    if (server && mt_rank == 0)
+        MPI_OK(MPI_Close_port(port));
+    if (!server)
+        mt_sleep_ms(1500);   /* the server job ends meanwhile */
+    free(s);
+    free(r);
+    free(got);
+    free(q);
+    if (mt_rank == 0)
+        printf("%s: %d processes talked to %d\n", argv[1], mt_size, rsize);
+    return mt_finish();
+}

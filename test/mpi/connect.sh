@@ -1,0 +1,46 @@
+#!/bin/sh
+# connect.sh — MPI_Comm_accept/connect between two jobs started by separate
+# mpiruns (test/mpi/connect.c): a server job of 2 and a client job of 3,
+# then 1 and 4; each run bounded by MPI_TEST_TIMEOUT. The client outlives
+# the server after disconnecting: both must pass, the client after the
+# server has exited. With CLUMPI_TEST_NODES the jobs span that many
+# emulated nodes; in offload mode (CLUMPI_NET=agent) across nodes the
+# calls are refused, so that case is skipped.
+here=$(dirname "$0")
+. "$here/mpirun-env.sh"
+if [ "$MPIRUN_IS_CLUMPI" != yes ]; then
+    echo "connect.sh: needs clumpi's mpirun; skipped"
+    exit 77
+fi
+nodes=${CLUMPI_TEST_NODES:-1}
+if [ "${CLUMPI_NET:-}" = agent ] && [ "$nodes" -gt 1 ]; then
+    echo "connect.sh: offload mode across nodes cannot reach other jobs; skipped"
+    exit 77
+fi
+bin=${MPI_TEST_BINDIR:-./test/mpi}/connect
+[ -x "$bin" ] || { echo "connect.sh: $bin not built"; exit 99; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+for sizes in "2 3" "1 4"; do
+    set -- $sizes
+    rm -f "$tmp/port" "$tmp/port.ready"
+    n1=$nodes; [ "$n1" -gt "$1" ] && n1=$1
+    n2=$nodes; [ "$n2" -gt "$2" ] && n2=$2
+    timeout "$MPI_TEST_TIMEOUT" "$MPIRUN" $MPIRUN_FLAGS -n "$1" --nodes "$n1" "$bin" server \
+        "$tmp/port" > "$tmp/server.out" 2>&1 &
+    spid=$!
+    timeout "$MPI_TEST_TIMEOUT" "$MPIRUN" $MPIRUN_FLAGS -n "$2" --nodes "$n2" "$bin" client \
+        "$tmp/port" > "$tmp/client.out" 2>&1
+    crc=$?
+    wait $spid
+    src=$?
+    cat "$tmp/server.out" "$tmp/client.out"
+    if [ $src -ne 0 ] || [ $crc -ne 0 ] || ! grep -q "PASS connect" "$tmp/server.out" ||
+       ! grep -q "PASS connect" "$tmp/client.out"; then
+        echo "FAIL connect.sh: server of $1 (exit $src), client of $2 (exit $crc)"
+        fail=1
+    fi
+done
+[ $fail -eq 0 ] && echo "PASS connect.sh"
+exit $fail
