@@ -115,8 +115,10 @@ static void stop(struct clumpi_T_pvar *h)
 {
     if (!h->started)
         return;
-    h->acc = value(h);   /* COUNTER: the growth so far */
-    h->max = value(h);   /* HIGHWATERMARK: the mark so far */
+    if (def_of(h)->var_class == MPI_T_PVAR_CLASS_COUNTER)
+        h->acc = value(h);   /* the growth so far */
+    else
+        h->max = value(h);   /* the mark so far */
     h->started = 0;
 }
 
