@@ -39,10 +39,12 @@ void mpir_t_string(char *buf, int *len, const char *s)
     *len = n;
 }
 
-/* Thread levels as MPI_Init_thread grants them: up to SERIALIZED. */
+/* Up to SERIALIZED: the library lock serializes MPI_T calls with MPI
+ * calls only once MPI_Init_thread granted MULTIPLE, not before. */
 int PMPI_T_init_thread(int required, int *provided)
 {
     static const char fn[] = "MPI_T_init_thread";
+    MPIR_CS_GUARD;
     if (!provided)
         return mpir_t_err(MPI_T_ERR_INVALID, fn, "provided is NULL");
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)

@@ -15,7 +15,11 @@ extern int mpir_t_refs;   /* MPI_T_init_thread calls not yet finalized */
 int mpir_t_err(int errclass, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Entry prologue: the interface initialized. Under MPI_THREAD_MULTIPLE it
+ * also holds the library lock to the end of the function (as MPIR_ENTER),
+ * as the library reads the parameters and updates the counters meanwhile. */
 #define MPIR_T_ENTER(fn)                                                         \
+    MPIR_CS_GUARD;                                                               \
     do {                                                                         \
         if (mpir_t_refs <= 0)                                                    \
             return mpir_t_err(MPI_T_ERR_NOT_INITIALIZED, fn,                     \
