@@ -190,7 +190,7 @@ test_mpi_f90types_LDADD = $(MPI_TEST_LIBS)
 test_mpi_f90types_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_mpit_SOURCES = test/mpi/mpit.c test/mpi/mtest.h
-test_mpi_mpit_LDADD = $(MPI_TEST_LIBS)
+test_mpi_mpit_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_mpit_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_comms_SOURCES = test/mpi/comms.c test/mpi/mtest.h

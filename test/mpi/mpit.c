@@ -1,5 +1,6 @@
 /* np: 1 2 3 5 8
  * env: CLUMPI_COLL_KNOMIAL_K=3 CLUMPI_NET=direct CLUMPI_AGENT_DELAY_NS=bogus
+ * env: CLUMPI_TEST_THREADS=1
  *
  * The MPI_T tool information interface (clumpi only: the variables are
  * clumpi's). Before MPI_Init: reference counting, the environment's value
@@ -15,7 +16,10 @@
  * start/stop/reset/readreset/write semantics; the unexpected and posted
  * queue levels and high-water marks; every MPI_T_ERR_* class a caller can
  * provoke. After MPI_Finalize the interface still works.
+ * CLUMPI_TEST_THREADS=1: the same under MPI_THREAD_MULTIPLE, with a second
+ * thread using MPI_T (its own sessions) all the while.
  */
+#include <pthread.h>
 #include "mtest.h"
 
 #ifdef CLUMPI
@@ -598,18 +602,70 @@ static void errors(void)
 }
 #endif
 
+#ifdef CLUMPI
+static volatile int tool_stop;
+
+/* A tool thread: a session started once, whose progress passes only grow,
+ * and a session made and freed on every round. */
+static void *tool(void *arg)
+{
+    (void)arg;
+    unsigned long long last = 0;
+    int idx = pvar_index("progress_passes", CNT), count;
+    MPI_T_pvar_session keep;
+    MPI_T_pvar_handle kh;
+    T_OK(MPI_T_pvar_session_create(&keep));
+    T_OK(MPI_T_pvar_handle_alloc(keep, idx, NULL, &kh, &count));
+    T_OK(MPI_T_pvar_start(keep, kh));
+    while (!tool_stop) {
+        MPI_T_pvar_session s;
+        MPI_T_pvar_handle h;
+        unsigned long long v;
+        T_OK(MPI_T_pvar_session_create(&s));
+        T_OK(MPI_T_pvar_handle_alloc(s, idx, NULL, &h, &count));
+        T_OK(MPI_T_pvar_start(s, h));
+        T_OK(MPI_T_pvar_read(s, h, &v));
+        T_OK(MPI_T_pvar_session_free(&s));
+        T_OK(MPI_T_pvar_read(keep, kh, &v));
+        CHECK(v >= last, "tool thread: progress passes went from %llu to %llu", last, v);
+        last = v;
+        mt_sleep_ms(1);
+    }
+    T_OK(MPI_T_pvar_session_free(&keep));
+    return NULL;
+}
+#endif
+
 int main(int argc, char **argv)
 {
 #ifdef CLUMPI
     before_init();
-#endif
+    pthread_t tool_thread;
+    int threads = getenv("CLUMPI_TEST_THREADS") != NULL, prov;
+    if (threads) {
+        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &prov));
+        CHECK(prov == MPI_THREAD_MULTIPLE, "provided %d", prov);
+        CHECK(pthread_create(&tool_thread, NULL, tool, NULL) == 0, "pthread_create");
+        mt_name = "mpit";   /* mt_init's steps, after MPI_Init_thread */
+        MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
+        MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+        MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+    } else {
+        mt_init(&argc, &argv, "mpit");
+    }
+#else
     mt_init(&argc, &argv, "mpit");
+#endif
 #ifdef CLUMPI
     find_nodes();
     enumerate();
     counters();
     queues();
     bcast_write();
+    if (threads) {   /* before errors(), which takes every session */
+        tool_stop = 1;
+        pthread_join(tool_thread, NULL);
+    }
     errors();
     free(same_node);
     mt_barrier();
@@ -624,7 +680,6 @@ int main(int argc, char **argv)
     (void)pv_read(s, h);
     T_OK(MPI_T_finalize());   /* frees the session */
     T_FAILS(MPI_T_ERR_NOT_INITIALIZED, MPI_T_pvar_get_num(&n));
-    int prov;
     T_OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));   /* again, after MPI_Finalize */
     T_OK(MPI_T_category_get_num(&n));
     T_OK(MPI_T_finalize());
