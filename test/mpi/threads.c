@@ -11,7 +11,9 @@
  * new communicators used at once, RMA on a window each, and the wake-up
  * path: a thread blocked in MPI_Recv whose message another thread of the
  * same rank makes come (through a relay thread on the next rank, and
- * through a send to self). CLUMPI_SPIN=0 makes every wait block at once
+ * through a send to self), user ops and a generalized request's query_fn
+ * calling MPI from inside MPI, the request completed by another thread
+ * while MPI_Wait blocks on it. CLUMPI_SPIN=0 makes every wait block at once
  * (the sleeper hand-off), OVERSUBSCRIBED the yielding regime.
  */
 #include <pthread.h>
@@ -211,6 +213,72 @@ static void *wake(void *arg)
     return NULL;
 }
 
+/* A generalized request that MPI_Wait blocks on, completed by another
+ * thread; its query_fn and a user op call MPI from inside MPI (the lock
+ * is recursive). */
+static MPI_Request greq;
+static int nquery;
+
+static int greq_query(void *extra, MPI_Status *st)
+{
+    (void)extra;
+    int r = -1;
+    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &r));
+    CHECK(r == mt_rank, "query_fn: MPI_Comm_rank %d", r);
+    nquery++;
+    MPI_Status_set_elements(st, MPI_INT, 0);
+    MPI_Status_set_cancelled(st, 0);
+    st->MPI_SOURCE = MPI_UNDEFINED;
+    st->MPI_TAG = 77;
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int greq_cancel(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static void *completer(void *arg)
+{
+    (void)arg;
+    mt_sleep_ms(30);
+    MPI_OK(MPI_Grequest_complete(greq));
+    return NULL;
+}
+
+static void sum_op(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int size = 0;
+    MPI_Type_size(*type, &size);
+    CHECK(size == (int)sizeof(int), "op: type size %d", size);
+    for (int i = 0; i < *len; i++)
+        ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void *op_user(void *arg)
+{
+    int t = (int)(long)arg;
+    MPI_Op op;
+    MPI_OK(MPI_Op_create(sum_op, 1, &op));
+    for (int i = 0; i < 8; i++) {
+        int v = val(mt_rank, t, i, 3), sum = 0, ref = 0;
+        MPI_OK(MPI_Allreduce(&v, &sum, 1, MPI_INT, op, dup_of[t]));
+        for (int r = 0; r < mt_size; r++)
+            ref += val(r, t, i, 3);
+        CHECK(sum == ref, "thread %d user op %d: %d, expected %d", t, i, sum, ref);
+    }
+    MPI_OK(MPI_Op_free(&op));
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     mt_name = "threads";
@@ -240,6 +308,17 @@ int main(int argc, char **argv)
     run_threads(rma);
     mt_barrier();
     run_threads(wake);
+    mt_barrier();
+    run_threads(op_user);
+
+    pthread_t th;
+    MPI_OK(MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, &greq));
+    CHECK(pthread_create(&th, NULL, completer, NULL) == 0, "pthread_create");
+    MPI_Status st;
+    MPI_OK(MPI_Wait(&greq, &st));
+    pthread_join(th, NULL);
+    CHECK(nquery == 1 && st.MPI_TAG == 77, "generalized request: %d queries, tag %d", nquery,
+          st.MPI_TAG);
 
     for (int t = 0; t < NT; t++)
         MPI_OK(MPI_Comm_free(&dup_of[t]));
