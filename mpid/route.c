@@ -31,6 +31,9 @@ static const mpid_channel unreach = {
 void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
 {
     d->ch = ch;
+    /* the counters its messages go to: peers of other jobs are network peers */
+    d->cnt_kind = ch == &mpid_channel_self ? MPID_CNT_SELF
+                  : ch == &mpid_channel_shm ? MPID_CNT_SHM : MPID_CNT_NET;
     d->eager_max = ch->max_payload;
     if (eager_cap >= 0 && (size_t)eager_cap < d->eager_max)
         d->eager_max = (size_t)eager_cap;
@@ -53,16 +56,13 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
     no_rma_all = cu_param_int("NO_RMA") != 0;
     for (int w = 0; w < n; w++) {
         mpid_dest *d = &mpid_dests[w];
-        if (w == mpid_my_world_rank) {
+        if (w == mpid_my_world_rank)
             d->ch = &mpid_channel_self;
-            d->cnt_kind = MPID_CNT_SELF;
-        } else if (shm_up && node_of[w] == my_node) {
+        else if (shm_up && node_of[w] == my_node)
             d->ch = &mpid_channel_shm;
-            d->cnt_kind = MPID_CNT_SHM;
-        } else if (mpid_net_chan && node_of[w] != my_node) {
+        else if (mpid_net_chan && node_of[w] != my_node)
             d->ch = mpid_net_chan;
-            d->cnt_kind = MPID_CNT_NET;
-        } else
+        else
             d->ch = &unreach;
         mpid_dest_set(d, d->ch);
     }
