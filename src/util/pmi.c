@@ -717,6 +717,60 @@ int cu_pmi_get(const char *key, char *value, size_t len)
     return 0;
 }
 
+/* A multi-line request's "key=value" line: the value may hold spaces but
+ * no newline. */
+static int send_pair(const char *key, const char *val)
+{
+    if (strchr(val, '\n'))
+        return -1;
+    return send_line("%s=%s\n", key, val);
+}
+
+int cu_pmi_spawn(int np, char *const *argv, int ninfo, const char *const *info_keys,
+                 const char *const *info_vals, const char *port, char *why, size_t whylen)
+{
+    char k[32], n[16];
+    snprintf(why, whylen, "no process manager (a singleton cannot spawn)");
+    if (!pmi.inited || pmi.singleton)
+        return -1;
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    snprintf(why, whylen, "an argument or info value holds a newline");
+    int rc = send_line("mcmd=spawn\nnprocs=%d\n", np);
+    rc = rc ? rc : send_pair("execname", argv[0]);
+    rc = rc ? rc : send_line("totspawns=1\nspawnssofar=1\nargcnt=%d\n", argc - 1);
+    for (int i = 1; rc == 0 && i < argc; i++) {
+        snprintf(k, sizeof k, "arg%d", i);
+        rc = send_pair(k, argv[i]);
+    }
+    rc = rc ? rc : send_line("preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\n");
+    rc = rc ? rc : send_pair("preput_val_0", port);
+    snprintf(n, sizeof n, "%d", ninfo);
+    rc = rc ? rc : send_pair("info_num", n);
+    for (int i = 0; rc == 0 && i < ninfo; i++) {
+        snprintf(k, sizeof k, "info_key_%d", i);
+        rc = send_pair(k, info_keys[i]);
+        snprintf(k, sizeof k, "info_val_%d", i);
+        rc = rc ? rc : send_pair(k, info_vals[i]);
+    }
+    rc = rc ? rc : send_line("endcmd\n");
+    if (rc)
+        return -1;   /* a line half sent leaves the stream broken: as a lost manager */
+    cu_pmi_kv kv[MAXKV];
+    int got = recv_cmd("spawn_result", kv);
+    if (got < 0) {
+        snprintf(why, whylen, "the process manager does not serve spawn");
+        return -1;
+    }
+    if (!reply_ok(kv, got)) {
+        const char *msg = cu_pmi_find(kv, got, "msg");
+        snprintf(why, whylen, "the process manager refused: %s", msg ? msg : "no reason given");
+        return -1;
+    }
+    return 0;
+}
+
 int cu_pmi_barrier(void)
 {
     if (!pmi.inited)
