@@ -5,7 +5,7 @@ bin_SCRIPTS += src/tools/mpicc
 # launcher is $(top_builddir)/src/tools/mpirun. It installs as bin/mpirun
 # with bin/mpiexec a symlink to it.
 bin_PROGRAMS += src/tools/mpirun
-src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpirun_opts.c \
+src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpirun_opts.c src/tools/spawnjob.c \
 	src/tools/launch.c src/tools/bind.c src/tools/pmi_server.c src/tools/iofwd.c \
 	src/tools/jobctl.c src/util/pmi.c src/util/log.c src/util/param.c src/util/param_table.c
 # Per-target flags give these objects their own names, apart from libmpi's.

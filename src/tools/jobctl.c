@@ -27,6 +27,7 @@ double now_sec(void)
 
 void job_signal_all(struct job *j, int sig)
 {
+    spawnjob_signal_all(j);
     for (int i = 0; i < j->n; i++) {
         struct rank *r = &j->r[i];
         if (r->pid <= 0)
@@ -112,6 +113,8 @@ void job_reap(struct job *j)
         pid_t pid = waitpid(-1, &ws, WNOHANG);
         if (pid <= 0)
             return;
+        if (spawnjob_reaped(j, pid, ws))
+            continue;
         for (int i = 0; i < j->n; i++)
             if (j->r[i].pid == pid && !j->r[i].exited) {
                 job_rank_exited(j, &j->r[i], ws);

@@ -32,7 +32,7 @@ static int check_exec(const char *path)
 
 /* Looks name up as execvp would. Returns 0 with *out malloc'd, or an errno
  * (ENOENT: nowhere; EACCES: found but not executable). */
-static int find_exec(const char *name, char **out)
+int launch_find_exec(const char *name, char **out)
 {
     int err;
     *out = NULL;
@@ -89,7 +89,7 @@ static void report_missing(const char *self, const char *what, const char *name,
 int launch_find_program(struct job *j)
 {
     struct mpirun_opts *o = j->o;
-    int err = find_exec(o->argv[0], &o->prog);
+    int err = launch_find_exec(o->argv[0], &o->prog);
     if (err && j->nremote == j->n && err != ENOMEM) {
         o->prog = strdup(o->argv[0]);
         err = o->prog ? 0 : ENOMEM;
@@ -104,7 +104,7 @@ int launch_find_program(struct job *j)
         const char *cmd = o->launcher_exec ? o->launcher_exec : o->launcher == LAUNCH_RSH ? "rsh" : "ssh";
         size_t skip = strspn(cmd, " \t"), l = strcspn(cmd + skip, " \t");
         snprintf(first, sizeof first, "%.*s", (int)(l < 255 ? l : 255), cmd + skip);
-        if ((err = find_exec(first, &found)) != 0) {
+        if ((err = launch_find_exec(first, &found)) != 0) {
             report_missing(j->self, "launcher ", first, err);
             return -1;
         }

@@ -91,7 +91,7 @@ static void run_loop(struct job *j, int sfd)
     }
     for (;;) {
         /* Until every rank is reaped; drain_outputs takes the rest. */
-        if (j->nalive == 0)
+        if (j->nalive == 0 && j->nspawn_alive == 0)
             break;
         nfds_t n = 0;
 #define ADD(fd_, ev_, kind_, rank_) do { pfd[n].fd = (fd_); pfd[n].events = (ev_); pfd[n].revents = 0; \
@@ -210,6 +210,9 @@ static void drain_outputs(struct job *j)
 
 static void free_job(struct job *j, struct mpirun_opts *o)
 {
+    for (int i = 0; i < j->n; i++)
+        free(j->r[i].mcmd);
+    free(j->spawned);
     free(j->r);
     for (int h = 0; h < j->nhosts; h++)
         free(j->hosts[h].name);

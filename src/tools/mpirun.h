@@ -68,6 +68,8 @@ struct rank {
     struct outstream out, err;
     int pmi_inited, finalized, in_barrier;
     int aborted, abort_code;
+    char *mcmd;           /* a multi-line PMI request (mcmd=spawn) being received */
+    size_t mcmd_len;
     int exited;           /* reaped */
     int bound;
     cpu_set_t cpus;
@@ -104,6 +106,16 @@ struct job {
     double kill_at;       /* when SIGKILL follows SIGTERM, 0 = not armed */
     int killed;
     double deadline;      /* --timeout, 0 = none */
+    /* jobs started for MPI_Comm_spawn (spawnjob.c) */
+    pid_t *spawned;       /* their mpiruns, -1 once reaped */
+    int nspawned, nspawn_alive;
+};
+
+/* One command of a spawn request, as the PMI request gave it. */
+struct spawn_cmd {
+    int np;
+    char **argv;          /* program and arguments, NULL-terminated */
+    const char *host, *wdir, *path;   /* the info keys honoured, or NULL */
 };
 
 /* mpirun_opts.c */
@@ -113,7 +125,21 @@ void mpirun_usage(const char *self);
 void mpirun_read_hosts(struct job *j);
 void mpirun_free_opts(struct mpirun_opts *o);
 
+/* spawnjob.c */
+/* Starts the job of command c for a spawn request whose parents listen at
+ * port. 0, or -1 with why (a PMI message token: no spaces) filled. */
+int  spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, char *why,
+                    size_t whylen);
+/* A reaped pid: 1 when it was a spawned job's mpirun (a non-zero status
+ * ends this job), else 0. */
+int  spawnjob_reaped(struct job *j, pid_t pid, int wstatus);
+/* SIGTERM to every spawned job still running (they end themselves). */
+void spawnjob_signal_all(struct job *j);
+
 /* launch.c */
+/* Resolves name as execvp would (PATH as it is now): 0 with *out malloc'd,
+ * or an errno (ENOENT, EACCES, ...). */
+int  launch_find_exec(const char *name, char **out);
 int  launch_find_program(struct job *j);
 void launch_assign_nodes(struct job *j);
 void launch_print_layout(struct job *j);

@@ -155,8 +155,126 @@ static void barrier_release(struct job *j)
     j->nbarrier = 0;
 }
 
+/* The value of key in a multi-line request (lines "key=value", the value
+ * the rest of the line, spaces included), or NULL. */
+static const char *mcmd_find(const char *block, const char *key, char *out, size_t cap)
+{
+    size_t kl = strlen(key);
+    for (const char *l = block; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (len > kl && !strncmp(l, key, kl) && l[kl] == '=') {
+            snprintf(out, cap, "%.*s", (int)(len - kl - 1), l + kl + 1);
+            return out;
+        }
+        l += len + (nl ? 1 : 0);
+    }
+    return NULL;
+}
+
+/* A complete mcmd=spawn request (PMI-1's wire form, as MPICH's clients
+ * send it): one command (totspawns=1), its arguments, the parents' port
+ * among the preput pairs, the info keys host, wdir and path (others are
+ * ignored, as MPI-3.1 allows). */
+static void spawn_request(struct job *j, struct rank *r, const char *b)
+{
+    char v[CU_PMI_VALLEN_MAX], key[64], port[CU_PMI_VALLEN_MAX] = "", why[256] = "";
+    char host[CU_PMI_VALLEN_MAX], wdir[CU_PMI_VALLEN_MAX], path[CU_PMI_VALLEN_MAX];
+    struct spawn_cmd c = { 0 };
+    int argc = 0, npre = 0, ninfo = 0;
+    if (mcmd_find(b, "totspawns", v, sizeof v) && strcmp(v, "1") != 0)
+        snprintf(why, sizeof why, "several_commands_in_one_spawn_are_not_served");
+    else if (!mcmd_find(b, "nprocs", v, sizeof v) || (c.np = atoi(v)) <= 0 || c.np > 100000)
+        snprintf(why, sizeof why, "bad_nprocs");
+    else if (!mcmd_find(b, "argcnt", v, sizeof v) || (argc = atoi(v)) < 0 || argc > 4096)
+        snprintf(why, sizeof why, "bad_argcnt");
+    else if (!(c.argv = calloc((size_t)argc + 2, sizeof *c.argv)))
+        snprintf(why, sizeof why, "out_of_memory");
+    else if (!mcmd_find(b, "execname", v, sizeof v) || !(c.argv[0] = strdup(v)))
+        snprintf(why, sizeof why, "no_execname");
+    for (int i = 1; !*why && i <= argc; i++) {
+        snprintf(key, sizeof key, "arg%d", i);
+        c.argv[i] = strdup(mcmd_find(b, key, v, sizeof v) ? v : "");
+        if (!c.argv[i])
+            snprintf(why, sizeof why, "out_of_memory");
+    }
+    if (!*why && mcmd_find(b, "preput_num", v, sizeof v))
+        npre = atoi(v);
+    for (int i = 0; !*why && i < npre; i++) {
+        snprintf(key, sizeof key, "preput_key_%d", i);
+        if (mcmd_find(b, key, v, sizeof v) && !strcmp(v, "PARENT_ROOT_PORT_NAME")) {
+            snprintf(key, sizeof key, "preput_val_%d", i);
+            mcmd_find(b, key, port, sizeof port);
+        }
+    }
+    if (!*why && mcmd_find(b, "info_num", v, sizeof v))
+        ninfo = atoi(v);
+    for (int i = 0; !*why && i < ninfo; i++) {
+        char val[CU_PMI_VALLEN_MAX];
+        snprintf(key, sizeof key, "info_val_%d", i);
+        if (!mcmd_find(b, key, val, sizeof val))
+            continue;
+        snprintf(key, sizeof key, "info_key_%d", i);
+        if (!mcmd_find(b, key, v, sizeof v))
+            continue;
+        if (!strcmp(v, "host"))
+            c.host = strcpy(host, val);
+        else if (!strcmp(v, "wdir"))
+            c.wdir = strcpy(wdir, val);
+        else if (!strcmp(v, "path"))
+            c.path = strcpy(path, val);
+    }
+    if (!*why && !*port)
+        snprintf(why, sizeof why, "no_PARENT_ROOT_PORT_NAME");
+    if (!*why && j->ending)
+        snprintf(why, sizeof why, "the_job_is_ending");
+    if (!*why)
+        spawnjob_start(j, &c, port, why, sizeof why);
+    if (*why)
+        reply(j, r, "cmd=spawn_result rc=-1 msg=%s\n", why);
+    else
+        reply(j, r, "cmd=spawn_result rc=0\n");
+    for (int i = 0; c.argv && i <= argc; i++)
+        free(c.argv[i]);
+    free(c.argv);
+}
+
+/* Lines of a multi-line request: collected until "endcmd". 1 when line
+ * was one of them. */
+static int mcmd_line(struct job *j, struct rank *r, const char *line)
+{
+    if (!r->mcmd && strncmp(line, "mcmd=", 5) != 0)
+        return 0;
+    if (r->mcmd && !strcmp(line, "endcmd")) {
+        if (!strncmp(r->mcmd, "mcmd=spawn\n", 11))
+            spawn_request(j, r, r->mcmd);
+        else
+            reply(j, r, "cmd=%.32s_result rc=-1 msg=unsupported_command\n", r->mcmd + 5);
+        free(r->mcmd);
+        r->mcmd = NULL;
+        r->mcmd_len = 0;
+        return 1;
+    }
+    size_t l = strlen(line);
+    char *grown = r->mcmd_len + l + 2 <= 1 << 20 ? realloc(r->mcmd, r->mcmd_len + l + 2) : NULL;
+    if (!grown) {   /* a runaway request: drop it, the client hears nothing */
+        free(r->mcmd);
+        r->mcmd = NULL;
+        r->mcmd_len = 0;
+        return 1;
+    }
+    r->mcmd = grown;
+    memcpy(r->mcmd + r->mcmd_len, line, l);
+    r->mcmd_len += l;
+    r->mcmd[r->mcmd_len++] = '\n';
+    r->mcmd[r->mcmd_len] = '\0';
+    return 1;
+}
+
 static void handle(struct job *j, struct rank *r, const char *line)
 {
+    if (mcmd_line(j, r, line))
+        return;
     cu_pmi_kv kv[MAXKV];
     int n = cu_pmi_parse_line(line, kv, MAXKV);
     if (n < 0 || strcmp(kv[0].key, "cmd") != 0) {
