@@ -168,6 +168,7 @@ void mpir_comm_release(mpir_comm *c)
     if (!c)
         return;
     if (c->is_inter) {
+        mpir_spawn_comm_gone(c);
         mpir_group_release(c->remote_group);
         mpir_comm_release(c->local_comm);
     }

@@ -31,6 +31,25 @@ int mpir_dyn_key(void);
 /* Nonzero when g holds processes of other jobs (routing slots). */
 int mpir_group_foreign(const mpir_group *g);
 
+/* A new port (port.c): its name into port_name (MPI_MAX_PORT_NAME bytes);
+ * MPI_SUCCESS or an error code naming fn. */
+int  mpir_port_open(const char *fn, char *port_name);
+/* Closes a port this process opened: 0, or -1 when it has no such port. */
+int  mpir_port_close(const char *port_name);
+/* Accept (connecting 0) at a port of the root's, or connect to one, and
+ * make *out, collectively over c. root_err, at the root, is an error found
+ * before (nothing is waited for; every member returns its class). */
+int  mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting,
+                    const char *port_name, int root_err, mpir_comm **out);
+
+/* The parent intercommunicator of a spawned job (spawn.c): connects to the
+ * parents' port (CLUMPI_PARENT_PORT, or the PMI key PARENT_ROOT_PORT_NAME)
+ * at the end of MPI_Init; MPI_SUCCESS when there are none. */
+int  mpir_spawn_init(void);
+/* Communicator c is being freed (MPI_Comm_get_parent then says
+ * MPI_COMM_NULL if it was the parent). */
+void mpir_spawn_comm_gone(const mpir_comm *c);
+
 /* Closes the ports still open (MPI_Finalize). */
 void mpir_port_finalize(void);
 

@@ -52,6 +52,8 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
     mpir_attr_init(mpid_world_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;
+    if ((rc = mpir_spawn_init()) != MPI_SUCCESS)
+        init_failed(fn, "a spawned job could not connect to its parents", rc);
     return MPI_SUCCESS;
 }
 

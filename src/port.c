@@ -97,18 +97,11 @@ static int check_info(const char *fn, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-int PMPI_Open_port(MPI_Info info, char *port_name)
+int mpir_port_open(const char *fn, char *port_name)
 {
-    static const char fn[] = "MPI_Open_port";
-    MPIR_ENTER(fn);
-    int rc = check_info(fn, info);
-    if (rc == MPI_SUCCESS && !port_name)
-        rc = mpir_err(MPI_ERR_ARG, fn, "port_name is NULL");
-    if (rc)
-        return mpir_err_world(rc);
     port *p = calloc(1, sizeof *p);
     if (!p)
-        return mpir_err_world(mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
     struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
     socklen_t sl = sizeof sa;
     p->fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -118,8 +111,7 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
         if (p->fd >= 0)
             close(p->fd);
         free(p);
-        return mpir_err_world(mpir_err(MPI_ERR_OTHER, fn, "cannot listen on a TCP port: %s",
-                                       strerror(e)));
+        return mpir_err(MPI_ERR_OTHER, fn, "cannot listen on a TCP port: %s", strerror(e));
     }
     if (getrandom(&p->tag, sizeof p->tag, 0) != (ssize_t)sizeof p->tag)
         p->tag = (uint64_t)cu_now_ns() * 0x9e3779b97f4a7c15ull;
@@ -132,14 +124,22 @@ int PMPI_Open_port(MPI_Info info, char *port_name)
     memcpy(port_name, p->name, strlen(p->name) + 1);
     return MPI_SUCCESS;
 }
+
+int PMPI_Open_port(MPI_Info info, char *port_name)
+{
+    static const char fn[] = "MPI_Open_port";
+    MPIR_ENTER(fn);
+    int rc = check_info(fn, info);
+    if (rc == MPI_SUCCESS && !port_name)
+        rc = mpir_err(MPI_ERR_ARG, fn, "port_name is NULL");
+    if (rc == MPI_SUCCESS)
+        rc = mpir_port_open(fn, port_name);
+    return rc ? mpir_err_world(rc) : MPI_SUCCESS;
+}
 MPIR_WEAK(Open_port)
 
-int PMPI_Close_port(const char *port_name)
+int mpir_port_close(const char *port_name)
 {
-    static const char fn[] = "MPI_Close_port";
-    MPIR_ENTER(fn);
-    if (!port_name)
-        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "port_name is NULL"));
     for (port **pp = &ports; *pp; pp = &(*pp)->next) {
         port *p = *pp;
         if (strncmp(p->name, port_name, MPI_MAX_PORT_NAME))
@@ -147,8 +147,19 @@ int PMPI_Close_port(const char *port_name)
         *pp = p->next;
         close(p->fd);
         free(p);
-        return MPI_SUCCESS;
+        return 0;
     }
+    return -1;
+}
+
+int PMPI_Close_port(const char *port_name)
+{
+    static const char fn[] = "MPI_Close_port";
+    MPIR_ENTER(fn);
+    if (!port_name)
+        return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "port_name is NULL"));
+    if (mpir_port_close(port_name) == 0)
+        return MPI_SUCCESS;
     return mpir_err_world(mpir_err(MPI_ERR_PORT, fn, "port_name \"%.64s\" is not a port this "
                                    "process opened (or it is closed already)", port_name));
 }
@@ -250,21 +261,15 @@ static int connect_one(const char *fn, const char *port_name, long long deadline
     return MPI_SUCCESS;
 }
 
-/* Accept (connecting 0) or connect: the root makes the connection, then
- * the handshake over it builds *newcomm at every member. */
-static int accept_connect(const char *fn, int connecting, const char *port_name, MPI_Info info,
-                          int root, MPI_Comm comm, MPI_Comm *newcomm)
+int mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting, const char *port_name,
+                   int root_err, mpir_comm **out)
 {
-    mpir_comm *c, *ic = NULL;
-    int rc = check_common(fn, comm, info, root, newcomm, &c);
-    if (rc)
-        return rc;
-    int fd = -1, err = MPI_SUCCESS;
+    int fd = -1, err = root_err;
     /* only a connecting root waits for a peer that may never come */
     long long deadline = connecting ? port_deadline() : 0;
-    if (c->dev.rank == root && connecting) {
+    if (c->dev.rank == root && err == MPI_SUCCESS && connecting) {
         err = connect_one(fn, port_name, deadline, &fd);
-    } else if (c->dev.rank == root) {
+    } else if (c->dev.rank == root && err == MPI_SUCCESS) {
         port *p = port_name ? port_find(port_name) : NULL;
         if (!p)
             err = mpir_err(MPI_ERR_PORT, fn, "port_name \"%.64s\" is not a port this process "
@@ -272,9 +277,21 @@ static int accept_connect(const char *fn, int connecting, const char *port_name,
         else
             err = accept_one(fn, p, &fd);
     }
-    rc = mpir_dyn_connect(fn, c, root, fd, err, MPI_ERR_PORT, deadline, &ic);
+    int rc = mpir_dyn_connect(fn, c, root, fd, err, MPI_ERR_PORT, deadline, out);
     if (fd >= 0)
         close(fd);
+    return rc;
+}
+
+/* The entry points of accept (connecting 0) and connect. */
+static int accept_connect(const char *fn, int connecting, const char *port_name, MPI_Info info,
+                          int root, MPI_Comm comm, MPI_Comm *newcomm)
+{
+    mpir_comm *c, *ic = NULL;
+    int rc = check_common(fn, comm, info, root, newcomm, &c);
+    if (rc)
+        return rc;
+    rc = mpir_port_join(fn, c, root, connecting, port_name, MPI_SUCCESS, &ic);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
     *newcomm = ic->handle;

@@ -413,7 +413,9 @@ CLUMPI_API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info));
 CLUMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
 
 /* ---- process creation and management (MPI-3.1 chapter 10) --------------
- * Ports are TCP sockets at the opening process; other jobs are reached
+ * Spawned jobs are started by the process manager (clumpi's mpirun runs one
+ * more mpirun for each; info keys host, wdir, path are honoured). Ports
+ * are TCP sockets at the opening process; other jobs are reached
  * over the network channel (not in offload mode: CLUMPI_NET=agent gives
  * MPI_ERR_UNSUPPORTED_OPERATION). */
 CLUMPI_API(int, Open_port, (MPI_Info info, char *port_name));
@@ -422,6 +424,8 @@ CLUMPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MP
 CLUMPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
 CLUMPI_API(int, Comm_disconnect, (MPI_Comm *comm));
 CLUMPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm));
+CLUMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
+CLUMPI_API(int, Comm_get_parent, (MPI_Comm *parent));
 
 /* ---- attributes -------------------------------------------------------- */
 CLUMPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state));
