@@ -50,14 +50,15 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/char_ops \
 	test/coll/intercoll \
 	test/mpi/cancel_send \
-	test/mpi/port
+	test/mpi/port \
+	test/mpi/spawn
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
 # dynamic processes across separately started jobs
 check_PROGRAMS += test/mpi/connect
-TESTS += test/mpi/connect.sh
-EXTRA_DIST += test/mpi/connect.sh
+TESTS += test/mpi/connect.sh test/mpi/spawn_fail.sh
+EXTRA_DIST += test/mpi/connect.sh test/mpi/spawn_fail.sh
 
 EXTRA_DIST += test/mpi/run-mpi-test test/mpi/mpirun-env.sh test/mpi/crash.sh \
 	test/mpi/nodes.sh test/mpi/vanish.sh
@@ -80,6 +81,10 @@ test_mpi_port_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_connect_SOURCES = test/mpi/connect.c test/mpi/mtest.h
 test_mpi_connect_LDADD = $(MPI_TEST_LIBS)
 test_mpi_connect_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_spawn_SOURCES = test/mpi/spawn.c test/mpi/mtest.h
+test_mpi_spawn_LDADD = $(MPI_TEST_LIBS)
+test_mpi_spawn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_grequest_SOURCES = test/mpi/grequest.c test/mpi/mtest.h
 test_mpi_grequest_LDADD = $(MPI_TEST_LIBS) -lpthread
