@@ -227,39 +227,48 @@ static int allgather_ints(const int *mine, int n, int *all, const mpid_comm *vie
                                         view, tag);
 }
 
-/* The first round's proposal m is confirmed (see the top): returns the id
- * every member of view took through *ctx. */
-static int confirm(const mpid_comm *view, int tag, int m, int *ctx)
+int mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx)
 {
-    int *a = malloc((size_t)view->size * 2 * sizeof(int));
-    if (!a)
-        return MPI_ERR_NO_MEM;
     for (;;) {
-        int refused = mpir_ctx_taken(m) || mpir_ctx_reserve(m) != MPI_SUCCESS;
-        mpir_ctx_accept(m);
-        int mine[2] = { refused, mpir_ctx_next() };
-        int rc = allgather_ints(mine, 2, a, view, tag);
-        int any = 0, next = 0;
-        for (int i = 0; rc == MPI_SUCCESS && i < view->size; i++) {
-            any |= a[2 * i];
-            next = a[2 * i + 1] > next ? a[2 * i + 1] : next;
-        }
-        if (!refused && (rc != MPI_SUCCESS || any))
-            mpir_ctx_unreserve(m);
-        if (rc != MPI_SUCCESS) {
-            free(a);
+        int refused = mpir_ctx_taken(m) || (span > 1 && mpir_ctx_taken(m + 2));
+        int held = 0;
+        while (!refused && held < span)
+            if (mpir_ctx_reserve(m + 2 * held++) != MPI_SUCCESS)
+                refused = 1;
+        mpir_ctx_accept(m + 2 * (span - 1));
+        int mine[2] = { refused, mpir_ctx_next() }, max[2];
+        int rc = maxfn(arg, mine, 2, max);
+        /* held until the caller made its communicators, which it does
+         * before it waits again: the table then shows them */
+        while (held > 0)
+            mpir_ctx_unreserve(m + 2 * --held);
+        if (rc != MPI_SUCCESS)
             return rc;
-        }
-        if (!any) {
-            /* no longer reserved once its communicator exists (the caller
-             * makes it before it waits again) */
-            mpir_ctx_unreserve(m);
-            free(a);
+        if (!max[0]) {
             *ctx = m;
             return MPI_SUCCESS;
         }
-        m = next;
+        m = max[1];
     }
+}
+
+/* An agreement over an intracommunicator view (tag as in allgather_ints). */
+typedef struct view_arg { const mpid_comm *view; int tag; } view_arg;
+
+static int view_max(void *arg, const int *mine, int n, int *max)
+{
+    const view_arg *v = arg;
+    int *a = malloc((size_t)v->view->size * (size_t)n * sizeof(int));
+    if (!a)
+        return MPI_ERR_NO_MEM;
+    int rc = allgather_ints(mine, n, a, v->view, v->tag);
+    for (int j = 0; j < n; j++)
+        max[j] = 0;
+    for (int i = 0; rc == MPI_SUCCESS && i < v->view->size; i++)
+        for (int j = 0; j < n; j++)
+            max[j] = a[i * n + j] > max[j] ? a[i * n + j] : max[j];
+    free(a);
+    return rc;
 }
 
 /* Agrees on a context over view (tag as in allgather_ints): allgathers
@@ -285,8 +294,10 @@ static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **a
         if ((v & ~1) > m)
             m = v & ~1;
     }
-    if (mt)
-        rc = confirm(view, tag, m, &m);
+    if (mt) {
+        view_arg va = { view, tag };
+        rc = mpir_ctx_confirm(view_max, &va, m, 1, &m);
+    }
     mpir_ctx_end(rc == MPI_SUCCESS ? m : -1);
     if (rc != MPI_SUCCESS) {
         free(a);

@@ -75,6 +75,13 @@ int  mpir_ctx_inflight(void);   /* the lowest sample under way, or -1 */
 int  mpir_ctx_reserve(int ctx);
 void mpir_ctx_unreserve(int ctx);
 int  mpir_ctx_taken(int ctx);
+/* Under MPI_THREAD_MULTIPLE (when any member's sample carried the flag
+ * bit 1) a blocking agreement's maximum m may be taken here by a
+ * concurrent one: rounds of maxfn (the maximum of each of the n ints over
+ * every member) until no member refuses the ids m .. m + 2 * (span - 1);
+ * the id all took goes to *ctx (see comm.c). */
+typedef int mpir_ctx_maxfn(void *arg, const int *mine, int n, int *max);
+int  mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx);
 /* The context of a duplicate whose MPI_Comm_idup has not completed: odd,
  * so never an agreed id. */
 #define MPIR_CTX_PENDING 0xffffffffu

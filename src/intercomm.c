@@ -131,14 +131,72 @@ static int swap_over(const mpir_comm *ic, const int *mine, int n, int **lall, in
     return rc;
 }
 
-/* The largest value of column col of a table of rows records of n ints. */
-static int col_max(const int *t, int rows, int n, int col)
+/* Folds into max[0..n) the largest of each column of a table of rows
+ * records of n ints. */
+static void fold_max(const int *t, int rows, int n, int *max)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < n; j++)
+            if (t[i * n + j] > max[j])
+                max[j] = t[i * n + j];
+}
+
+/* The largest context sample of column col over both groups' tables;
+ * *mt: some member runs MPI_THREAD_MULTIPLE (bit 0 of its sample; the id
+ * is then confirmed, comm.c). */
+static int sample_max(const int *l, int lrows, const int *r, int rrows, int n, int col,
+                      int *mt)
 {
     int m = 0;
-    for (int i = 0; i < rows; i++)
-        if (t[i * n + col] > m)
-            m = t[i * n + col];
+    *mt = 0;
+    for (int i = 0; i < lrows + rrows; i++) {
+        int v = i < lrows ? l[i * n + col] : r[(i - lrows) * n + col];
+        *mt |= v & 1;
+        if ((v & ~1) > m)
+            m = v & ~1;
+    }
     return m;
+}
+
+/* The maximum over both groups, by tables swapped over an
+ * intercommunicator (mpir_ctx_confirm's rounds). */
+static int over_max(void *arg, const int *mine, int n, int *max)
+{
+    const mpir_comm *ic = arg;
+    int *l, *r;
+    int rc = swap_over(ic, mine, n, &l, &r);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int j = 0; j < n; j++)
+        max[j] = 0;
+    fold_max(l, ic->group->size, n, max);
+    fold_max(r, ic->remote_group->size, n, max);
+    free(l);
+    free(r);
+    return MPI_SUCCESS;
+}
+
+/* The same through the leaders' channel of MPI_Intercomm_create. */
+typedef struct create_arg {
+    const mpid_comm *local, *peer;
+    int leader, peer_rank, tag;
+} create_arg;
+
+static int create_max(void *arg, const int *mine, int n, int *max)
+{
+    const create_arg *a = arg;
+    int *l, *r, rsize;
+    int rc = swap_tables(a->local, a->leader, MPI_SUCCESS, a->peer, MPID_CTX_PT2PT,
+                         a->peer_rank, a->tag, mine, n, &l, &r, &rsize);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int j = 0; j < n; j++)
+        max[j] = 0;
+    fold_max(l, a->local->size, n, max);
+    fold_max(r, rsize, n, max);
+    free(l);
+    free(r);
+    return MPI_SUCCESS;
 }
 
 mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
@@ -162,18 +220,23 @@ mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_g
 
 int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
 {
-    int mine[3] = { color, key, mpir_ctx_begin() }, *lall, *rall;
+    int mine[3] = { color, key, mpir_ctx_begin() | (cu_mt != 0) }, *lall, *rall;
     *out = NULL;
     int rc = swap_over(ic, mine, 3, &lall, &rall);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         return rc;
     }
-    int lsize = ic->group->size, rsize = ic->remote_group->size;
-    int x = col_max(lall, lsize, 3, 2), xr = col_max(rall, rsize, 3, 2);
-    if (xr > x)
-        x = xr;
-    mpir_ctx_end(x + 2);
+    int lsize = ic->group->size, rsize = ic->remote_group->size, mt;
+    int x = sample_max(lall, lsize, rall, rsize, 3, 2, &mt);
+    if (mt)
+        rc = mpir_ctx_confirm(over_max, ic, x, 2, &x);
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
+    if (rc != MPI_SUCCESS) {
+        free(lall);
+        free(rall);
+        return rc;
+    }
     mpir_group *lg = NULL, *rg = NULL;
     if (color != MPI_UNDEFINED) {
         lg = mpir_group_of_color(lall, lsize, 3, color, ic->group);
@@ -273,7 +336,8 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     int lerr = lc->dev.rank == local_leader ? check_peer(fn, lc, peer_comm, remote_leader, &peer)
                                             : MPI_SUCCESS;
     /* record: my world rank, my next context id */
-    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_begin() }, *lall, *rall, rsize;
+    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_begin() | (cu_mt != 0) };
+    int *lall, *rall, rsize, mt;
     rc = swap_tables(&lc->dev, local_leader, lerr, peer ? &peer->dev : NULL, MPID_CTX_PT2PT,
                      remote_leader, tag, mine, 2, &lall, &rall, &rsize);
     if (rc != MPI_SUCCESS) {
@@ -281,10 +345,17 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         return mpir_err_comm(local_comm, lerr ? lerr : mpir_err(rc, fn, "could not exchange "
                              "the groups with the remote leader"));
     }
-    int x = col_max(lall, lc->group->size, 2, 1), xr = col_max(rall, rsize, 2, 1);
-    if (xr > x)
-        x = xr;
-    mpir_ctx_end(x + 2);
+    int x = sample_max(lall, lc->group->size, rall, rsize, 2, 1, &mt);
+    if (mt) {
+        create_arg ca = { &lc->dev, peer ? &peer->dev : NULL, local_leader, remote_leader, tag };
+        rc = mpir_ctx_confirm(create_max, &ca, x, 2, &x);
+    }
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
+    if (rc != MPI_SUCCESS) {
+        free(lall);
+        free(rall);
+        return mpir_err_comm(local_comm, mpir_err(rc, fn, "could not agree on a context id"));
+    }
     int *wr = malloc((size_t)rsize * sizeof(int));
     mpir_group *rg = NULL;
     if (wr) {
@@ -323,17 +394,22 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return rc;
     if (!newintracomm)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
-    int mine[3] = { high ? 1 : 0, mpir_ctx_begin(), mpir_dyn_key() }, *lall, *rall;
+    int mine[3] = { high ? 1 : 0, mpir_ctx_begin() | (cu_mt != 0), mpir_dyn_key() }, *lall, *rall;
     rc = swap_over(ic, mine, 3, &lall, &rall);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
     }
     const mpir_group *lg = ic->group, *rg = ic->remote_group;
-    int x = col_max(lall, lg->size, 3, 1), xr = col_max(rall, rg->size, 3, 1);
-    if (xr > x)
-        x = xr;
-    mpir_ctx_end(x + 2);
+    int mt, x = sample_max(lall, lg->size, rall, rg->size, 3, 1, &mt);
+    if (mt)
+        rc = mpir_ctx_confirm(over_max, ic, x, 1, &x);
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
+    if (rc != MPI_SUCCESS) {
+        free(lall);
+        free(rall);
+        return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
+    }
     /* The group that passed high = false comes first (MPI-3.1 6.6.2); each
      * group's leader speaks for it. When both passed the same value the
      * order is ours to choose: the group holding the lower world rank at its

@@ -6,15 +6,16 @@
  * Is_thread_main answer right (and refuse NULL), and NT threads per rank
  * call MPI at the same time: point-to-point on a communicator each
  * (ANY_SOURCE/ANY_TAG receives, probes, Waitall and Testany loops) and on
- * MPI_COMM_WORLD with a tag each, collectives on a duplicate each,
- * communicator creation (dup, split) on distinct parents at once with the
- * new communicators used at once, RMA on a window each, and the wake-up
- * path: a thread blocked in MPI_Recv whose message another thread of the
- * same rank makes come (through a relay thread on the next rank, and
- * through a send to self), user ops and a generalized request's query_fn
- * calling MPI from inside MPI, the request completed by another thread
- * while MPI_Wait blocks on it. CLUMPI_SPIN=0 makes every wait block at once
- * (the sleeper hand-off), OVERSUBSCRIBED the yielding regime.
+ * MPI_COMM_WORLD with a tag each; collectives on a duplicate each;
+ * communicator creation (dup, split, Intercomm_create, Intercomm_merge) on
+ * distinct parents at once, the new communicators used at once; RMA on a
+ * window each; the wake-up path: a thread blocked in MPI_Recv whose
+ * message another thread of the same rank makes come (through a relay
+ * thread on the next rank, and through a send to self); user ops and a
+ * generalized request's query_fn calling MPI from inside MPI, the request
+ * completed by another thread while MPI_Wait blocks on it.
+ * CLUMPI_SPIN=0 makes every wait block at once (the sleeper hand-off),
+ * OVERSUBSCRIBED the yielding regime.
  */
 #include <pthread.h>
 #include "mtest.h"
@@ -134,6 +135,24 @@ static void *create(void *arg)
         for (int r = mt_rank % 2; r < mt_size; r += 2)
             ref += val(r, t, i, 2);
         CHECK(sum == ref, "thread %d split %d: sum %d, expected %d", t, i, sum, ref);
+        if (mt_size > 1) {
+            /* the halves join again: an intercommunicator, then merged;
+             * each half's leader (rank 0 of s) is its highest rank */
+            MPI_Comm ic, m;
+            int other = (mt_size - 1) % 2 != mt_rank % 2 ? mt_size - 1 : mt_size - 2;
+            MPI_OK(MPI_Intercomm_create(s, 0, dup_of[t], other, t, &ic));
+            MPI_OK(MPI_Intercomm_merge(ic, mt_rank % 2, &m));
+            int rsz = 0;
+            MPI_OK(MPI_Comm_remote_size(ic, &rsz));
+            CHECK(rsz == mt_size - sz, "thread %d: remote size %d", t, rsz);
+            MPI_OK(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, m));
+            ref = 0;
+            for (int r = 0; r < mt_size; r++)
+                ref += val(r, t, i, 2);
+            CHECK(sum == ref, "thread %d merged %d: sum %d, expected %d", t, i, sum, ref);
+            MPI_OK(MPI_Comm_free(&m));
+            MPI_OK(MPI_Comm_free(&ic));
+        }
         MPI_OK(MPI_Comm_free(&d));
         MPI_OK(MPI_Comm_free(&s));
     }
