@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "src/tools/mpirun.h"
+#include "src/util/names.h"
 #include "src/util/param.h"
 
 #define MAXKV 16
@@ -90,8 +91,20 @@ static const char *kv_get(const char *key)
     return e->key ? e->val : NULL;
 }
 
+/* The names this job published and left: removed when it ends
+ * (pmisrv_free), as its segments are. */
+static struct pubname { struct pubname *next; char *service, *port; } *published;
+
 void pmisrv_free(void)
 {
+    while (published) {
+        struct pubname *p = published;
+        published = p->next;
+        cu_names_unpublish(p->service, p->port);   /* if the job left it */
+        free(p->service);
+        free(p->port);
+        free(p);
+    }
     for (size_t i = 0; i < kvcap; i++) {
         free(kvs[i].key);
         free(kvs[i].val);
@@ -271,6 +284,43 @@ static int mcmd_line(struct job *j, struct rank *r, const char *line)
     return 1;
 }
 
+/* ---- name service: the store is src/util/names.c's --------------------- */
+
+static void name_service(struct job *j, struct rank *r, const char *cmd, const cu_pmi_kv *kv,
+                         int n)
+{
+    const char *svc = cu_pmi_find(kv, n, "service"), *port = cu_pmi_find(kv, n, "port");
+    char res[32], got[CU_PMI_VALLEN_MAX];
+    snprintf(res, sizeof res, "%.*s_result", (int)strcspn(cmd, "_"), cmd);
+    int rc;
+    if (!svc || !*svc || (strcmp(cmd, "lookup_name") && !port)) {
+        reply(j, r, "cmd=%s rc=-1 msg=missing_service_or_port\n", res);
+        return;
+    }
+    if (!strcmp(cmd, "publish_name")) {
+        struct pubname *p = calloc(1, sizeof *p);
+        rc = p ? cu_names_publish(svc, port) : -ENOMEM;
+        if (rc == 0 && (p->service = strdup(svc)) && (p->port = strdup(port))) {
+            p->next = published;
+            published = p;
+        } else if (p) {
+            free(p->service);
+            free(p);
+        }
+    } else if (!strcmp(cmd, "lookup_name")) {
+        rc = cu_names_lookup(svc, got, sizeof got);
+    } else {
+        rc = cu_names_unpublish(svc, port);
+    }
+    if (rc == 0 && !strcmp(cmd, "lookup_name"))
+        reply(j, r, "cmd=%s rc=0 port=%s\n", res, got);
+    else if (rc == 0)
+        reply(j, r, "cmd=%s rc=0 info=ok\n", res);
+    else
+        reply(j, r, "cmd=%s rc=-1 msg=%s\n", res, rc == -EEXIST ? "name_taken"
+                                             : rc == -ENOENT ? "not_found" : "name_store_failed");
+}
+
 static void handle(struct job *j, struct rank *r, const char *line)
 {
     if (mcmd_line(j, r, line))
@@ -325,6 +375,9 @@ static void handle(struct job *j, struct rank *r, const char *line)
             reply(j, r, "cmd=get_result rc=-1 msg=key_not_found\n");
         else
             reply(j, r, "cmd=get_result rc=0 msg=success value=%s\n", v);
+    } else if (!strcmp(cmd, "publish_name") || !strcmp(cmd, "lookup_name") ||
+               !strcmp(cmd, "unpublish_name")) {
+        name_service(j, r, cmd, kv, n);
     } else if (strcmp(cmd, "barrier_in") == 0) {
         if (!r->in_barrier) {
             r->in_barrier = 1;

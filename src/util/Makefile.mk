@@ -5,6 +5,8 @@ libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/par
 libmpi_la_SOURCES += src/util/biglock.h src/util/biglock.c
 # PMI-1 client (launcher owner)
 libmpi_la_SOURCES += src/util/pmi.c
+# The name service's store (dynproc owner)
+libmpi_la_SOURCES += src/util/names.h src/util/names.c
 # Datatype engine (datatypes owner)
 libmpi_la_SOURCES += src/util/dtype.c src/util/dtype_builtin.c src/util/dtype_impl.h \
 	src/util/dtype_darray.c src/util/dtype_external.c

@@ -185,6 +185,9 @@ const cu_param_def cu_param_defs[] = {
     S("PMI_HOST", NULL, "launcher", FIXED, LOCAL, USER_DETAIL,
       "address remote ranks use to reach mpirun; unset: the first up non-loopback one"),
     /* dynamic processes */
+    S("NAMESERVER", NULL, "launcher", LIVE, LOCAL, USER_BASIC,
+      "directory of the name service (MPI_Publish_name), shared by the jobs that see each "
+      "other's names; unset: /tmp/clumpi-names-<uid>"),
     I("PORT_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
       "seconds MPI_Comm_connect waits for the accepting side before MPI_ERR_PORT"),
 };

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "src/util/log.h"
 #include "src/util/pmi.h"
+#include "src/util/names.h"
 #include "src/util/param.h"
 
 #define MAXKV 16
@@ -769,6 +770,69 @@ int cu_pmi_spawn(int np, char *const *argv, int ninfo, const char *const *info_k
         return -1;
     }
     return 0;
+}
+
+/* service hex-encoded (a PMI value holds no spaces), into out. */
+static int service_key(const char *service, char *out, size_t cap)
+{
+    size_t n = strlen(service);
+    if (n == 0 || 2 * n + 1 > cap)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", (unsigned char)service[i]);
+    return 0;
+}
+
+/* One name-service request and its reply: 0, -EEXIST, -ENOENT or -EIO;
+ * value, when set, receives the reply's port. */
+static int name_request(const char *cmd, const char *key, const char *port, char *value,
+                        size_t cap)
+{
+    cu_pmi_kv kv[MAXKV];
+    char expect[32];
+    snprintf(expect, sizeof expect, "%.*s_result", (int)strcspn(cmd, "_"), cmd);
+    int n = port ? send_line("cmd=%s service=%s port=%s\n", cmd, key, port)
+                 : send_line("cmd=%s service=%s\n", cmd, key);
+    if (n < 0 || (n = recv_cmd(expect, kv)) < 0)
+        return -EIO;
+    if (!reply_ok(kv, n)) {
+        const char *msg = cu_pmi_find(kv, n, "msg");
+        return msg && !strcmp(msg, "name_taken") ? -EEXIST
+               : msg && !strcmp(msg, "not_found") ? -ENOENT : -EIO;
+    }
+    const char *p = value ? cu_pmi_find(kv, n, "port") : NULL;
+    if (value && (!p || strlen(p) >= cap))
+        return -EIO;
+    if (value)
+        strcpy(value, p);
+    return 0;
+}
+
+int cu_pmi_publish(const char *service, const char *port)
+{
+    char key[CU_PMI_VALLEN_MAX];
+    if (!pmi.inited || service_key(service, key, sizeof key) || strpbrk(port, " \n="))
+        return -EIO;
+    return pmi.singleton ? cu_names_publish(key, port)
+                         : name_request("publish_name", key, port, NULL, 0);
+}
+
+int cu_pmi_lookup(const char *service, char *port, size_t cap)
+{
+    char key[CU_PMI_VALLEN_MAX];
+    if (!pmi.inited || service_key(service, key, sizeof key))
+        return -EIO;
+    return pmi.singleton ? cu_names_lookup(key, port, cap)
+                         : name_request("lookup_name", key, NULL, port, cap);
+}
+
+int cu_pmi_unpublish(const char *service, const char *port)
+{
+    char key[CU_PMI_VALLEN_MAX];
+    if (!pmi.inited || service_key(service, key, sizeof key) || strpbrk(port, " \n="))
+        return -EIO;
+    return pmi.singleton ? cu_names_unpublish(key, port)
+                         : name_request("unpublish_name", key, port, NULL, 0);
 }
 
 int cu_pmi_barrier(void)

@@ -44,6 +44,15 @@ int  cu_pmi_barrier(void);
 int  cu_pmi_spawn(int np, char *const *argv, int ninfo, const char *const *info_keys,
                   const char *const *info_vals, const char *port, char *why, size_t whylen);
 
+/* The name service (as MPICH's clients speak it; a singleton uses the
+ * store of src/util/names.c itself). service is any string (it travels
+ * hex-encoded), port a port name without spaces. 0, -EEXIST (publish: the
+ * name is taken), -ENOENT (lookup, unpublish: no such name, or published
+ * with another port), -EIO (no answer from the process manager). */
+int  cu_pmi_publish(const char *service, const char *port);
+int  cu_pmi_lookup(const char *service, char *port, size_t cap);
+int  cu_pmi_unpublish(const char *service, const char *port);
+
 /* Node layout from PMI_process_mapping (e.g. "(vector,(0,2,4))"): node_of
  * receives the node index of each of the size ranks. Returns the number of
  * nodes, or -1 on a malformed mapping. */
