@@ -19,7 +19,8 @@ libmpi_la_SOURCES += src/op.c src/coll_reduce_entry.c
 # One-sided communication (rma owner): windows, operations, epochs.
 libmpi_la_SOURCES += src/win.h src/win.c src/win_info.c src/rma.c src/win_sync.c
 # Process creation and management (dynproc owner): ports, accept/connect, join.
-libmpi_la_SOURCES += src/dynamic.h src/dynamic.c src/port.c src/spawn.c
+libmpi_la_SOURCES += src/dynamic.h src/dynamic.c src/port.c src/spawn.c \
+	src/name_service.c
 # MPIX extensions: shared counters (fetch-and-add by the NI agent, or a window).
 libmpi_la_SOURCES += src/counter.c
 # MPI_T, the tool information interface (mpit owner): control variables are

@@ -426,6 +426,9 @@ CLUMPI_API(int, Comm_disconnect, (MPI_Comm *comm));
 CLUMPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm));
 CLUMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
 CLUMPI_API(int, Comm_get_parent, (MPI_Comm *parent));
+CLUMPI_API(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name));
+CLUMPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name));
+CLUMPI_API(int, Unpublish_name, (const char *service_name, MPI_Info info, const char *port_name));
 
 /* ---- attributes -------------------------------------------------------- */
 CLUMPI_API(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *copy_fn, MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state));
