@@ -1,8 +1,10 @@
 /*
  * connect.c — one side of test/mpi/connect.sh: two jobs started by separate
- * mpiruns. "server FILE": rank 0 opens a port and writes its name to FILE
- * (then FILE.ready), the job accepts. "client FILE": waits for FILE.ready,
- * and the job connects. Over the intercommunicator: every process sends
+ * mpiruns, finding each other through the name service. "server NAME":
+ * rank 0 opens a port and publishes it as NAME, the job accepts, and
+ * unpublishes at the end (a second name, NAME+" left", it leaves published:
+ * its mpirun removes it when the job ends). "client NAME": rank 0 looks NAME up until it is
+ * published (MPI_ERR_NAME meanwhile), and the job connects. Over the intercommunicator: every process sends
  * its rank and job size to every remote process (eager) and a 100 KB
  * message to one (rendezvous), checked; an inter allreduce; merge; then
  * disconnect, after which the client outlives the server (it sleeps and
@@ -14,23 +16,26 @@
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "connect");
-    CHECK(argc == 3, "usage: connect server|client FILE");
+    CHECK(argc == 3, "usage: connect server|client NAME");
     int server = !strcmp(argv[1], "server");
-    char port[MPI_MAX_PORT_NAME] = "", ready[4096];
-    snprintf(ready, sizeof ready, "%s.ready", argv[2]);
+    char port[MPI_MAX_PORT_NAME] = "";
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     if (mt_rank == 0 && server) {
         MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
-        FILE *f = fopen(argv[2], "w");
-        CHECK(f && fprintf(f, "%s\n", port) > 0 && fclose(f) == 0, "writing %s", argv[2]);
-        f = fopen(ready, "w");
-        CHECK(f && fclose(f) == 0, "writing %s", ready);
+        MPI_OK(MPI_Publish_name(argv[2], MPI_INFO_NULL, port));
+        char left[256];
+        snprintf(left, sizeof left, "%s left", argv[2]);
+        MPI_OK(MPI_Publish_name(left, MPI_INFO_NULL, port));
     } else if (mt_rank == 0) {
-        for (int i = 0; i < 3000 && access(ready, F_OK) != 0; i++)
-            mt_sleep_ms(10);
-        FILE *f = fopen(argv[2], "r");
-        CHECK(f && fgets(port, sizeof port, f), "reading %s", argv[2]);
-        fclose(f);
-        port[strcspn(port, "\n")] = 0;
+        int rc = MPI_ERR_NAME;
+        for (int i = 0; i < 3000 && rc != MPI_SUCCESS; i++) {
+            rc = MPI_Lookup_name(argv[2], MPI_INFO_NULL, port);
+            CHECK(rc == MPI_SUCCESS || mt_class(rc) == MPI_ERR_NAME, "lookup: class %d",
+                  mt_class(rc));
+            if (rc != MPI_SUCCESS)
+                mt_sleep_ms(10);
+        }
+        MPI_OK(rc);
     }
     MPI_Comm ic;
     if (server)
@@ -75,8 +80,10 @@ int main(int argc, char **argv)
     CHECK(sum == ms * (ms - 1) / 2, "merged allreduce %d", sum);
     MPI_OK(MPI_Comm_free(&m));
     MPI_OK(MPI_Comm_disconnect(&ic));
-    if (server && mt_rank == 0)
+    if (server && mt_rank == 0) {
+        MPI_OK(MPI_Unpublish_name(argv[2], MPI_INFO_NULL, port));
         MPI_OK(MPI_Close_port(port));
+    }
     if (!server)
         mt_sleep_ms(1500);   /* the server job ends meanwhile */
     free(s);

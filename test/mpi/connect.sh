@@ -1,7 +1,10 @@
 #!/bin/sh
 # connect.sh — MPI_Comm_accept/connect between two jobs started by separate
-# mpiruns (test/mpi/connect.c): a server job of 2 and a client job of 3,
-# then 1 and 4; each run bounded by MPI_TEST_TIMEOUT. The client outlives
+# mpiruns (test/mpi/connect.c), which find each other through the name
+# service (a private CLUMPI_NAMESERVER directory; the server publishes, the
+# client looks up): a server job of 2 and a client job of 3, then 1 and 4;
+# each run bounded by MPI_TEST_TIMEOUT; no name is left published (the
+# one the server leaves, its mpirun removes). The client outlives
 # the server after disconnecting: both must pass, the client after the
 # server has exited. With CLUMPI_TEST_NODES the jobs span that many
 # emulated nodes; in offload mode (CLUMPI_NET=agent) across nodes the
@@ -21,17 +24,17 @@ bin=${MPI_TEST_BINDIR:-./test/mpi}/connect
 [ -x "$bin" ] || { echo "connect.sh: $bin not built"; exit 99; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export CLUMPI_NAMESERVER="$tmp/names"
 fail=0
 for sizes in "2 3" "1 4"; do
     set -- $sizes
-    rm -f "$tmp/port" "$tmp/port.ready"
     n1=$nodes; [ "$n1" -gt "$1" ] && n1=$1
     n2=$nodes; [ "$n2" -gt "$2" ] && n2=$2
     timeout "$MPI_TEST_TIMEOUT" "$MPIRUN" $MPIRUN_FLAGS -n "$1" --nodes "$n1" "$bin" server \
-        "$tmp/port" > "$tmp/server.out" 2>&1 &
+        "svc $1" > "$tmp/server.out" 2>&1 &
     spid=$!
     timeout "$MPI_TEST_TIMEOUT" "$MPIRUN" $MPIRUN_FLAGS -n "$2" --nodes "$n2" "$bin" client \
-        "$tmp/port" > "$tmp/client.out" 2>&1
+        "svc $1" > "$tmp/client.out" 2>&1
     crc=$?
     wait $spid
     src=$?
@@ -42,5 +45,9 @@ for sizes in "2 3" "1 4"; do
         fail=1
     fi
 done
+if [ -n "$(ls -A "$tmp/names" 2>/dev/null)" ]; then
+    echo "FAIL connect.sh: names left published: $(ls "$tmp/names")"
+    fail=1
+fi
 [ $fail -eq 0 ] && echo "PASS connect.sh"
 exit $fail
