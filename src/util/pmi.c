@@ -808,13 +808,19 @@ static int name_request(const char *cmd, const char *key, const char *port, char
     return 0;
 }
 
-int cu_pmi_publish(const char *service, const char *port)
+/* Publish or unpublish (cmd): through the manager, or the store itself. */
+static int name_change(const char *cmd, const char *service, const char *port,
+                       int (*local)(const char *, const char *))
 {
     char key[CU_PMI_VALLEN_MAX];
     if (!pmi.inited || service_key(service, key, sizeof key) || strpbrk(port, " \n="))
         return -EIO;
-    return pmi.singleton ? cu_names_publish(key, port)
-                         : name_request("publish_name", key, port, NULL, 0);
+    return pmi.singleton ? local(key, port) : name_request(cmd, key, port, NULL, 0);
+}
+
+int cu_pmi_publish(const char *service, const char *port)
+{
+    return name_change("publish_name", service, port, cu_names_publish);
 }
 
 int cu_pmi_lookup(const char *service, char *port, size_t cap)
@@ -828,11 +834,7 @@ int cu_pmi_lookup(const char *service, char *port, size_t cap)
 
 int cu_pmi_unpublish(const char *service, const char *port)
 {
-    char key[CU_PMI_VALLEN_MAX];
-    if (!pmi.inited || service_key(service, key, sizeof key) || strpbrk(port, " \n="))
-        return -EIO;
-    return pmi.singleton ? cu_names_unpublish(key, port)
-                         : name_request("unpublish_name", key, port, NULL, 0);
+    return name_change("unpublish_name", service, port, cu_names_unpublish);
 }
 
 int cu_pmi_barrier(void)
