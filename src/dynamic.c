@@ -66,7 +66,7 @@ int mpir_sock_swap(int fd, const void *out, size_t olen, void *in, size_t ilen,
     char *i = in;
     while (olen || ilen) {
         struct pollfd p = { .fd = fd, .events = (short)((olen ? POLLOUT : 0) | (ilen ? POLLIN : 0)) };
-        int n = poll(&p, 1, 1);
+        int n = mpir_poll(&p, 1, 1);
         if (n < 0 && errno != EINTR)
             return -errno;
         if (n > 0 && (p.revents & POLLOUT) && olen) {

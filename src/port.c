@@ -200,7 +200,7 @@ static int accept_one(const char *fn, port *p, int *fd)
 {
     for (;;) {
         struct pollfd pf = { .fd = p->fd, .events = POLLIN };
-        int n = poll(&pf, 1, 1);
+        int n = mpir_poll(&pf, 1, 1);
         if (n < 0 && errno != EINTR)
             return mpir_err(MPI_ERR_PORT, fn, "waiting on the port failed: %s", strerror(errno));
         if (n <= 0) {
@@ -238,7 +238,7 @@ static int connect_one(const char *fn, const char *port_name, long long deadline
     int rc = connect(s, (struct sockaddr *)&sa, sizeof sa);
     if (rc != 0 && errno == EINPROGRESS) {
         struct pollfd pf = { .fd = s, .events = POLLOUT };
-        while ((rc = poll(&pf, 1, 1)) == 0 || (rc < 0 && errno == EINTR)) {
+        while ((rc = mpir_poll(&pf, 1, 1)) == 0 || (rc < 0 && errno == EINTR)) {
             if (cu_now_ns() > deadline)
                 break;
             mpid_progress();

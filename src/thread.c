@@ -6,6 +6,7 @@
  * thread blocked in MPI_Recv lets the others call MPI meanwhile. Below
  * MULTIPLE nothing is locked (calls come one at a time).
  */
+#include <poll.h>
 #include <pthread.h>
 #include "src/mpir.h"
 
@@ -25,6 +26,14 @@ int mpir_thread_init(int required)
         cu_lock_enable();
     }
     return required;
+}
+
+int mpir_poll(struct pollfd *p, unsigned long n, int timeout_ms)
+{
+    int d = cu_lock_suspend();
+    int rc = poll(p, (nfds_t)n, timeout_ms);
+    cu_lock_resume(d);
+    return rc;
 }
 
 int PMPI_Query_thread(int *provided)

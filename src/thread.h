@@ -15,6 +15,12 @@ extern int mpir_thread_provided;   /* the level MPI_Init_thread granted */
  * Called by MPI_Init/MPI_Init_thread once the device is up. */
 int mpir_thread_init(int required);
 
+struct pollfd;
+/* poll(2) with the library lock released under MULTIPLE: a wait on a
+ * socket inside an MPI call (ports, connect/accept) lets the other
+ * threads go on. */
+int mpir_poll(struct pollfd *p, unsigned long n, int timeout_ms);
+
 /* Enters the library's critical section when MULTIPLE was granted;
  * returns whether it did (the guard's value). */
 static inline int mpir_cs_enter(void)

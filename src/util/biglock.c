@@ -114,6 +114,24 @@ void cu_lock_sched_yield(void)
         sched_yield();
 }
 
+int cu_lock_suspend(void)
+{
+    int d = depth;
+    if (d > 0) {
+        depth = 0;
+        pthread_mutex_unlock(&lock);
+    }
+    return d;
+}
+
+void cu_lock_resume(int d)
+{
+    if (d > 0) {
+        take(1);
+        depth = d;
+    }
+}
+
 int cu_lock_sleep_begin(void)
 {
     int d = depth;

@@ -39,6 +39,12 @@ void cu_lock_yield(void);
 /* In a wait loop: sched_yield with the lock released. */
 void cu_lock_sched_yield(void);
 
+/* Around a block outside the device (a socket wait inside an MPI call):
+ * suspend releases the lock entirely, resume takes it back at the same
+ * depth (kicking a sleeper, as an entry does). */
+int  cu_lock_suspend(void);
+void cu_lock_resume(int depth);
+
 /* Around a block in the kernel (the caller holds the lock, the device is
  * armed): sleep_begin releases the lock entirely and marks the caller as
  * the sleeper; sleep_end takes it back at the same depth, clears the mark

@@ -13,7 +13,8 @@
  * message another thread of the same rank makes come (through a relay
  * thread on the next rank, and through a send to self); user ops and a
  * generalized request's query_fn calling MPI from inside MPI, the request
- * completed by another thread while MPI_Wait blocks on it.
+ * completed by another thread while MPI_Wait blocks on it; accept and
+ * connect between two threads of a process.
  * CLUMPI_SPIN=0 makes every wait block at once (the sleeper hand-off),
  * OVERSUBSCRIBED the yielding regime.
  */
@@ -298,6 +299,35 @@ static void *op_user(void *arg)
     return NULL;
 }
 
+/* MPI_Comm_accept in one thread, MPI_Comm_connect to it from another of
+ * the same process (on MPI_COMM_SELF): the accepting thread must not keep
+ * the others out while it waits on the port. */
+static char port[MPI_MAX_PORT_NAME];
+
+static void *acceptor(void *arg)
+{
+    (void)arg;
+    MPI_Comm ic;
+    int v = 0;
+    MPI_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic));
+    MPI_OK(MPI_Recv(&v, 1, MPI_INT, 0, 5, ic, MPI_STATUS_IGNORE));
+    CHECK(v == val(mt_rank, 1, 2, 3), "accepted: %d", v);
+    MPI_OK(MPI_Comm_disconnect(&ic));
+    return NULL;
+}
+
+static void *connector(void *arg)
+{
+    (void)arg;
+    MPI_Comm ic;
+    int v = val(mt_rank, 1, 2, 3);
+    mt_sleep_ms(20);
+    MPI_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &ic));
+    MPI_OK(MPI_Send(&v, 1, MPI_INT, 0, 5, ic));
+    MPI_OK(MPI_Comm_disconnect(&ic));
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     mt_name = "threads";
@@ -338,6 +368,18 @@ int main(int argc, char **argv)
     pthread_join(th, NULL);
     CHECK(nquery == 1 && st.MPI_TAG == 77, "generalized request: %d queries, tag %d", nquery,
           st.MPI_TAG);
+
+    /* (clumpi's offload mode connects no other jobs) */
+    const char *net = getenv("CLUMPI_NET");
+    if (!net || strcmp(net, "agent") != 0) {
+        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
+        pthread_t ta, tc;
+        CHECK(pthread_create(&ta, NULL, acceptor, NULL) == 0, "pthread_create");
+        CHECK(pthread_create(&tc, NULL, connector, NULL) == 0, "pthread_create");
+        pthread_join(ta, NULL);
+        pthread_join(tc, NULL);
+        MPI_OK(MPI_Close_port(port));
+    }
 
     for (int t = 0; t < NT; t++)
         MPI_OK(MPI_Comm_free(&dup_of[t]));
