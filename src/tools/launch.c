@@ -89,15 +89,20 @@ static void report_missing(const char *self, const char *what, const char *name,
 int launch_find_program(struct job *j)
 {
     struct mpirun_opts *o = j->o;
-    int err = launch_find_exec(o->argv[0], &o->prog);
-    if (err && j->nremote == j->n && err != ENOMEM) {
-        o->prog = strdup(o->argv[0]);
-        err = o->prog ? 0 : ENOMEM;
+    for (int a = 0; a < o->napps; a++) {
+        struct mpirun_app *ap = &o->apps[a];
+        int err = launch_find_exec(ap->argv[0], &ap->prog);
+        if (err && j->nremote == j->n && err != ENOMEM) {
+            ap->prog = strdup(ap->argv[0]);
+            err = ap->prog ? 0 : ENOMEM;
+        }
+        if (err) {
+            report_missing(j->self, "", ap->argv[0], err);
+            return -1;
+        }
     }
-    if (err) {
-        report_missing(j->self, "", o->argv[0], err);
-        return -1;
-    }
+    o->prog = o->apps[0].prog;
+    int err;
     /* The launcher, too: "ssh: not found" per rank would be a poor message. */
     if (j->nremote > 0) {
         char first[256], *found;
@@ -349,8 +354,9 @@ static void exec_rank(struct job *j, struct rank *r, int pmi_fd, int in_fd, int 
     if (r->bound && sched_setaffinity(0, sizeof r->cpus, &r->cpus) < 0) {
         /* Not fatal: a restricted cpuset may refuse it; run unbound. */
     }
-    execv(o->prog, o->argv);
-    dprintf(2, "%s: cannot execute %s: %s\n", j->self, o->prog, strerror(errno));
+    const char *prog = o->apps[r->app].prog;
+    execv(prog, o->apps[r->app].argv);
+    dprintf(2, "%s: cannot execute %s: %s\n", j->self, prog, strerror(errno));
     _exit(127);
 }
 
@@ -480,7 +486,7 @@ static void remote_argv(struct job *j, struct rank *r, const char *cwd, struct s
     sv_push(&words, "-c");
     sv_push(&words, "%s", remote_script);
     sv_push(&words, "%s", cwd);
-    for (char **a = o->argv; *a; a++)
+    for (char **a = o->apps[r->app].argv; *a; a++)
         sv_push(&words, "%s", *a);
 
     const char *host = j->hosts[r->host].name;

@@ -210,8 +210,10 @@ static void drain_outputs(struct job *j)
 
 static void free_job(struct job *j, struct mpirun_opts *o)
 {
-    for (int i = 0; i < j->n; i++)
+    for (int i = 0; i < j->n; i++) {
         free(j->r[i].mcmd);
+        pmisrv_spawn_reset(&j->r[i]);
+    }
     free(j->spawned);
     free(j->r);
     for (int h = 0; h < j->nhosts; h++)
@@ -246,7 +248,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", self);
         return 1;
     }
-    for (int i = 0; i < j.n; i++) {
+    for (int i = 0, a = 0, left = o.apps[0].np; i < j.n; i++, left--) {
+        while (left == 0)
+            left = o.apps[++a].np;
+        j.r[i].app = a;
         j.r[i].rank = i;
         j.r[i].pmi_fd = -1;
         j.r[i].out.fd = j.r[i].err.fd = -1;

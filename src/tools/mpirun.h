@@ -18,6 +18,14 @@ enum { LAUNCH_SSH, LAUNCH_RSH, LAUNCH_FORK };
 
 struct mpirun_env { char *key, *val; };   /* val NULL: forward the caller's value */
 
+/* One program of the job (MPMD: several, separated by ':'); its ranks are
+ * consecutive, in the order given, and its index is their appnum. */
+struct mpirun_app {
+    int np;
+    char **argv;          /* program and its arguments, NULL-terminated */
+    char *prog;           /* resolved through PATH */
+};
+
 struct mpirun_opts {
     int np;               /* ranks */
     int ppn;              /* ranks per node, 0 = all on one node */
@@ -35,8 +43,10 @@ struct mpirun_opts {
     const char *launcher_exec;   /* --launcher-exec CMD, NULL = by launcher */
     struct mpirun_env *env;
     int nenv;
-    char **argv;          /* program and its arguments */
-    char *prog;           /* program resolved through PATH */
+    char **argv;          /* program and its arguments (the first app's) */
+    char *prog;           /* program resolved through PATH (the first app's, not owned) */
+    struct mpirun_app *apps;
+    int napps;
 };
 
 /* Output of one stream of one rank, forwarded by lines. */
@@ -56,8 +66,16 @@ struct host {
     int here;             /* ranks on it run on this machine (fork/exec) */
 };
 
+/* One command of a spawn request, as the PMI request gave it (malloc'd). */
+struct spawn_cmd {
+    int np;
+    char **argv;          /* program and arguments, NULL-terminated */
+    char *host, *wdir, *path;   /* the info keys honoured, or NULL */
+};
+
 struct rank {
     int rank, node, local;
+    int app;              /* index in o->apps: its program, its appnum */
     int host;             /* index in job.hosts */
     int remote;           /* started through the launcher, PMI over TCP */
     int connected;        /* remote: its PMI connection passed the handshake */
@@ -70,6 +88,10 @@ struct rank {
     int aborted, abort_code;
     char *mcmd;           /* a multi-line PMI request (mcmd=spawn) being received */
     size_t mcmd_len;
+    struct spawn_cmd *spw;   /* the commands of a spawn request received so far */
+    int nspw, nspw_seen;     /* commands kept, blocks received */
+    char spw_port[CU_PMI_VALLEN_MAX];
+    char spw_why[256];       /* the request failed: the answer's reason */
     int exited;           /* reaped */
     int bound;
     cpu_set_t cpus;
@@ -111,12 +133,7 @@ struct job {
     int nspawned, nspawn_alive;
 };
 
-/* One command of a spawn request, as the PMI request gave it. */
-struct spawn_cmd {
-    int np;
-    char **argv;          /* program and arguments, NULL-terminated */
-    const char *host, *wdir, *path;   /* the info keys honoured, or NULL */
-};
+
 
 /* mpirun_opts.c */
 int  mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *self);
@@ -126,9 +143,10 @@ void mpirun_read_hosts(struct job *j);
 void mpirun_free_opts(struct mpirun_opts *o);
 
 /* spawnjob.c */
-/* Starts the job of command c for a spawn request whose parents listen at
- * port. 0, or -1 with why (a PMI message token: no spaces) filled. */
-int  spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, char *why,
+/* Starts the job of the n commands c (MPMD, in order) of a spawn request
+ * whose parents listen at port. 0, or -1 with why (a PMI message token: no
+ * spaces) filled. */
+int  spawnjob_start(struct job *j, const struct spawn_cmd *c, int n, const char *port, char *why,
                     size_t whylen);
 /* A reaped pid: 1 when it was a spawned job's mpirun (a non-zero status
  * ends this job), else 0. */
@@ -156,6 +174,8 @@ int  pmisrv_init(struct job *j);
 void pmisrv_read(struct job *j, struct rank *r);
 void pmisrv_rank_gone(struct job *j, struct rank *r);
 void pmisrv_free(void);
+/* Forgets a rank's partial spawn request. */
+void pmisrv_spawn_reset(struct rank *r);
 /* The TCP service for remote ranks: listen socket, secret, address. */
 int  pmisrv_listen(struct job *j);
 void pmisrv_accept(struct job *j);

@@ -26,7 +26,7 @@ void mpirun_usage(const char *self)
 "           [--nodes M | --emulate-nodes]\n"
 "           [--hosts H[:SLOTS],... | --hostfile FILE]\n"
 "           [--launcher ssh|rsh|fork | --launcher-exec CMD]\n"
-"           program [args...]\n"
+"           program [args...] [: -n N2 program2 [args...] ...]\n"
 "\n"
 "DESCRIPTION\n"
 "    Starts N copies (ranks) of program and serves them the PMI-1 protocol\n"
@@ -235,6 +235,43 @@ static void add_coll(struct mpirun_opts *o, const char *self, const char *spec)
     } while (*p++ == ',');
 }
 
+/* MPMD: "prog args : -n N prog2 args ...". Each ':' ends an app (it is
+ * replaced by the NULL that ends the app's argv); the apps after the first
+ * take -n N (or -np) and nothing else. o->np becomes the total, the first
+ * app keeping the -n given before it. */
+static void split_apps(struct mpirun_opts *o, int argc, char **argv, const char *self)
+{
+    int napps = 1;
+    for (int k = 0; k < argc; k++)
+        napps += strcmp(argv[k], ":") == 0;
+    o->apps = calloc((size_t)napps, sizeof *o->apps);
+    if (!o->apps) {
+        fprintf(stderr, "%s: out of memory\n", self);
+        exit(1);
+    }
+    o->apps[0].np = o->np;
+    o->apps[0].argv = argv;
+    o->napps = 1;
+    long total = o->np;
+    for (int k = 0; k < argc; k++) {
+        if (strcmp(argv[k], ":") != 0)
+            continue;
+        argv[k] = NULL;
+        long v = 0;
+        if (k + 3 >= argc || (strcmp(argv[k + 1], "-n") && strcmp(argv[k + 1], "-np")) ||
+            parse_int(argv[k + 2], 1, 1 << 20, &v) < 0 || !strcmp(argv[k + 3], ":"))
+            usage_error(self, "after ':' comes -n N and a program%s%s", "", "");
+        struct mpirun_app *ap = &o->apps[o->napps++];
+        ap->np = (int)v;
+        ap->argv = argv + k + 3;
+        total += v;
+        k += 2;
+    }
+    if (total > (1 << 20))
+        usage_error(self, "too many ranks in all%s%s", "", "");
+    o->np = (int)total;
+}
+
 int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *self)
 {
     memset(o, 0, sizeof *o);
@@ -368,6 +405,7 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
     if (i >= argc)
         usage_error(self, "no program given%s%s", "", "");
     o->argv = argv + i;
+    split_apps(o, argc - i, argv + i, self);
 
     /* Option combinations, checked once all are known. */
     int have_hosts = o->nhostspecs > 0 || o->hostfile;
@@ -395,7 +433,9 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
 
 void mpirun_free_opts(struct mpirun_opts *o)
 {
-    free(o->prog);
+    for (int a = 0; a < o->napps; a++)
+        free(o->apps[a].prog);   /* o->prog is the first app's */
+    free(o->apps);
     for (int i = 0; i < o->nenv; i++) {
         free(o->env[i].key);
         free(o->env[i].val);
