@@ -185,31 +185,48 @@ static const char *mcmd_find(const char *block, const char *key, char *out, size
     return NULL;
 }
 
-/* A complete mcmd=spawn request (PMI-1's wire form, as MPICH's clients
- * send it): one command (totspawns=1), its arguments, the parents' port
- * among the preput pairs, the info keys host, wdir and path (others are
- * ignored, as MPI-3.1 allows). */
-static void spawn_request(struct job *j, struct rank *r, const char *b)
+static void spawn_cmd_free(struct spawn_cmd *c)
 {
-    char v[CU_PMI_VALLEN_MAX], key[64], port[CU_PMI_VALLEN_MAX] = "", why[256] = "";
-    char host[CU_PMI_VALLEN_MAX], wdir[CU_PMI_VALLEN_MAX], path[CU_PMI_VALLEN_MAX];
-    struct spawn_cmd c = { 0 };
+    for (int i = 0; c->argv && c->argv[i]; i++)
+        free(c->argv[i]);
+    free(c->argv);
+    free(c->host);
+    free(c->wdir);
+    free(c->path);
+    memset(c, 0, sizeof *c);
+}
+
+void pmisrv_spawn_reset(struct rank *r)
+{
+    for (int i = 0; i < r->nspw; i++)
+        spawn_cmd_free(&r->spw[i]);
+    free(r->spw);
+    r->spw = NULL;
+    r->nspw = r->nspw_seen = 0;
+    r->spw_port[0] = r->spw_why[0] = '\0';
+}
+
+/* One mcmd=spawn block (PMI-1's wire form, as MPICH's clients send it)
+ * into c: the command, its arguments, the info keys host, wdir and path
+ * (others are ignored, as MPI-3.1 allows); the parents' port among the
+ * preput pairs into port. An empty string, or why filled. */
+static void spawn_parse(const char *b, struct spawn_cmd *c, char *port, size_t pcap, char *why,
+                        size_t wcap)
+{
+    char v[CU_PMI_VALLEN_MAX], key[64], val[CU_PMI_VALLEN_MAX];
     int argc = 0, npre = 0, ninfo = 0;
-    if (mcmd_find(b, "totspawns", v, sizeof v) && strcmp(v, "1") != 0)
-        snprintf(why, sizeof why, "several_commands_in_one_spawn_are_not_served");
-    else if (!mcmd_find(b, "nprocs", v, sizeof v) || (c.np = atoi(v)) <= 0 || c.np > 100000)
-        snprintf(why, sizeof why, "bad_nprocs");
+    if (!mcmd_find(b, "nprocs", v, sizeof v) || (c->np = atoi(v)) <= 0 || c->np > 100000)
+        snprintf(why, wcap, "bad_nprocs");
     else if (!mcmd_find(b, "argcnt", v, sizeof v) || (argc = atoi(v)) < 0 || argc > 4096)
-        snprintf(why, sizeof why, "bad_argcnt");
-    else if (!(c.argv = calloc((size_t)argc + 2, sizeof *c.argv)))
-        snprintf(why, sizeof why, "out_of_memory");
-    else if (!mcmd_find(b, "execname", v, sizeof v) || !(c.argv[0] = strdup(v)))
-        snprintf(why, sizeof why, "no_execname");
+        snprintf(why, wcap, "bad_argcnt");
+    else if (!(c->argv = calloc((size_t)argc + 2, sizeof *c->argv)))
+        snprintf(why, wcap, "out_of_memory");
+    else if (!mcmd_find(b, "execname", v, sizeof v) || !(c->argv[0] = strdup(v)))
+        snprintf(why, wcap, "no_execname");
     for (int i = 1; !*why && i <= argc; i++) {
         snprintf(key, sizeof key, "arg%d", i);
-        c.argv[i] = strdup(mcmd_find(b, key, v, sizeof v) ? v : "");
-        if (!c.argv[i])
-            snprintf(why, sizeof why, "out_of_memory");
+        if (!(c->argv[i] = strdup(mcmd_find(b, key, v, sizeof v) ? v : "")))
+            snprintf(why, wcap, "out_of_memory");
     }
     if (!*why && mcmd_find(b, "preput_num", v, sizeof v))
         npre = atoi(v);
@@ -217,39 +234,62 @@ static void spawn_request(struct job *j, struct rank *r, const char *b)
         snprintf(key, sizeof key, "preput_key_%d", i);
         if (mcmd_find(b, key, v, sizeof v) && !strcmp(v, "PARENT_ROOT_PORT_NAME")) {
             snprintf(key, sizeof key, "preput_val_%d", i);
-            mcmd_find(b, key, port, sizeof port);
+            mcmd_find(b, key, port, pcap);
         }
     }
     if (!*why && mcmd_find(b, "info_num", v, sizeof v))
         ninfo = atoi(v);
     for (int i = 0; !*why && i < ninfo; i++) {
-        char val[CU_PMI_VALLEN_MAX];
         snprintf(key, sizeof key, "info_val_%d", i);
         if (!mcmd_find(b, key, val, sizeof val))
             continue;
         snprintf(key, sizeof key, "info_key_%d", i);
         if (!mcmd_find(b, key, v, sizeof v))
             continue;
-        if (!strcmp(v, "host"))
-            c.host = strcpy(host, val);
-        else if (!strcmp(v, "wdir"))
-            c.wdir = strcpy(wdir, val);
-        else if (!strcmp(v, "path"))
-            c.path = strcpy(path, val);
+        char **slot = !strcmp(v, "host") ? &c->host : !strcmp(v, "wdir") ? &c->wdir
+                      : !strcmp(v, "path") ? &c->path : NULL;
+        if (slot && !*slot && !(*slot = strdup(val)))
+            snprintf(why, wcap, "out_of_memory");
     }
-    if (!*why && !*port)
-        snprintf(why, sizeof why, "no_PARENT_ROOT_PORT_NAME");
+}
+
+/* A complete mcmd=spawn block: one command of a request of totspawns
+ * (Comm_spawn_multiple sends several); the last one starts them all as
+ * one job, and only it is answered. */
+static void spawn_request(struct job *j, struct rank *r, const char *b)
+{
+    char v[64], *why = r->spw_why;
+    size_t wl = sizeof r->spw_why;
+    int tot = mcmd_find(b, "totspawns", v, sizeof v) ? atoi(v) : 1;
+    int sofar = mcmd_find(b, "spawnssofar", v, sizeof v) ? atoi(v) : 1;
+    /* the client reads one answer, after its last block: a failure is
+     * kept until then */
+    r->nspw_seen++;
+    if (!*why && (tot < 1 || tot > 1024 || sofar != r->nspw_seen || sofar > tot)) {
+        snprintf(why, wl, "bad_totspawns_or_spawnssofar");
+    } else if (!*why) {
+        struct spawn_cmd *grown = realloc(r->spw, (size_t)sofar * sizeof *grown);
+        if (!grown) {
+            snprintf(why, wl, "out_of_memory");
+        } else {
+            r->spw = grown;
+            memset(&r->spw[r->nspw], 0, sizeof *r->spw);
+            spawn_parse(b, &r->spw[r->nspw++], r->spw_port, sizeof r->spw_port, why, wl);
+        }
+    }
+    if (sofar < tot && r->nspw_seen < tot)
+        return;   /* more commands to come */
+    if (!*why && !r->spw_port[0])
+        snprintf(why, wl, "no_PARENT_ROOT_PORT_NAME");
     if (!*why && j->ending)
-        snprintf(why, sizeof why, "the_job_is_ending");
+        snprintf(why, wl, "the_job_is_ending");
     if (!*why)
-        spawnjob_start(j, &c, port, why, sizeof why);
+        spawnjob_start(j, r->spw, r->nspw, r->spw_port, why, wl);
     if (*why)
         reply(j, r, "cmd=spawn_result rc=-1 msg=%s\n", why);
     else
         reply(j, r, "cmd=spawn_result rc=0\n");
-    for (int i = 0; c.argv && i <= argc; i++)
-        free(c.argv[i]);
-    free(c.argv);
+    pmisrv_spawn_reset(r);
 }
 
 /* Lines of a multi-line request: collected until "endcmd". 1 when line
@@ -349,7 +389,7 @@ static void handle(struct job *j, struct rank *r, const char *line)
         reply(j, r, "cmd=maxes kvsname_max=%d keylen_max=%d vallen_max=%d rc=0\n",
               (int)sizeof j->kvsname, CU_PMI_KEYLEN_MAX, CU_PMI_VALLEN_MAX);
     } else if (strcmp(cmd, "get_appnum") == 0) {
-        reply(j, r, "cmd=appnum appnum=0 rc=0\n");
+        reply(j, r, "cmd=appnum appnum=%d rc=0\n", r->app);
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
         reply(j, r, "cmd=my_kvsname kvsname=%s rc=0\n", j->kvsname);
     } else if (strcmp(cmd, "get_universe_size") == 0) {

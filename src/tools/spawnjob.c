@@ -11,9 +11,12 @@
  * that ends for any reason sends its spawned jobs SIGTERM, which their
  * mpiruns turn into their own clean end.
  *
- * The program is resolved before anything starts (in the forked child,
- * after its wdir and path are applied, reported back over a pipe), so a
- * missing program is an error of the spawn call, not a dead job.
+ * The programs are resolved before anything starts (in the forked child,
+ * after wdir and each command's path are applied, reported back over a
+ * pipe), so a missing program is an error of the spawn call, not a dead
+ * job. Several commands (MPI_Comm_spawn_multiple) become the MPMD apps of
+ * that mpirun: one world, appnum the command's index; they must agree on
+ * wdir and host, since one mpirun has one of each.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,44 +33,63 @@
 /* Appends s to the argument vector v (room for it was counted). */
 #define ARG(s) (v[n++] = (char *)(s))
 
-/* The child: applies wdir and path, checks the program, runs mpirun. */
-static void child(struct job *j, const struct spawn_cmd *c, const char *port, int errfd)
+/* The program of c resolved after the command's path is put before PATH
+ * (PATH is restored): 0 with *prog malloc'd, or an errno. */
+static int resolve(const struct spawn_cmd *c, char **prog)
+{
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    if (c->path) {
+        char *np = malloc(strlen(c->path) + (old ? strlen(old) : 0) + 2);
+        if (!np) {
+            free(old);
+            return ENOMEM;
+        }
+        sprintf(np, "%s%s%s", c->path, old ? ":" : "", old ? old : "");
+        setenv("PATH", np, 1);
+        free(np);
+    }
+    int e = launch_find_exec(c->argv[0], prog);
+    if (old)
+        setenv("PATH", old, 1);
+    free(old);
+    return e;
+}
+
+/* The child: applies wdir, resolves every program (e, the failed one's
+ * index and the errno, go back over errfd), runs mpirun with the layout
+ * options and the commands as MPMD apps. */
+static void child(struct job *j, const struct spawn_cmd *c, int ncmd, const char *port,
+                  int errfd)
 {
     const struct mpirun_opts *o = j->o;
-    int e = 0;
-    char *prog = NULL;
-    if (c->wdir && chdir(c->wdir) != 0)
-        e = errno;
-    if (!e && c->path) {
-        const char *old = getenv("PATH");
-        char *np = malloc(strlen(c->path) + (old ? strlen(old) : 0) + 2);
-        if (np) {
-            sprintf(np, "%s%s%s", c->path, old ? ":" : "", old ? old : "");
-            setenv("PATH", np, 1);
-            free(np);
-        }
-    }
-    if (!e)
-        e = launch_find_exec(c->argv[0], &prog);
-    char nbuf[16], nodes[16], ppn[16];
+    int e[2] = { 0, 0 };
+    char **prog = calloc((size_t)ncmd, sizeof *prog);
     size_t cap = 32 + (size_t)o->nhostspecs * 2;
-    for (char **a = c->argv; *a; a++)
-        cap++;
-    char **v = calloc(cap, sizeof *v);
-    if (!e && !v)
-        e = ENOMEM;
-    if (e) {
-        (void)!write(errfd, &e, sizeof e);
+    for (int k = 0; k < ncmd; k++)
+        for (char **a = c[k].argv; *a; a++)
+            cap += 4;
+    char **v = calloc(cap, sizeof *v), (*nbuf)[16] = calloc((size_t)ncmd + 1, sizeof *nbuf);
+    if (!prog || !v || !nbuf)
+        e[1] = ENOMEM;
+    if (!e[1] && c[0].wdir && chdir(c[0].wdir) != 0)
+        e[1] = errno;
+    for (int k = 0; !e[1] && k < ncmd; k++)
+        if ((e[1] = resolve(&c[k], &prog[k])) != 0)
+            e[0] = k;
+    if (e[1]) {
+        (void)!write(errfd, e, sizeof e);
         _exit(127);
     }
-    int n = 0;
-    snprintf(nbuf, sizeof nbuf, "%d", c->np);
+    int n = 0, total = 0;
+    for (int k = 0; k < ncmd; k++)
+        total += c[k].np;
+    snprintf(nbuf[ncmd], sizeof nbuf[ncmd], "%d", c[0].np);
     ARG("mpirun");
     ARG("-n");
-    ARG(nbuf);
-    if (c->host) {
+    ARG(nbuf[ncmd]);
+    if (c[0].host) {
         ARG("--hosts");
-        ARG(c->host);
+        ARG(c[0].host);
     } else {
         for (int h = 0; h < o->nhostspecs; h++) {
             ARG("--hosts");
@@ -78,11 +100,12 @@ static void child(struct job *j, const struct spawn_cmd *c, const char *port, in
             ARG(o->hostfile);
         }
         if (o->nodes > 0) {
-            snprintf(nodes, sizeof nodes, "%d", o->nodes < c->np ? o->nodes : c->np);
+            snprintf(nbuf[0], sizeof nbuf[0], "%d", o->nodes < total ? o->nodes : total);
             ARG("--nodes");
-            ARG(nodes);
+            ARG(nbuf[0]);
         }
         if (o->ppn > 0) {
+            static char ppn[16];
             snprintf(ppn, sizeof ppn, "%d", o->ppn);
             ARG("-ppn");
             ARG(ppn);
@@ -102,9 +125,17 @@ static void child(struct job *j, const struct spawn_cmd *c, const char *port, in
     ARG("-genv");
     ARG("CLUMPI_PARENT_PORT");
     ARG(port);
-    ARG(prog);
-    for (char **a = c->argv + 1; *a; a++)
-        ARG(*a);
+    for (int k = 0; k < ncmd; k++) {
+        if (k > 0) {
+            snprintf(nbuf[k], sizeof nbuf[k], "%d", c[k].np);
+            ARG(":");
+            ARG("-n");
+            ARG(nbuf[k]);
+        }
+        ARG(prog[k]);
+        for (char **a = c[k].argv + 1; *a; a++)
+            ARG(*a);
+    }
     v[n] = NULL;
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) {
@@ -116,14 +147,27 @@ static void child(struct job *j, const struct spawn_cmd *c, const char *port, in
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     execv("/proc/self/exe", v);
-    e = errno;
-    (void)!write(errfd, &e, sizeof e);
+    e[1] = errno;
+    e[0] = -1;
+    (void)!write(errfd, e, sizeof e);
     _exit(127);
 }
 
-int spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, char *why,
-                   size_t whylen)
+/* Strings that name a job's placement must agree between the commands:
+ * the spawned job is one mpirun with one working directory and layout. */
+static int same(const char *a, const char *b)
 {
+    return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+int spawnjob_start(struct job *j, const struct spawn_cmd *c, int ncmd, const char *port,
+                   char *why, size_t whylen)
+{
+    for (int k = 1; k < ncmd; k++)
+        if (!same(c[k].wdir, c[0].wdir) || !same(c[k].host, c[0].host)) {
+            snprintf(why, whylen, "commands_with_different_wdir_or_host_are_not_served");
+            return -1;
+        }
     pid_t *grown = realloc(j->spawned, (size_t)(j->nspawned + 1) * sizeof *grown);
     if (!grown) {
         snprintf(why, whylen, "out_of_memory");
@@ -140,7 +184,7 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, c
     pid_t pid = fork();
     if (pid == 0) {
         close(p[0]);
-        child(j, c, port, p[1]);
+        child(j, c, ncmd, port, p[1]);
     }
     close(p[1]);
     if (pid < 0) {
@@ -148,15 +192,16 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, c
         snprintf(why, whylen, "fork_failed");
         return -1;
     }
-    int e = 0;
+    int e[2] = { 0, 0 };
     ssize_t got;
-    while ((got = read(p[0], &e, sizeof e)) < 0 && errno == EINTR)
+    while ((got = read(p[0], e, sizeof e)) < 0 && errno == EINTR)
         ;
     close(p[0]);
     if (got == (ssize_t)sizeof e) {   /* it never became mpirun */
         waitpid(pid, NULL, 0);
-        snprintf(why, whylen, "%s:_%s", c->argv[0],
-                 e == ENOENT ? "command_not_found" : e == EACCES ? "not_executable" : "cannot_start");
+        snprintf(why, whylen, "%s:_%s", e[0] >= 0 && e[0] < ncmd ? c[e[0]].argv[0] : "mpirun",
+                 e[1] == ENOENT ? "command_not_found" : e[1] == EACCES ? "not_executable"
+                                                      : "cannot_start");
         for (char *s = why; *s; s++)
             if (*s == ' ')
                 *s = '_';
@@ -165,8 +210,8 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, const char *port, c
     j->spawned[j->nspawned++] = pid;
     j->nspawn_alive++;
     if (j->o->verbose)
-        fprintf(stderr, "%s: spawned a job of %d process%s of %s (mpirun pid %ld)\n", j->self,
-                c->np, c->np == 1 ? "" : "es", c->argv[0], (long)pid);
+        fprintf(stderr, "%s: spawned a job of %d command%s (mpirun pid %ld)\n", j->self, ncmd,
+                ncmd == 1 ? "" : "s", (long)pid);
     return 0;
 }
 

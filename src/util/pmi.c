@@ -727,35 +727,52 @@ static int send_pair(const char *key, const char *val)
     return send_line("%s=%s\n", key, val);
 }
 
-int cu_pmi_spawn(int np, char *const *argv, int ninfo, const char *const *info_keys,
-                 const char *const *info_vals, const char *port, char *why, size_t whylen)
+/* One command's mcmd=spawn block, the k-th of ncmd. */
+static int send_spawn_block(const cu_pmi_spawn_cmd *c, int k, int ncmd, const char *port)
 {
-    char k[32], n[16];
-    snprintf(why, whylen, "no process manager (a singleton cannot spawn)");
-    if (!pmi.inited || pmi.singleton)
-        return -1;
+    char key[32], n[16];
     int argc = 0;
-    while (argv[argc])
+    while (c->argv[argc])
         argc++;
-    snprintf(why, whylen, "an argument or info value holds a newline");
-    int rc = send_line("mcmd=spawn\nnprocs=%d\n", np);
-    rc = rc ? rc : send_pair("execname", argv[0]);
-    rc = rc ? rc : send_line("totspawns=1\nspawnssofar=1\nargcnt=%d\n", argc - 1);
+    int rc = send_line("mcmd=spawn\nnprocs=%d\n", c->np);
+    rc = rc ? rc : send_pair("execname", c->argv[0]);
+    rc = rc ? rc : send_line("totspawns=%d\nspawnssofar=%d\nargcnt=%d\n", ncmd, k + 1, argc - 1);
     for (int i = 1; rc == 0 && i < argc; i++) {
-        snprintf(k, sizeof k, "arg%d", i);
-        rc = send_pair(k, argv[i]);
+        snprintf(key, sizeof key, "arg%d", i);
+        rc = send_pair(key, c->argv[i]);
     }
     rc = rc ? rc : send_line("preput_num=1\npreput_key_0=PARENT_ROOT_PORT_NAME\n");
     rc = rc ? rc : send_pair("preput_val_0", port);
-    snprintf(n, sizeof n, "%d", ninfo);
+    snprintf(n, sizeof n, "%d", c->ninfo);
     rc = rc ? rc : send_pair("info_num", n);
-    for (int i = 0; rc == 0 && i < ninfo; i++) {
-        snprintf(k, sizeof k, "info_key_%d", i);
-        rc = send_pair(k, info_keys[i]);
-        snprintf(k, sizeof k, "info_val_%d", i);
-        rc = rc ? rc : send_pair(k, info_vals[i]);
+    for (int i = 0; rc == 0 && i < c->ninfo; i++) {
+        snprintf(key, sizeof key, "info_key_%d", i);
+        rc = send_pair(key, c->info_keys[i]);
+        snprintf(key, sizeof key, "info_val_%d", i);
+        rc = rc ? rc : send_pair(key, c->info_vals[i]);
     }
-    rc = rc ? rc : send_line("endcmd\n");
+    return rc ? rc : send_line("endcmd\n");
+}
+
+int cu_pmi_spawn(const cu_pmi_spawn_cmd *cmds, int ncmd, const char *port, char *why,
+                 size_t whylen)
+{
+    snprintf(why, whylen, "no process manager (a singleton cannot spawn)");
+    if (!pmi.inited || pmi.singleton)
+        return -1;
+    /* nothing goes out unless every block can */
+    snprintf(why, whylen, "an argument or info value holds a newline");
+    for (int k = 0; k < ncmd; k++) {
+        for (int i = 0; cmds[k].argv[i]; i++)
+            if (strchr(cmds[k].argv[i], '\n'))
+                return -1;
+        for (int i = 0; i < cmds[k].ninfo; i++)
+            if (strchr(cmds[k].info_keys[i], '\n') || strchr(cmds[k].info_vals[i], '\n'))
+                return -1;
+    }
+    int rc = 0;
+    for (int k = 0; rc == 0 && k < ncmd; k++)
+        rc = send_spawn_block(&cmds[k], k, ncmd, port);
     if (rc)
         return -1;   /* a line half sent leaves the stream broken: as a lost manager */
     cu_pmi_kv kv[MAXKV];

@@ -34,15 +34,22 @@ int  cu_pmi_put(const char *key, const char *value);
 int  cu_pmi_get(const char *key, char *value, size_t len);
 int  cu_pmi_barrier(void);
 
-/* Asks the process manager to start a new job (PMI-1's mcmd=spawn, as
- * clumpi's mpirun and MPICH's Hydra serve it): np processes of argv[0]
- * with arguments argv[1..] (NULL-terminated), info pairs (ninfo keys and
- * values, passed on for the manager to honour or ignore), and the pair
- * PARENT_ROOT_PORT_NAME = port in its key-value space. 0, or -1 with why
- * filled (a singleton, a manager that cannot spawn, a missing program);
- * never waits for the new job's processes. */
-int  cu_pmi_spawn(int np, char *const *argv, int ninfo, const char *const *info_keys,
-                  const char *const *info_vals, const char *port, char *why, size_t whylen);
+/* One command of a spawn request: np processes of argv[0] with arguments
+ * argv[1..] (NULL-terminated), and info pairs passed on for the manager to
+ * honour or ignore. */
+typedef struct cu_pmi_spawn_cmd {
+    int np;
+    char *const *argv;
+    int ninfo;
+    const char *const *info_keys, *const *info_vals;
+} cu_pmi_spawn_cmd;
+/* Asks the process manager to start the ncmd commands as one new job
+ * (PMI-1's mcmd=spawn, as clumpi's mpirun and MPICH's Hydra serve it), the
+ * pair PARENT_ROOT_PORT_NAME = port in its key-value space. 0, or -1 with
+ * why filled (a singleton, a manager that cannot spawn, a missing
+ * program); never waits for the new job's processes. */
+int  cu_pmi_spawn(const cu_pmi_spawn_cmd *cmds, int ncmd, const char *port, char *why,
+                  size_t whylen);
 
 /* The name service (as MPICH's clients speak it; a singleton uses the
  * store of src/util/names.c itself). service is any string (it travels
