@@ -9,8 +9,11 @@
  * MPI_COMM_WORLD at the end of MPI_Init, which gives them their parent
  * intercommunicator. The info keys honoured are host, wdir and path (the
  * others, soft and arch among them, are ignored as MPI-3.1 allows).
- * Spawning is all or nothing: a failure leaves every code its class
- * (MPI_ERR_SPAWN when the children could not be started).
+ * Several commands become one job (one MPI_COMM_WORLD, MPI_APPNUM the
+ * command's index); they must agree on wdir and host (mpirun refuses
+ * otherwise, MPI_ERR_SPAWN). Spawning is all or nothing: a failure leaves
+ * every code its class (MPI_ERR_SPAWN when the children could not be
+ * started).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,17 +63,57 @@ MPIR_WEAK(Comm_get_parent)
 static const char *const spawn_keys[] = { "host", "wdir", "path" };
 #define NKEYS (int)(sizeof spawn_keys / sizeof spawn_keys[0])
 
-/* At the root: checks its arguments and starts the children; MPI_SUCCESS
- * or an error code. */
-static int root_spawn(const char *fn, const char *command, char **argv, int maxprocs,
-                      MPI_Info info, const char *port)
+/* What the root hands the process manager for one command. */
+typedef struct spawn_arg {
+    char **argv;                                /* command, then its arguments */
+    const char *keys[NKEYS], *vals[NKEYS];
+    char valbuf[NKEYS][MPI_MAX_INFO_VAL + 1];
+} spawn_arg;
+
+/* Checks command k's arguments at the root and fills a. */
+static int spawn_arg_fill(const char *fn, int k, const char *command, char **argv, int maxprocs,
+                          MPI_Info info, spawn_arg *a, cu_pmi_spawn_cmd *c)
 {
     if (!command || !*command)
-        return mpir_err(MPI_ERR_ARG, fn, "command is NULL or empty at the root");
+        return mpir_err(MPI_ERR_ARG, fn, "command %d is NULL or empty at the root", k);
     if (maxprocs <= 0)
-        return mpir_err(MPI_ERR_ARG, fn, "maxprocs %d at the root (must be positive)", maxprocs);
+        return mpir_err(MPI_ERR_ARG, fn, "maxprocs %d of command %d at the root (must be "
+                        "positive)", maxprocs, k);
     if (info != MPI_INFO_NULL && !mpir_handle_get(&mpir_infos, info))
-        return mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x) at the root", (unsigned)info);
+        return mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x) of command %d at the root",
+                        (unsigned)info, k);
+    int ninfo = 0, argc = 0;
+    for (int i = 0; info != MPI_INFO_NULL && i < NKEYS; i++) {
+        int flag = 0;
+        if (PMPI_Info_get(info, spawn_keys[i], MPI_MAX_INFO_VAL, a->valbuf[ninfo], &flag) ==
+                MPI_SUCCESS && flag) {
+            a->keys[ninfo] = spawn_keys[i];
+            a->vals[ninfo] = a->valbuf[ninfo];
+            ninfo++;
+        }
+    }
+    while (argv && argv[argc])
+        argc++;
+    if (!(a->argv = malloc(((size_t)argc + 2) * sizeof *a->argv)))
+        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    a->argv[0] = (char *)command;
+    for (int i = 0; i < argc; i++)
+        a->argv[i + 1] = argv[i];
+    a->argv[argc + 1] = NULL;
+    *c = (cu_pmi_spawn_cmd){ .np = maxprocs, .argv = a->argv, .ninfo = ninfo,
+                             .info_keys = a->keys, .info_vals = a->vals };
+    return MPI_SUCCESS;
+}
+
+/* At the root: checks its arguments and starts the children of the count
+ * commands as one job; MPI_SUCCESS or an error code. */
+static int root_spawn(const char *fn, int count, char **commands, char ***argvs,
+                      const int *maxprocs, const MPI_Info *infos, const char *port)
+{
+    if (count <= 0)
+        return mpir_err(MPI_ERR_ARG, fn, "count %d at the root (must be positive)", count);
+    if (!commands || !maxprocs || !infos)
+        return mpir_err(MPI_ERR_ARG, fn, "an array argument is NULL at the root");
     /* The network mode is the same in every process of the job: when the
      * root cannot reach other jobs, nobody can, and no child may start
      * only to fail (its failure would end this job). */
@@ -79,42 +122,32 @@ static int root_spawn(const char *fn, const char *command, char **argv, int maxp
     if (mpid_dyn_addr(addr, &alen) != MPI_SUCCESS)
         return mpir_err(MPI_ERR_UNSUPPORTED_OPERATION, fn, "the network mode (CLUMPI_NET=agent "
                         "across nodes) does not reach other jobs");
-    char vals[NKEYS][MPI_MAX_INFO_VAL + 1];
-    const char *keys[NKEYS], *v[NKEYS];
-    int ninfo = 0;
-    for (int k = 0; info != MPI_INFO_NULL && k < NKEYS; k++) {
-        int flag = 0;
-        if (PMPI_Info_get(info, spawn_keys[k], MPI_MAX_INFO_VAL, vals[ninfo], &flag) ==
-                MPI_SUCCESS && flag) {
-            keys[ninfo] = spawn_keys[k];
-            v[ninfo] = vals[ninfo];
-            ninfo++;
-        }
+    spawn_arg *a = calloc((size_t)count, sizeof *a);
+    cu_pmi_spawn_cmd *c = calloc((size_t)count, sizeof *c);
+    int rc = a && c ? MPI_SUCCESS : mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"), total = 0;
+    for (int k = 0; rc == MPI_SUCCESS && k < count; k++) {
+        rc = spawn_arg_fill(fn, k, commands[k], argvs ? argvs[k] : NULL, maxprocs[k], infos[k],
+                            &a[k], &c[k]);
+        total += rc == MPI_SUCCESS ? maxprocs[k] : 0;
     }
-    int argc = 0;
-    while (argv && argv[argc])
-        argc++;
-    char **full = malloc(((size_t)argc + 2) * sizeof *full);
-    if (!full)
-        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    full[0] = (char *)command;
-    for (int i = 0; i < argc; i++)
-        full[i + 1] = argv[i];
-    full[argc + 1] = NULL;
     char why[256];
-    int rc = cu_pmi_spawn(maxprocs, full, ninfo, keys, v, port, why, sizeof why);
-    free(full);
-    if (rc != 0)
-        return mpir_err(MPI_ERR_SPAWN, fn, "cannot start %d process%s of \"%.64s\": %s", maxprocs,
-                        maxprocs == 1 ? "" : "es", command, why);
-    return MPI_SUCCESS;
+    if (rc == MPI_SUCCESS && cu_pmi_spawn(c, count, port, why, sizeof why) != 0)
+        rc = mpir_err(MPI_ERR_SPAWN, fn, "cannot start %d process%s of \"%.64s\"%s: %s", total,
+                      total == 1 ? "" : "es", commands[0], count > 1 ? " and more" : "", why);
+    for (int k = 0; a && k < count; k++)
+        free(a[k].argv);
+    free(a);
+    free(c);
+    return rc;
 }
 
-int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+/* Both spawn calls: the root starts the children, everyone accepts them.
+ * nown: the number of codes the caller's own arguments give (-1: unknown
+ * off the root). */
+static int spawn_common(const char *fn, int count, char **commands, char ***argvs,
+                        const int *maxprocs, const MPI_Info *infos, int root, MPI_Comm comm,
+                        MPI_Comm *intercomm, int *errcodes, int nown)
 {
-    static const char fn[] = "MPI_Comm_spawn";
-    MPIR_ENTER(fn);
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     int rc = mpir_check_intra(fn, c);
@@ -130,16 +163,45 @@ int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info in
         err = mpir_port_open(fn, port);
         opened = err == MPI_SUCCESS;
         if (opened)
-            err = root_spawn(fn, command, argv, maxprocs, info, port);
+            err = root_spawn(fn, count, commands, argvs, maxprocs, infos, port);
     }
     mpir_comm *ic = NULL;
     rc = mpir_port_join(fn, c, root, 0, port, err, &ic);
     if (opened)
         mpir_port_close(port);
-    int n = rc == MPI_SUCCESS ? ic->remote_group->size : maxprocs, cls = rc & 0xff;
-    for (int i = 0; array_of_errcodes != MPI_ERRCODES_IGNORE && i < n; i++)
-        array_of_errcodes[i] = cls;
+    int n = rc == MPI_SUCCESS ? ic->remote_group->size : nown, cls = rc & 0xff;
+    for (int i = 0; errcodes != MPI_ERRCODES_IGNORE && i < n; i++)
+        errcodes[i] = cls;
     *intercomm = rc == MPI_SUCCESS ? ic->handle : MPI_COMM_NULL;
     return rc == MPI_SUCCESS ? MPI_SUCCESS : mpir_err_comm(comm, rc);
 }
+
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    static const char fn[] = "MPI_Comm_spawn";
+    MPIR_ENTER(fn);
+    char *cmd = (char *)command;
+    char **argvs[1] = { argv };
+    return spawn_common(fn, 1, &cmd, argvs, &maxprocs, &info, root, comm, intercomm,
+                        array_of_errcodes, maxprocs > 0 ? maxprocs : 0);
+}
 MPIR_WEAK(Comm_spawn)
+
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[])
+{
+    static const char fn[] = "MPI_Comm_spawn_multiple";
+    MPIR_ENTER(fn);
+    /* the codes of a failed call: one per process the root asked for,
+     * which only the root knows */
+    int nown = 0;
+    const mpir_comm *c = mpir_comm_get(comm);
+    for (int k = 0; c && c->dev.rank == root && array_of_maxprocs && k < count; k++)
+        nown += array_of_maxprocs[k] > 0 ? array_of_maxprocs[k] : 0;
+    return spawn_common(fn, count, array_of_commands, array_of_argv, array_of_maxprocs,
+                        array_of_info, root, comm, intercomm, array_of_errcodes, nown);
+}
+MPIR_WEAK(Comm_spawn_multiple)

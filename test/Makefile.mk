@@ -52,7 +52,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/cancel_send \
 	test/mpi/port \
 	test/mpi/spawn \
-	test/mpi/names
+	test/mpi/names \
+	test/mpi/spawn_multiple
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -90,6 +91,10 @@ test_mpi_spawn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_names_SOURCES = test/mpi/names.c test/mpi/mtest.h
 test_mpi_names_LDADD = $(MPI_TEST_LIBS)
 test_mpi_names_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_spawn_multiple_SOURCES = test/mpi/spawn_multiple.c test/mpi/mtest.h
+test_mpi_spawn_multiple_LDADD = $(MPI_TEST_LIBS)
+test_mpi_spawn_multiple_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_grequest_SOURCES = test/mpi/grequest.c test/mpi/mtest.h
 test_mpi_grequest_LDADD = $(MPI_TEST_LIBS) -lpthread

@@ -425,6 +425,7 @@ CLUMPI_API(int, Comm_connect, (const char *port_name, MPI_Info info, int root, M
 CLUMPI_API(int, Comm_disconnect, (MPI_Comm *comm));
 CLUMPI_API(int, Comm_join, (int fd, MPI_Comm *intercomm));
 CLUMPI_API(int, Comm_spawn, (const char *command, char *argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
+CLUMPI_API(int, Comm_spawn_multiple, (int count, char *array_of_commands[], char **array_of_argv[], const int array_of_maxprocs[], const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]));
 CLUMPI_API(int, Comm_get_parent, (MPI_Comm *parent));
 CLUMPI_API(int, Publish_name, (const char *service_name, MPI_Info info, const char *port_name));
 CLUMPI_API(int, Lookup_name, (const char *service_name, MPI_Info info, char *port_name));
