@@ -63,7 +63,7 @@ if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_group
 TESTS += test/unit/test_group
 test_unit_test_group_SOURCES = test/unit/test_group.c src/group.c src/dims.c src/errors.c \
-	src/errhandler.c src/handle.c
+	src/errhandler.c src/handle.c src/util/biglock.c
 test_unit_test_group_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_group_LDADD = $(CRITERION_LIBS)
 endif
