@@ -20,7 +20,9 @@
 #ifndef CU_BIGLOCK_H
 #define CU_BIGLOCK_H
 
-extern int cu_mt;   /* nonzero once MPI_THREAD_MULTIPLE is granted */
+/* Nonzero once MPI_THREAD_MULTIPLE is granted. Hidden: every entry point
+ * and wait pass tests it, a direct load instead of one through the GOT. */
+extern int cu_mt __attribute__((visibility("hidden")));
 
 /* Turns the lock on (MPI_Init_thread granting MULTIPLE, one thread alive). */
 void cu_lock_enable(void);
