@@ -152,6 +152,10 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
     mpir_comm *c;
     MPIR_GET_COMM(fn, comm, c);
     int rc = mpir_check_intra(fn, c);
+    /* the one-sided paths index their per-peer state by world rank */
+    if (rc == MPI_SUCCESS && c->dev.foreign)
+        rc = mpir_err(MPI_ERR_UNSUPPORTED_OPERATION, fn, "comm holds processes of other jobs "
+                      "(spawned, connected or joined): windows span one job");
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
     mpir_win_hints hints;

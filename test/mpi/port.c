@@ -6,7 +6,8 @@
  * dynamic-peer slots. Over the intercommunicator: data both ways (eager and
  * rendezvous sizes, checked against the pattern), a broadcast from each
  * side, an allreduce, remote size and group, Intercomm_merge (the ordering
- * of `high`), disconnect. A second connect to the same port works. Then
+ * of `high`), a window on the merged communicator (refused:
+ * MPI_ERR_UNSUPPORTED_OPERATION), disconnect. A second connect to the same port works. Then
  * MPI_Comm_join over a TCP connection made by ranks 0 and size-1, and the
  * error classes: a malformed port name and a closed port (MPI_ERR_PORT),
  * Close_port of an unknown name (MPI_ERR_PORT), a bad root (MPI_ERR_ROOT),
@@ -82,6 +83,10 @@ static void use(MPI_Comm ic, int side, int lsize_want, int rsize_want)
           mrank, msize);
     int all[16];
     MPI_OK(MPI_Allgather(&side, 1, MPI_INT, all, 1, MPI_INT, m));
+    /* windows span one job: refused on every member alike */
+    MPI_Win win;
+    MPI_OK(MPI_Comm_set_errhandler(m, MPI_ERRORS_RETURN));
+    MPI_FAILS(MPI_ERR_UNSUPPORTED_OPERATION, MPI_Win_create(all, 16, 1, MPI_INFO_NULL, m, &win));
     for (int i = 0; i < msize; i++)
         CHECK(all[i] == (i >= (side ? rsize : lsize)), "merged rank %d is of side %d", i, all[i]);
     MPI_OK(MPI_Comm_free(&m));
