@@ -20,6 +20,8 @@ static int appnum_pmi;
 static char job_id[128];
 static mpid_chan_info info;
 static int shm_up, net_up;
+static int dyn_own;   /* the direct endpoint for other jobs beside the agent */
+const mpid_channel *mpid_dyn_chan;
 
 int mpid_world_rank(void) { return mpid_my_world_rank; }
 int mpid_world_size(void) { return mpid_my_world_size; }
@@ -143,11 +145,19 @@ int mpid_init(void)
 }
 
 /* The network channel for peers of other jobs: the direct one, opened now
- * without an address exchange when the job has run on one node so far. */
+ * without an address exchange when the job has run on one node so far.
+ * In offload mode the node's agent owns the job's network traffic and
+ * knows only its peers, so ranks open a direct endpoint of their own for
+ * the other jobs, polled with the local channels on every pass (its
+ * completions wake nobody: idle waits become bounded naps, netpoll.c). */
 const mpid_channel *mpid_net_open_dynamic(void)
 {
-    if (net_up)
-        return mpid_net_chan;
+    if (mpid_dyn_chan)
+        return mpid_dyn_chan;
+    if (net_up && mpid_net_chan->dyn_addr) {
+        mpid_dyn_chan = mpid_net_chan;
+        return mpid_dyn_chan;
+    }
     info.dynamic = 1;
     int rc = mpid_channel_ofi.init(&info);
     info.dynamic = 0;
@@ -157,9 +167,15 @@ const mpid_channel *mpid_net_open_dynamic(void)
         return NULL;
     }
     cu_sigfault_reset_foreign();
-    net_up = 1;
-    mpid_net_init(&mpid_channel_ofi);
-    return mpid_net_chan;
+    mpid_dyn_chan = &mpid_channel_ofi;
+    if (!net_up) {
+        net_up = 1;
+        mpid_net_init(&mpid_channel_ofi);
+    } else {
+        dyn_own = 1;
+        mpid_chans[mpid_nchans++] = &mpid_channel_ofi;
+    }
+    return mpid_dyn_chan;
 }
 
 static int drained(void *arg)
@@ -175,6 +191,10 @@ int mpid_finalize(void)
     if (mpid_my_world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
     mpid_node_area_finalize();
+    if (dyn_own)
+        mpid_channel_ofi.finalize();
+    dyn_own = 0;
+    mpid_dyn_chan = NULL;
     if (net_up)
         mpid_net_chan->finalize();
     net_up = 0;

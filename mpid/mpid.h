@@ -83,10 +83,10 @@ const char *mpid_job_id(void);
  * They take routing slots after the world ranks (dynpeer.c) and stand in
  * communicators' rank maps like world ranks. */
 #define MPID_DYN_ADDR_MAX 120   /* bytes of a network address, at most */
-/* This process's network address (opening the network channel when the
- * job has run without one): *len is buf's capacity in, the bytes out.
- * MPI_ERR_UNSUPPORTED_OPERATION when the network mode cannot reach other
- * jobs. */
+/* This process's network address for other jobs (opening a direct
+ * endpoint when the job has run without one, or in offload mode beside
+ * the agent): *len is buf's capacity in, the bytes out.
+ * MPI_ERR_UNSUPPORTED_OPERATION when no endpoint can be opened. */
 int  mpid_dyn_addr(void *buf, size_t *len);
 /* The first slot this process has not handed out. */
 int  mpid_dyn_next(void);

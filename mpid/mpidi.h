@@ -264,6 +264,7 @@ void mpid_route_finalize(void);
 /* init.c: the network channel for peers of other jobs, opened on demand;
  * NULL when it cannot be had. */
 const mpid_channel *mpid_net_open_dynamic(void);
+extern const mpid_channel *mpid_dyn_chan;   /* the channel to other jobs, once open */
 /* route.c: an entry's channel and eager limit (the caps of CLUMPI_*). */
 void mpid_dest_set(mpid_dest *d, const mpid_channel *ch);
 

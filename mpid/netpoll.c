@@ -140,6 +140,11 @@ static void chan_sleep(const mpid_channel *ch, long timeout_us)
 
 void mpid_idle_sleep(long timeout_us)
 {
+    /* a direct endpoint beside the agent (offload mode, other jobs) has
+     * nothing that wakes us: look at it again soon */
+    if (__builtin_expect(mpid_dyn_chan != NULL, 0) && mpid_dyn_chan != mpid_net_chan &&
+        (timeout_us < 0 || timeout_us > nap_us))
+        timeout_us = nap_us;
     const mpid_channel *ch[2];
     int n = 0;
     if (mpid_sleep_chan && mpid_sleep_chan->arm_sleep)

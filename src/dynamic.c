@@ -118,8 +118,7 @@ static int root_swap(const char *fn, int fd, int err, int errclass, long long de
     for (int i = 0; !err && i < lsize; i++)
         if (lt[i * REC_INTS + 2] <= 0)
             hdr[1] = err = mpir_err(-lt[i * REC_INTS + 2], fn, "process %d of the group "
-                                    "cannot reach other jobs: the network mode (CLUMPI_NET) "
-                                    "offers no path to them", i);
+                                    "could not open a network endpoint for other jobs", i);
     hdr[1] &= 0xff;
     if (fd < 0)
         return err;   /* no connection to tell */

@@ -114,14 +114,13 @@ static int root_spawn(const char *fn, int count, char **commands, char ***argvs,
         return mpir_err(MPI_ERR_ARG, fn, "count %d at the root (must be positive)", count);
     if (!commands || !maxprocs || !infos)
         return mpir_err(MPI_ERR_ARG, fn, "an array argument is NULL at the root");
-    /* The network mode is the same in every process of the job: when the
-     * root cannot reach other jobs, nobody can, and no child may start
-     * only to fail (its failure would end this job). */
+    /* When the root cannot open an endpoint for other jobs, no child may
+     * start only to fail (its failure would end this job). */
     char addr[MPID_DYN_ADDR_MAX];
     size_t alen = sizeof addr;
     if (mpid_dyn_addr(addr, &alen) != MPI_SUCCESS)
-        return mpir_err(MPI_ERR_UNSUPPORTED_OPERATION, fn, "the network mode (CLUMPI_NET=agent "
-                        "across nodes) does not reach other jobs");
+        return mpir_err(MPI_ERR_UNSUPPORTED_OPERATION, fn, "no network endpoint for other jobs "
+                        "could be opened here");
     spawn_arg *a = calloc((size_t)count, sizeof *a);
     cu_pmi_spawn_cmd *c = calloc((size_t)count, sizeof *c);
     int rc = a && c ? MPI_SUCCESS : mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"), total = 0;

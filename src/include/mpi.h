@@ -416,8 +416,8 @@ CLUMPI_API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used));
  * Spawned jobs are started by the process manager (clumpi's mpirun runs one
  * more mpirun for each; info keys host, wdir, path are honoured). Ports
  * are TCP sockets at the opening process; other jobs are reached
- * over the network channel (not in offload mode: CLUMPI_NET=agent gives
- * MPI_ERR_UNSUPPORTED_OPERATION). */
+ * over the network channel (in offload mode, a direct endpoint of each
+ * rank's beside the agent). */
 CLUMPI_API(int, Open_port, (MPI_Info info, char *port_name));
 CLUMPI_API(int, Close_port, (const char *port_name));
 CLUMPI_API(int, Comm_accept, (const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm));
