@@ -14,7 +14,8 @@
 # udp;ofi_rxd), whose own large-message protocols once broke them; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
-# and in offload mode.
+# and in offload mode; dynamic processes (ports, join, spawn, the name
+# service) directly and in offload mode.
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -73,6 +74,12 @@ done <<'EOF'
 2 3 threads
 2 4 threads CLUMPI_SPIN=0
 2 3 threads CLUMPI_NET=agent
+2 5 port
+2 4 port CLUMPI_NET=agent
+2 3 spawn
+2 2 spawn CLUMPI_NET=agent
+2 2 spawn_multiple
+2 3 names CLUMPI_NET=agent
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).

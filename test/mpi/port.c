@@ -125,12 +125,6 @@ static void join_pair(void)
     CHECK(fd >= 0, "no socket");
     MPI_Comm ic;
     int rc = MPI_Comm_join(fd, &ic);
-    const char *net = getenv("CLUMPI_NET");
-    if (net && !strcmp(net, "agent") && rc != MPI_SUCCESS) {
-        CHECK(mt_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION, "offload join: %d", mt_class(rc));
-        close(fd);
-        return;
-    }
     MPI_OK(rc);
     int rsize, v = mt_rank, got = -1;
     MPI_OK(MPI_Comm_remote_size(ic, &rsize));
@@ -158,21 +152,10 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
     MPI_OK(MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD));
     int lsize = side ? mt_size - half : half, rsize = side ? half : mt_size - half;
-    /* offload mode across nodes: the agents own the network, which does not
-     * reach other jobs; the calls say so on every member */
-    const char *net = getenv("CLUMPI_NET");
-    int offload = net && !strcmp(net, "agent");
     for (int round = 0; round < 2; round++) {
         MPI_Comm ic;
         int rc = side == 0 ? MPI_Comm_accept(port, MPI_INFO_NULL, 0, mine, &ic)
                            : MPI_Comm_connect(port, MPI_INFO_NULL, lsize - 1, mine, &ic);
-        if (offload && rc != MPI_SUCCESS) {
-            CHECK(mt_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION, "offload mode: class %d",
-                  mt_class(rc));
-            if (mt_rank == 0 && round == 0)
-                printf("offload mode: accept/connect refused (MPI_ERR_UNSUPPORTED_OPERATION)\n");
-            continue;
-        }
         MPI_OK(rc);
         use(ic, side, lsize, rsize);
         MPI_OK(MPI_Comm_disconnect(&ic));

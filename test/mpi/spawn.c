@@ -118,16 +118,6 @@ int main(int argc, char **argv)
     MPI_Comm ic;
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int rc = MPI_Comm_spawn(self, cargv, nc, info, root, MPI_COMM_WORLD, &ic, codes);
-    const char *net = getenv("CLUMPI_NET");
-    if (rc != MPI_SUCCESS && net && !strcmp(net, "agent")) {
-        /* offload mode across nodes: refused before any child starts */
-        CHECK(mt_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION && codes[0] == mt_class(rc),
-              "offload mode: class %d, code %d", mt_class(rc), codes[0]);
-        if (mt_rank == 0)
-            printf("offload mode: spawn refused (MPI_ERR_UNSUPPORTED_OPERATION)\n");
-        MPI_OK(MPI_Info_free(&info));
-        return mt_finish();
-    }
     MPI_OK(rc);
     for (int i = 0; i < nc; i++)
         CHECK(codes[i] == MPI_SUCCESS, "errcode %d: %d", i, codes[i]);

@@ -18,23 +18,19 @@ nodes=${CLUMPI_TEST_NODES:-1}
 [ "$nodes" -gt 2 ] && nodes=2
 fail=0
 start=$(date +%s)
-if [ "${CLUMPI_NET:-}" = agent ] && [ "$nodes" -gt 1 ]; then
-    echo "spawn_fail.sh: abort case skipped in offload mode across nodes (spawn is refused)"
-else
-    out=$(timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 2 --nodes "$nodes" "$bin" abort 2>&1)
-    rc=$?
-    took=$(( $(date +%s) - start ))
-    echo "$out"
-    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $took -gt 20 ]; then
-        echo "FAIL spawn_fail.sh: abort: exit $rc after $took s"
-        fail=1
-    fi
-    sleep 0.5
-    if pgrep -f "$bin abort" > /dev/null; then
-        echo "FAIL spawn_fail.sh: processes left behind:"
-        pgrep -af "$bin abort"
-        fail=1
-    fi
+out=$(timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 2 --nodes "$nodes" "$bin" abort 2>&1)
+rc=$?
+took=$(( $(date +%s) - start ))
+echo "$out"
+if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $took -gt 20 ]; then
+    echo "FAIL spawn_fail.sh: abort: exit $rc after $took s"
+    fail=1
+fi
+sleep 0.5
+if pgrep -f "$bin abort" > /dev/null; then
+    echo "FAIL spawn_fail.sh: processes left behind:"
+    pgrep -af "$bin abort"
+    fail=1
 fi
 out=$(env -u PMI_FD -u PMI_PORT timeout 30 "$bin" singleton 2>&1)
 rc=$?

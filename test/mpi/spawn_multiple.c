@@ -48,11 +48,6 @@ int main(int argc, char **argv)
     MPI_Comm ic;
     MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     int rc = MPI_Comm_spawn_multiple(2, cmds, argvs, np, infos, 0, MPI_COMM_WORLD, &ic, codes);
-    const char *net = getenv("CLUMPI_NET");
-    if (rc != MPI_SUCCESS && net && !strcmp(net, "agent")) {
-        CHECK(mt_class(rc) == MPI_ERR_UNSUPPORTED_OPERATION, "offload: class %d", mt_class(rc));
-        return mt_finish();
-    }
     MPI_OK(rc);
     for (int i = 0; i < 5; i++)
         CHECK(codes[i] == MPI_SUCCESS, "code %d: %d", i, codes[i]);
