@@ -46,6 +46,9 @@ int  mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting,
  * parents' port (CLUMPI_PARENT_PORT, or the PMI key PARENT_ROOT_PORT_NAME)
  * at the end of MPI_Init; MPI_SUCCESS when there are none. */
 int  mpir_spawn_init(void);
+/* MPI_UNIVERSE_SIZE: what the process manager reports (clumpi's mpirun:
+ * its slots or cores), at least the world's size. */
+int  mpir_universe_size(void);
 /* Communicator c is being freed (MPI_Comm_get_parent then says
  * MPI_COMM_NULL if it was the parent). */
 void mpir_spawn_comm_gone(const mpir_comm *c);

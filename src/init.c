@@ -49,7 +49,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
     mpir_group_init();
     if ((rc = mpir_comm_init()) != MPI_SUCCESS)
         init_failed(fn, "out of memory creating MPI_COMM_WORLD", rc);
-    mpir_attr_init(mpid_world_size(), mpid_appnum());
+    mpir_attr_init(mpir_universe_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;
     if ((rc = mpir_spawn_init()) != MPI_SUCCESS)

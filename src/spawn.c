@@ -42,6 +42,12 @@ int mpir_spawn_init(void)
     return rc;
 }
 
+int mpir_universe_size(void)
+{
+    int u = cu_pmi_universe_size();
+    return u > mpid_world_size() ? u : mpid_world_size();
+}
+
 void mpir_spawn_comm_gone(const mpir_comm *c)
 {
     if (c == parent)

@@ -6,6 +6,7 @@
  * handshake, preceded by the job's secret).
  */
 #include "config.h"
+#include <sched.h>
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -361,6 +362,23 @@ static void name_service(struct job *j, struct rank *r, const char *cmd, const c
                                              : rc == -ENOENT ? "not_found" : "name_store_failed");
 }
 
+/* MPI_UNIVERSE_SIZE: the processes this job's resources hold, which
+ * spawned jobs may use too: the slots of --hosts/--hostfile (a host without
+ * slots counts one), else the cores mpirun may use here; never below the
+ * job's own size. */
+static int universe_size(const struct job *j)
+{
+    long u = 0;
+    if (j->o->nhostspecs || j->o->hostfile) {
+        for (int h = 0; h < j->nhosts; h++)
+            u += j->hosts[h].slots > 0 ? j->hosts[h].slots : 1;
+    } else {
+        cpu_set_t set;
+        u = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+    }
+    return u > j->n ? (u < 1 << 24 ? (int)u : 1 << 24) : j->n;
+}
+
 static void handle(struct job *j, struct rank *r, const char *line)
 {
     if (mcmd_line(j, r, line))
@@ -393,7 +411,7 @@ static void handle(struct job *j, struct rank *r, const char *line)
     } else if (strcmp(cmd, "get_my_kvsname") == 0) {
         reply(j, r, "cmd=my_kvsname kvsname=%s rc=0\n", j->kvsname);
     } else if (strcmp(cmd, "get_universe_size") == 0) {
-        reply(j, r, "cmd=universe_size size=%d rc=0\n", j->n);
+        reply(j, r, "cmd=universe_size size=%d rc=0\n", universe_size(j));
     } else if (strcmp(cmd, "put") == 0) {
         const char *k = cu_pmi_find(kv, n, "key"), *v = cu_pmi_find(kv, n, "value");
         const char *kn = cu_pmi_find(kv, n, "kvsname");

@@ -789,6 +789,21 @@ int cu_pmi_spawn(const cu_pmi_spawn_cmd *cmds, int ncmd, const char *port, char 
     return 0;
 }
 
+int cu_pmi_universe_size(void)
+{
+    if (!pmi.inited)
+        return 0;
+    if (pmi.singleton)
+        return 1;
+    cu_pmi_kv kv[MAXKV];
+    int n, size = 0;
+    if (send_line("cmd=get_universe_size\n") < 0 || (n = recv_cmd("universe_size", kv)) < 0 ||
+        !reply_ok(kv, n))
+        return 0;
+    const char *v = cu_pmi_find(kv, n, "size");
+    return v && parse_nonneg(v, &size) == 0 ? size : 0;
+}
+
 /* service hex-encoded (a PMI value holds no spaces), into out. */
 static int service_key(const char *service, char *out, size_t cap)
 {

@@ -51,6 +51,10 @@ typedef struct cu_pmi_spawn_cmd {
 int  cu_pmi_spawn(const cu_pmi_spawn_cmd *cmds, int ncmd, const char *port, char *why,
                   size_t whylen);
 
+/* The process manager's universe size (get_universe_size), or 0 when it
+ * gives none (a singleton: 1). */
+int  cu_pmi_universe_size(void);
+
 /* The name service (as MPICH's clients speak it; a singleton uses the
  * store of src/util/names.c itself). service is any string (it travels
  * hex-encoded), port a port name without spaces. 0, -EEXIST (publish: the

@@ -2,7 +2,8 @@
  *
  * MPI_Comm_spawn: parents (1-3) spawn size % 4 + 1 children (2-4) of this
  * program, the last parent as root, with arguments (one holding a space)
- * and the info key wdir. Parents: MPI_Comm_get_parent is MPI_COMM_NULL,
+ * and the info key wdir. Parents: MPI_UNIVERSE_SIZE at least their number
+ * and the same everywhere; MPI_Comm_get_parent is MPI_COMM_NULL,
  * every errcode MPI_SUCCESS. Children: the parent intercommunicator, the
  * arguments, the working directory. Both: data both ways (each process
  * to one remote process, checked against the pattern), a broadcast from
@@ -89,6 +90,15 @@ int main(int argc, char **argv)
     CHECK(l > 0, "readlink /proc/self/exe");
     self[l] = 0;
     int nc = mt_size % 4 + 1, root = mt_size - 1;
+    /* MPI_UNIVERSE_SIZE: mpirun's cores or slots, never below the world,
+     * the same at every rank */
+    int *usize, uflag, umin = 0, umax = 0;
+    MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &usize, &uflag));
+    CHECK(uflag && *usize >= mt_size, "MPI_UNIVERSE_SIZE %d with %d ranks", uflag ? *usize : -1,
+          mt_size);
+    MPI_OK(MPI_Allreduce(usize, &umin, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    MPI_OK(MPI_Allreduce(usize, &umax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    CHECK(umin == umax, "MPI_UNIVERSE_SIZE differs between ranks: %d..%d", umin, umax);
     if (argc == 2 && !strcmp(argv[1], "abort")) {
         char *aargv[] = { "abort", NULL };
         MPI_Comm ic;
