@@ -37,7 +37,9 @@ int coll_node_count(void)
 
 int coll_hier_init(coll_hier *h, const mpid_comm *comm)
 {
-    int p = comm->size, total = coll_node_count();
+    /* processes of other jobs: no node map both jobs share, so each
+     * member counts as a node of its own, alike in every member's view */
+    int p = comm->size, total = comm->foreign ? p : coll_node_count();
     memset(h, 0, sizeof *h);
     if (total < 1)
         total = 1;
@@ -57,7 +59,7 @@ int coll_hier_init(coll_hier *h, const mpid_comm *comm)
         dense[i] = -1;
     int n = 0;
     for (int i = 0; i < p; i++) {
-        int d = coll_node_of(comm->world_ranks[i]);
+        int d = comm->foreign ? i : coll_node_of(comm->world_ranks[i]);
         if (d < 0 || d >= total)
             d = 0;
         if (dense[d] < 0)
