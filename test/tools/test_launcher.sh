@@ -51,6 +51,14 @@ printf 'localhost slots=2 # here\n# a comment\n\n' >"$TMP/hosts"
 run -n 2 --hostfile "$TMP/hosts" -v "$PMI_PROG"
 check "--hostfile: localhost slots=2" sh -c "[ $rc -eq 0 ] && grep -q '^mpirun: node 0: host localhost, 2 ranks: 0-1$' '$TMP/err'"
 
+# --- MPMD: several programs in one job ---------------------------------------
+run -n 2 sh -c 'echo "a $PMI_RANK/$PMI_SIZE"' : -n 3 sh -c 'echo "b $PMI_RANK/$PMI_SIZE"'
+check "MPMD: 2 + 3 ranks, consecutive, one job" sh -c "[ $rc -eq 0 ] && grep -qx 'a 1/5' '$TMP/out' && grep -qx 'b 2/5' '$TMP/out' && grep -qx 'b 4/5' '$TMP/out' && [ \$(wc -l < '$TMP/out') -eq 5 ]"
+run -n 2 true : -n 2
+check "MPMD: ':' without a program is a usage error" [ $rc -eq 2 ]
+run -n 1 true : -n 1 /nonexistent/prog
+check "MPMD: a missing second program exits 127" [ $rc -eq 127 ]
+
 # --- exit status -------------------------------------------------------------
 run -n 3 true
 check "non-MPI program, all exit 0" [ $rc -eq 0 ]
