@@ -31,8 +31,12 @@ int mpir_spawn_init(void)
     const char *env = getenv("CLUMPI_PARENT_PORT");
     if (env && *env)
         snprintf(port, sizeof port, "%s", env);
-    else if (cu_pmi_is_singleton() || cu_pmi_get("PARENT_ROOT_PORT_NAME", port, sizeof port) != 0)
+    /* clumpi's mpirun (CLUMPI_JOB_ID) says so in the environment; another
+     * manager (Hydra) puts the port in our key-value space */
+    else if (getenv("CLUMPI_JOB_ID") || cu_pmi_is_singleton() ||
+             cu_pmi_get("PARENT_ROOT_PORT_NAME", port, sizeof port) != 0)
         return MPI_SUCCESS;   /* not spawned */
+    unsetenv("CLUMPI_PARENT_PORT");   /* for our own children, if any, it is not theirs */
     mpir_comm *ic = NULL;
     int rc = mpir_port_join(fn, mpir_comm_get(MPI_COMM_WORLD), 0, 1, port, MPI_SUCCESS, &ic);
     if (rc == MPI_SUCCESS) {

@@ -1,6 +1,6 @@
 /* np: 1 2 3
  *
- * MPI_Comm_spawn: parents (1-3) spawn size % 4 + 1 children (2-4) of this
+ * MPI_Comm_spawn: parents (1, 2, 3) spawn 2, 1, 4 children of this
  * program, the last parent as root, with arguments (one holding a space)
  * and the info key wdir. Parents: MPI_UNIVERSE_SIZE at least their number
  * and the same everywhere; MPI_Comm_get_parent is MPI_COMM_NULL,
@@ -89,7 +89,7 @@ int main(int argc, char **argv)
     ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
     CHECK(l > 0, "readlink /proc/self/exe");
     self[l] = 0;
-    int nc = mt_size % 4 + 1, root = mt_size - 1;
+    int nc = mt_size == 2 ? 1 : mt_size + 1, root = mt_size - 1;
     /* MPI_UNIVERSE_SIZE: mpirun's cores or slots, never below the world,
      * the same at every rank */
     int *usize, uflag, umin = 0, umax = 0;
