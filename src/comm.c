@@ -637,7 +637,9 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
         return mpir_err_comm(comm, mpir_err(MPI_ERR_INFO, fn, "invalid info (0x%x)", (unsigned)info));
     if (!newcomm)
         return ARG_ERR(fn, comm, "newcomm is NULL");
-    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED : mpid_node_of(mpid_world_rank());
+    int color = split_type == MPI_UNDEFINED ? MPI_UNDEFINED
+                : c->dev.foreign                ? mpir_dyn_node_color()
+                                                : mpid_node_of(mpid_world_rank());
     mpir_comm *nc;
     rc = mpir_comm_split(c, color, key, &nc);
     if (rc != MPI_SUCCESS)

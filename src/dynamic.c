@@ -47,6 +47,15 @@ int mpir_group_foreign(const mpir_group *g)
     return 0;
 }
 
+int mpir_dyn_node_color(void)
+{
+    unsigned h = 2166136261u;
+    for (const char *s = mpid_job_id(); *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    h = (h ^ (unsigned)mpid_node_of(mpid_world_rank())) * 16777619u;
+    return (int)(h & 0x7fffffff);
+}
+
 int mpir_dyn_key(void)
 {
     static int key = -1;

@@ -28,6 +28,11 @@ int mpir_sock_swap(int fd, const void *out, size_t olen, void *in, size_t ilen,
  * where world ranks cannot (Intercomm_merge). */
 int mpir_dyn_key(void);
 
+/* Comm_split_type SHARED on a communicator with processes of other jobs:
+ * a color for this job's processes on my node (they share memory; other
+ * jobs' do not), unlike any other job's: a hash of the job id and node. */
+int mpir_dyn_node_color(void);
+
 /* Nonzero when g holds processes of other jobs (routing slots). */
 int mpir_group_foreign(const mpir_group *g);
 

@@ -8,7 +8,8 @@
  * arguments, the working directory. Both: data both ways (each process
  * to one remote process, checked against the pattern), a broadcast from
  * the parents' root and an inter allreduce, Intercomm_merge (parents
- * first), a collective on the merged communicator, disconnect. Then the
+ * first), a collective on the merged communicator, its SHARED split (my
+ * own job's processes on my node only), disconnect. Then the
  * parents' error classes: a missing program (MPI_ERR_SPAWN, every errcode
  * MPI_ERR_SPAWN, intercomm MPI_COMM_NULL), a bad root (MPI_ERR_ROOT),
  * maxprocs 0 at the root (MPI_ERR_ARG).
@@ -56,6 +57,18 @@ static void talk(MPI_Comm ic, int side)
     CHECK(ms == lsize + rsize && mr == (side ? rsize + me : me), "merged %d of %d", mr, ms);
     int total = 0;
     MPI_OK(MPI_Allreduce(&mr, &total, 1, MPI_INT, MPI_SUM, m));
+    /* SHARED split of parents and children: only my own job shares memory
+     * with me, all of it that is on my node */
+    MPI_Comm sh, wsh;
+    int shsize, wshsize;
+    MPI_OK(MPI_Comm_split_type(m, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &sh));
+    MPI_OK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &wsh));
+    MPI_OK(MPI_Comm_size(sh, &shsize));
+    MPI_OK(MPI_Comm_size(wsh, &wshsize));
+    CHECK(shsize == wshsize, "SHARED split of the merged comm: %d, of my world: %d", shsize,
+          wshsize);
+    MPI_OK(MPI_Comm_free(&sh));
+    MPI_OK(MPI_Comm_free(&wsh));
     CHECK(total == ms * (ms - 1) / 2, "merged allreduce %d", total);
     MPI_OK(MPI_Comm_free(&m));
     MPI_OK(MPI_Comm_disconnect(&ic));
