@@ -118,8 +118,12 @@ void mpid_core_yield(void)
         sched_yield();
 }
 
-static int progress_until(int (*done)(void *arg), void *arg, long block_us);
-static int until(int (*done)(void *arg), void *arg, long block_us);
+/* Inlined into their callers (the blocking calls' path): as one call,
+ * not three. */
+static inline __attribute__((always_inline)) int
+progress_until(int (*done)(void *arg), void *arg, long block_us);
+static inline __attribute__((always_inline)) int
+until(int (*done)(void *arg), void *arg, long block_us);
 
 /* Blocks of at most 1 ms: a store's wake-up can be lost (see mpid.h). */
 #define STORE_NAP_US 1000
@@ -146,7 +150,7 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
 
 /* mpid_net_urgent counts the waits on the network alone under way (more
  * than one with several threads waiting). */
-static int until(int (*done)(void *arg), void *arg, long block_us)
+static inline int until(int (*done)(void *arg), void *arg, long block_us)
 {
     int urgent = 0;
     if (__builtin_expect(mpid_net_chan != NULL, 0)) {
@@ -257,7 +261,7 @@ int mpid_progress_test(void)
     return n;
 }
 
-static int progress_until(int (*done)(void *arg), void *arg, long block_us)
+static inline int progress_until(int (*done)(void *arg), void *arg, long block_us)
 {
     for (;;) {
         if (oversubscribed) {
