@@ -31,6 +31,7 @@ MPI_Fint *MPI_F_STATUSES_IGNORE = f_statuses_ignore;
  * in t; otherwise the null handle. */
 static int from_fortran(const mpir_table *t, MPI_Fint f)
 {
+    MPIR_CS_GUARD;   /* another thread may grow (reallocate) the table */
     int null = CLUMPI_HANDLE(t->kind, 0);
     if (f == null || mpir_handle_get(t, f))
         return f;
@@ -62,7 +63,6 @@ MPIR_WEAK(Message_c2f)
  * first returns it: it is valid all the same. */
 MPI_Message PMPI_Message_f2c(MPI_Fint f)
 {
-    MPIR_CS_GUARD;   /* another thread may grow the table */
     if (f == MPI_MESSAGE_NO_PROC)
         return MPI_MESSAGE_NO_PROC;
     return (MPI_Message)from_fortran(&mpir_messages, f);

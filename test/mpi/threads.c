@@ -160,6 +160,31 @@ static void *create(void *arg)
     return NULL;
 }
 
+/* Handle conversions while other threads grow the handle tables: each
+ * thread holds many new datatypes at once (the table is reallocated under
+ * the others' lookups) and converts its own handles back and forth. */
+#define NHANDLES 1500
+static void *handles(void *arg)
+{
+    int t = (int)(long)arg;
+    static MPI_Datatype held[NT][NHANDLES];
+    for (int i = 0; i < NHANDLES; i++) {
+        MPI_OK(MPI_Type_contiguous(i % 7 + 1, MPI_INT, &held[t][i]));
+        int j = i / 2;
+        CHECK(MPI_Type_f2c(MPI_Type_c2f(held[t][j])) == held[t][j], "thread %d: type %d "
+              "round trip", t, j);
+        CHECK(MPI_Comm_f2c(MPI_Comm_c2f(dup_of[t])) == dup_of[t], "thread %d: comm round "
+              "trip", t);
+    }
+    for (int i = 0; i < NHANDLES; i++) {
+        int sz = 0;
+        MPI_OK(MPI_Type_size(MPI_Type_f2c(MPI_Type_c2f(held[t][i])), &sz));
+        CHECK(sz == (i % 7 + 1) * (int)sizeof(int), "thread %d: type %d size %d", t, i, sz);
+        MPI_OK(MPI_Type_free(&held[t][i]));
+    }
+    return NULL;
+}
+
 /* A window per thread: puts to the next rank in fences, and a get under a
  * passive lock. */
 static void *rma(void *arg)
@@ -353,6 +378,8 @@ int main(int argc, char **argv)
     run_threads(colls);
     mt_barrier();
     run_threads(create);
+    mt_barrier();
+    run_threads(handles);
     mt_barrier();
     run_threads(rma);
     mt_barrier();
