@@ -28,6 +28,7 @@ static _Noreturn void init_failed(const char *fn, const char *what, int rc)
 
 static int init_common(const char *fn, int *argc, char ***argv, int required, int *provided)
 {
+    MPIR_CS_GUARD;   /* held when MPI_T threads may run already */
     if (mpir_state == MPIR_STATE_ACTIVE)
         return mpir_err_world(mpir_err(MPI_ERR_OTHER, fn, "MPI is already initialized"));
     if (mpir_state == MPIR_STATE_POST) {

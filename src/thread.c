@@ -4,7 +4,8 @@
  * the library's one lock (MPIR_ENTER, src/util/biglock.h), which the
  * device's wait loops give away between passes and around blocks, so a
  * thread blocked in MPI_Recv lets the others call MPI meanwhile. Below
- * MULTIPLE nothing is locked (calls come one at a time).
+ * MULTIPLE nothing is locked (calls come one at a time), unless
+ * MPI_T_init_thread granted MULTIPLE, which turns the lock on for all calls.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -21,7 +22,9 @@ int mpir_thread_init(int required)
         required = MPI_THREAD_MULTIPLE;
     mpir_thread_provided = required;
     main_thread = pthread_self();
-    if (required == MPI_THREAD_MULTIPLE) {
+    /* the lock may be on already: MPI_T_init_thread granted MULTIPLE; the
+     * device's waits must then let its threads in too */
+    if (required == MPI_THREAD_MULTIPLE || cu_mt) {
         mpid_thread_multiple();
         cu_lock_enable();
     }

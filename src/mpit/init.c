@@ -39,8 +39,9 @@ void mpir_t_string(char *buf, int *len, const char *s)
     *len = n;
 }
 
-/* Up to SERIALIZED: the library lock serializes MPI_T calls with MPI
- * calls only once MPI_Init_thread granted MULTIPLE, not before. */
+/* Grants what was asked, up to MULTIPLE. MULTIPLE turns the library lock
+ * on at once (it is usable before MPI_Init): from then on every MPI_T and
+ * MPI call holds it, whatever level MPI_Init_thread grants. */
 int PMPI_T_init_thread(int required, int *provided)
 {
     static const char fn[] = "MPI_T_init_thread";
@@ -50,8 +51,10 @@ int PMPI_T_init_thread(int required, int *provided)
     if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
         return mpir_t_err(MPI_T_ERR_INVALID, fn, "required (%d) is not a thread level",
                           required);
+    if (required == MPI_THREAD_MULTIPLE)
+        cu_lock_enable();
     mpir_t_refs++;
-    *provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
+    *provided = required;
     return MPI_SUCCESS;
 }
 MPIR_WEAK(T_init_thread)

@@ -16,8 +16,10 @@
  * start/stop/reset/readreset/write semantics; the unexpected and posted
  * queue levels and high-water marks; every MPI_T_ERR_* class a caller can
  * provoke. After MPI_Finalize the interface still works.
- * CLUMPI_TEST_THREADS=1: the same under MPI_THREAD_MULTIPLE, with a second
- * thread using MPI_T (its own sessions) all the while.
+ * CLUMPI_TEST_THREADS=1: MPI_T_init_thread grants MULTIPLE before MPI_Init,
+ * and TOOLS threads use MPI_T (their own sessions, control variables) all
+ * the while: from before MPI_Init, during it, and while the main thread
+ * communicates under MPI_THREAD_FUNNELED.
  */
 #include <pthread.h>
 #include "mtest.h"
@@ -71,7 +73,7 @@ static void before_init(void)
     T_FAILS(MPI_T_ERR_NOT_INITIALIZED, MPI_T_finalize());
     T_FAILS(MPI_T_ERR_INVALID, MPI_T_init_thread(MPI_THREAD_SINGLE, NULL));
     T_OK(MPI_T_init_thread(MPI_THREAD_MULTIPLE, &prov));
-    CHECK(prov >= MPI_THREAD_SINGLE && prov <= MPI_THREAD_MULTIPLE, "provided %d", prov);
+    CHECK(prov == MPI_THREAD_MULTIPLE, "provided %d for MULTIPLE", prov);
     T_OK(MPI_T_init_thread(MPI_THREAD_SINGLE, &prov));
     CHECK(prov == MPI_THREAD_SINGLE, "provided %d for SINGLE", prov);
     T_OK(MPI_T_finalize());
@@ -603,15 +605,19 @@ static void errors(void)
 #endif
 
 #ifdef CLUMPI
-static volatile int tool_stop;
+static _Atomic int tool_stop;
 
-/* A tool thread: a session started once, whose progress passes only grow,
- * and a session made and freed on every round. */
+#define TOOLS 3
+
+/* A tool thread: a control variable read (it keeps the value written
+ * before MPI_Init), a session started once, whose progress passes only
+ * grow, and a session made and freed on every round. */
 static void *tool(void *arg)
 {
     (void)arg;
     unsigned long long last = 0;
     int idx = pvar_index("progress_passes", CNT), count;
+    MPI_T_cvar_handle ch = cvar_handle("CLUMPI_EAGER_LIMIT", &count);
     MPI_T_pvar_session keep;
     MPI_T_pvar_handle kh;
     T_OK(MPI_T_pvar_session_create(&keep));
@@ -628,10 +634,14 @@ static void *tool(void *arg)
         T_OK(MPI_T_pvar_session_free(&s));
         T_OK(MPI_T_pvar_read(keep, kh, &v));
         CHECK(v >= last, "tool thread: progress passes went from %llu to %llu", last, v);
+        int cap = 0;
+        T_OK(MPI_T_cvar_read(ch, &cap));
+        CHECK(cap == EAGER_CAP, "tool thread: CLUMPI_EAGER_LIMIT reads %d", cap);
         last = v;
         mt_sleep_ms(1);
     }
     T_OK(MPI_T_pvar_session_free(&keep));
+    T_OK(MPI_T_cvar_handle_free(&ch));
     return NULL;
 }
 #endif
@@ -640,12 +650,13 @@ int main(int argc, char **argv)
 {
 #ifdef CLUMPI
     before_init();
-    pthread_t tool_thread;
+    pthread_t tool_thread[TOOLS];
     int threads = getenv("CLUMPI_TEST_THREADS") != NULL, prov;
     if (threads) {
-        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &prov));
-        CHECK(prov == MPI_THREAD_MULTIPLE, "provided %d", prov);
-        CHECK(pthread_create(&tool_thread, NULL, tool, NULL) == 0, "pthread_create");
+        for (int t = 0; t < TOOLS; t++)
+            CHECK(pthread_create(&tool_thread[t], NULL, tool, NULL) == 0, "pthread_create");
+        MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov));
+        CHECK(prov == MPI_THREAD_FUNNELED, "provided %d", prov);
         mt_name = "mpit";   /* mt_init's steps, after MPI_Init_thread */
         MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
         MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
@@ -664,7 +675,8 @@ int main(int argc, char **argv)
     bcast_write();
     if (threads) {   /* before errors(), which takes every session */
         tool_stop = 1;
-        pthread_join(tool_thread, NULL);
+        for (int t = 0; t < TOOLS; t++)
+            pthread_join(tool_thread[t], NULL);
     }
     errors();
     free(same_node);
