@@ -1,6 +1,7 @@
 /* np: 1 2 3 4
  * env: CLUMPI_SPIN=0
  * env: CLUMPI_OVERSUBSCRIBED=1
+ * env: CLUMPI_NET=agent
  *
  * MPI_THREAD_MULTIPLE: MPI_Init_thread grants it, Query_thread and
  * Is_thread_main answer right (and refuse NULL), and NT threads per rank
@@ -396,17 +397,13 @@ int main(int argc, char **argv)
     CHECK(nquery == 1 && st.MPI_TAG == 77, "generalized request: %d queries, tag %d", nquery,
           st.MPI_TAG);
 
-    /* (clumpi's offload mode connects no other jobs) */
-    const char *net = getenv("CLUMPI_NET");
-    if (!net || strcmp(net, "agent") != 0) {
-        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
-        pthread_t ta, tc;
-        CHECK(pthread_create(&ta, NULL, acceptor, NULL) == 0, "pthread_create");
-        CHECK(pthread_create(&tc, NULL, connector, NULL) == 0, "pthread_create");
-        pthread_join(ta, NULL);
-        pthread_join(tc, NULL);
-        MPI_OK(MPI_Close_port(port));
-    }
+    MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
+    pthread_t ta, tc;
+    CHECK(pthread_create(&ta, NULL, acceptor, NULL) == 0, "pthread_create");
+    CHECK(pthread_create(&tc, NULL, connector, NULL) == 0, "pthread_create");
+    pthread_join(ta, NULL);
+    pthread_join(tc, NULL);
+    MPI_OK(MPI_Close_port(port));
 
     for (int t = 0; t < NT; t++)
         MPI_OK(MPI_Comm_free(&dup_of[t]));
