@@ -252,6 +252,25 @@ int mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx
     }
 }
 
+void mpir_ctx_fold_max(const int *table, int rows, int n, int *max)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < n; j++)
+            if (table[i * n + j] > max[j])
+                max[j] = table[i * n + j];
+}
+
+int mpir_ctx_sample_max(const int *table, int rows, int n, int col, int m, int *mt)
+{
+    for (int i = 0; i < rows; i++) {
+        int v = table[i * n + col];
+        *mt |= v & 1;
+        if ((v & ~1) > m)
+            m = v & ~1;
+    }
+    return m;
+}
+
 /* An agreement over an intracommunicator view (tag as in allgather_ints). */
 typedef struct view_arg { const mpid_comm *view; int tag; } view_arg;
 
@@ -264,9 +283,8 @@ static int view_max(void *arg, const int *mine, int n, int *max)
     int rc = allgather_ints(mine, n, a, v->view, v->tag);
     for (int j = 0; j < n; j++)
         max[j] = 0;
-    for (int i = 0; rc == MPI_SUCCESS && i < v->view->size; i++)
-        for (int j = 0; j < n; j++)
-            max[j] = a[i * n + j] > max[j] ? a[i * n + j] : max[j];
+    if (rc == MPI_SUCCESS)
+        mpir_ctx_fold_max(a, v->view->size, n, max);
     free(a);
     return rc;
 }
@@ -287,13 +305,7 @@ static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **a
         free(a);
         return rc;
     }
-    int m = 0, mt = 0;
-    for (int i = 0; i < view->size; i++) {
-        int v = a[i * nint + nint - 1];
-        mt |= v & 1;
-        if ((v & ~1) > m)
-            m = v & ~1;
-    }
+    int mt = 0, m = mpir_ctx_sample_max(a, view->size, nint, nint - 1, 0, &mt);
     if (mt) {
         view_arg va = { view, tag };
         rc = mpir_ctx_confirm(view_max, &va, m, 1, &m);

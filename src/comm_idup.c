@@ -53,13 +53,6 @@ static const cu_dtype *dt_int(void)
     return cu_dtype_builtin(MPI_INT & 0xffffff);
 }
 
-static void fold(int *acc, const int *v)
-{
-    for (int i = 0; i < 2; i++)
-        if (v[i] > acc[i])
-            acc[i] = v[i];
-}
-
 static int post_recv(idup_op *op, int *buf, int peer, const mpid_comm *view)
 {
     int rc = mpid_irecv(buf, 2, dt_int(), peer, op->tag, view, MPID_CTX_COLL,
@@ -141,7 +134,7 @@ static int advance(idup_op *op)
         op->acc[0] = op->mine[0];
         op->acc[1] = op->mine[1];
         for (int r = 1; r < op->local.size; r++)
-            fold(op->acc, op->in + 2 * r);
+            mpir_ctx_fold_max(op->in + 2 * r, 1, 2, op->acc);
         op->state = ST_SWAP;
         if (op->is_inter) {
             int rc = post_recv(op, op->other, 0, &op->inter);
@@ -157,7 +150,7 @@ static int advance(idup_op *op)
         if (!reqs_done(op))
             return 0;
         if (op->is_inter)
-            fold(op->acc, op->other);
+            mpir_ctx_fold_max(op->other, 1, 2, op->acc);
         for (int r = 1; r < op->local.size; r++) {
             int rc = post_send(op, op->acc, r, &op->local);
             if (op->err == MPI_SUCCESS)

@@ -82,6 +82,12 @@ int  mpir_ctx_taken(int ctx);
  * the id all took goes to *ctx (see comm.c). */
 typedef int mpir_ctx_maxfn(void *arg, const int *mine, int n, int *max);
 int  mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx);
+/* Folds into max[0..n) the largest of each column of a table of rows
+ * records of n ints (max starts at the caller's values). */
+void mpir_ctx_fold_max(const int *table, int rows, int n, int *max);
+/* The largest context sample in column col of a table of rows records of
+ * n ints, at least m; *mt |= the flag bit of any of them (MULTIPLE). */
+int  mpir_ctx_sample_max(const int *table, int rows, int n, int col, int m, int *mt);
 /* The context of a duplicate whose MPI_Comm_idup has not completed: odd,
  * so never an agreed id. */
 #define MPIR_CTX_PENDING 0xffffffffu

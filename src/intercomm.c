@@ -131,31 +131,30 @@ static int swap_over(const mpir_comm *ic, const int *mine, int n, int **lall, in
     return rc;
 }
 
-/* Folds into max[0..n) the largest of each column of a table of rows
- * records of n ints. */
-static void fold_max(const int *t, int rows, int n, int *max)
-{
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < n; j++)
-            if (t[i * n + j] > max[j])
-                max[j] = t[i * n + j];
-}
-
 /* The largest context sample of column col over both groups' tables;
- * *mt: some member runs MPI_THREAD_MULTIPLE (bit 0 of its sample; the id
- * is then confirmed, comm.c). */
+ * *mt: some member runs MPI_THREAD_MULTIPLE (the id is then confirmed,
+ * comm.c). */
 static int sample_max(const int *l, int lrows, const int *r, int rrows, int n, int col,
                       int *mt)
 {
-    int m = 0;
     *mt = 0;
-    for (int i = 0; i < lrows + rrows; i++) {
-        int v = i < lrows ? l[i * n + col] : r[(i - lrows) * n + col];
-        *mt |= v & 1;
-        if ((v & ~1) > m)
-            m = v & ~1;
-    }
-    return m;
+    return mpir_ctx_sample_max(r, rrows, n, col, mpir_ctx_sample_max(l, lrows, n, col, 0, mt),
+                               mt);
+}
+
+/* The column maxima of both groups' tables (rc: the swap's result) into
+ * max; frees the tables. */
+static int tables_max(int rc, int *l, int lrows, int *r, int rrows, int n, int *max)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    for (int j = 0; j < n; j++)
+        max[j] = 0;
+    mpir_ctx_fold_max(l, lrows, n, max);
+    mpir_ctx_fold_max(r, rrows, n, max);
+    free(l);
+    free(r);
+    return MPI_SUCCESS;
 }
 
 /* The maximum over both groups, by tables swapped over an
@@ -165,15 +164,7 @@ static int over_max(void *arg, const int *mine, int n, int *max)
     const mpir_comm *ic = arg;
     int *l, *r;
     int rc = swap_over(ic, mine, n, &l, &r);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int j = 0; j < n; j++)
-        max[j] = 0;
-    fold_max(l, ic->group->size, n, max);
-    fold_max(r, ic->remote_group->size, n, max);
-    free(l);
-    free(r);
-    return MPI_SUCCESS;
+    return tables_max(rc, l, ic->group->size, r, ic->remote_group->size, n, max);
 }
 
 /* The same through the leaders' channel of MPI_Intercomm_create. */
@@ -188,15 +179,7 @@ static int create_max(void *arg, const int *mine, int n, int *max)
     int *l, *r, rsize;
     int rc = swap_tables(a->local, a->leader, MPI_SUCCESS, a->peer, MPID_CTX_PT2PT,
                          a->peer_rank, a->tag, mine, n, &l, &r, &rsize);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    for (int j = 0; j < n; j++)
-        max[j] = 0;
-    fold_max(l, a->local->size, n, max);
-    fold_max(r, rsize, n, max);
-    free(l);
-    free(r);
-    return MPI_SUCCESS;
+    return tables_max(rc, l, a->local->size, r, rsize, n, max);
 }
 
 mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
