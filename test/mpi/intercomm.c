@@ -8,7 +8,9 @@
  * both orders of `high` and with equal values, dup (congruent, isolated),
  * split (inter form, with MPI_COMM_NULL where a side is empty), create
  * (inter form), compare, names and attributes, and the error classes of
- * misuse.
+ * misuse. On even against odd ranks: a user error handler passed from
+ * local_comm to the intercommunicator and its merge, and an
+ * intercommunicator freed with operations pending.
  */
 #include "mtest.h"
 
@@ -19,6 +21,7 @@ static int side_of(int scheme, int r, int n)
     switch (scheme) {
     case 0: return r % 3 == 0 ? 0 : 1;
     case 1: return r == 0 ? 0 : 1;
+    case 3: return r % 2;
     default: return r == n - 1 ? 0 : 1;
     }
 }
@@ -348,6 +351,75 @@ static void scheme_test(int scheme)
     MPI_OK(MPI_Comm_free(&local));
 }
 
+static int eh_calls;
+
+/* A user error handler that counts its calls (and returns). */
+static void count_eh(MPI_Comm *comm, int *code, ...)
+{
+    (void)comm;
+    (void)code;
+    eh_calls++;
+}
+
+/* The error handler of local_comm passes to MPI_Intercomm_create's result
+ * and from there to its merge (MPI-3.1 8.3: a new communicator takes its
+ * parent's); then the intercommunicator is freed with a receive, a send,
+ * an MPI_Ibcast and an MPI_Comm_idup still pending, which complete
+ * normally afterwards (MPI-3.1 6.4.3). */
+static void inherit_and_free(void)
+{
+    int side = side_of(3, mt_rank, mt_size), lw[16], rw[16];
+    members(3, side, mt_size, lw);
+    int nr = members(3, 1 - side, mt_size, rw);
+    MPI_Comm local, ic, m, d;
+    MPI_Errhandler eh, got;
+    MPI_OK(MPI_Comm_split(MPI_COMM_WORLD, side, mt_rank, &local));
+    MPI_OK(MPI_Comm_create_errhandler(count_eh, &eh));
+    MPI_OK(MPI_Comm_set_errhandler(local, eh));
+    MPI_OK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, rw[0], 60, &ic));
+    MPI_OK(MPI_Comm_get_errhandler(ic, &got));
+    CHECK(got == eh, "Intercomm_create's result lacks local_comm's error handler");
+    MPI_OK(MPI_Errhandler_free(&got));
+    eh_calls = 0;
+    int x = 0, rc = MPI_Send(&x, 1, MPI_INT, nr, 0, ic), cls = MPI_SUCCESS;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_RANK && eh_calls == 1, "a bad rank on the intercommunicator: class %d, "
+          "handler called %d times", cls, eh_calls);
+    MPI_OK(MPI_Intercomm_merge(ic, side, &m));
+    MPI_OK(MPI_Comm_get_errhandler(m, &got));
+    CHECK(got == eh, "the merge lacks the intercommunicator's error handler");
+    MPI_OK(MPI_Errhandler_free(&got));
+    MPI_OK(MPI_Comm_free(&m));
+
+    int me, in = -1, out = 100 + mt_rank, b[3] = { -1, -1, -1 };
+    MPI_OK(MPI_Comm_rank(ic, &me));
+    MPI_Request r[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+                         MPI_REQUEST_NULL };
+    if (me == 0) {   /* the two leaders swap a message */
+        MPI_OK(MPI_Irecv(&in, 1, MPI_INT, 0, 61, ic, &r[0]));
+        MPI_OK(MPI_Isend(&out, 1, MPI_INT, 0, 61, ic, &r[1]));
+    }
+    if (side == 1)
+        b[0] = b[1] = b[2] = 42 + lw[0];
+    int root = side == 0 ? 0 : me == 0 ? MPI_ROOT : MPI_PROC_NULL;
+    MPI_OK(MPI_Ibcast(b, 3, MPI_INT, root, ic, &r[2]));
+    MPI_OK(MPI_Comm_idup(ic, &d, &r[3]));
+    MPI_OK(MPI_Comm_free(&ic));
+    MPI_OK(MPI_Comm_free(&local));
+    MPI_OK(MPI_Waitall(4, r, MPI_STATUSES_IGNORE));
+    if (me == 0)
+        CHECK(in == 100 + rw[0], "the leaders' message after the free: %d, not %d", in,
+              100 + rw[0]);
+    if (side == 0)
+        CHECK(b[0] == 42 + rw[0] && b[2] == 42 + rw[0], "Ibcast after the free: %d %d", b[0],
+              b[2]);
+    int one = 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, d));
+    CHECK(sum == nr, "Allreduce on the idup of a freed intercommunicator: %d, not %d", sum, nr);
+    MPI_OK(MPI_Comm_free(&d));
+    MPI_OK(MPI_Errhandler_free(&eh));
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "intercomm");
@@ -367,9 +439,11 @@ int main(int argc, char **argv)
     MPI_FAILS(MPI_ERR_RANK, MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, mt_rank, 1, &bad));
     MPI_FAILS(MPI_ERR_RANK, MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, mt_size, 1, &bad));
     MPI_FAILS(MPI_ERR_COMM, MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_NULL, 0, 1, &bad));
-    if (mt_size >= 2)
+    if (mt_size >= 2) {
         for (int scheme = 0; scheme < 3; scheme++)
             scheme_test(scheme);
+        inherit_and_free();
+    }
     mt_finish();
     return 0;
 }
