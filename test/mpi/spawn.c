@@ -5,11 +5,12 @@
  * and the info key wdir. Parents: MPI_UNIVERSE_SIZE at least their number
  * and the same everywhere; MPI_Comm_get_parent is MPI_COMM_NULL,
  * every errcode MPI_SUCCESS. Children: the parent intercommunicator, the
- * arguments, the working directory. Both: data both ways (each process
- * to one remote process, checked against the pattern), a broadcast from
- * the parents' root and an inter allreduce, Intercomm_merge (parents
- * first), a collective on the merged communicator, its SHARED split (my
- * own job's processes on my node only), disconnect. Then the
+ * arguments, the working directory, MPI_APPNUM 0. Both: data both ways
+ * (each process to one remote process, checked against the pattern), a
+ * broadcast from the parents' root and an inter allreduce,
+ * Intercomm_merge (parents first), a collective on the merged
+ * communicator, its SHARED split (my own job's processes on my node
+ * only), disconnect. Then the
  * parents' error classes: a missing program (MPI_ERR_SPAWN, every errcode
  * MPI_ERR_SPAWN, intercomm MPI_COMM_NULL), a bad root (MPI_ERR_ROOT),
  * maxprocs 0 at the root (MPI_ERR_ARG).
@@ -90,9 +91,13 @@ int main(int argc, char **argv)
               "child arguments: %d", argc);
         char cwd[PATH_MAX];
         CHECK(getcwd(cwd, sizeof cwd) && !strcmp(cwd, "/tmp"), "wdir: %s", cwd);
-        int flag;
+        int flag, *appnum;
         MPI_OK(MPI_Comm_test_inter(parent, &flag));
         CHECK(flag, "the parent communicator is not an intercommunicator");
+        /* MPI-3.1 10.5.3: 0 for the children of MPI_Comm_spawn */
+        MPI_OK(MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag));
+        CHECK(flag && *appnum == 0, "child MPI_APPNUM: flag %d value %d", flag,
+              flag ? *appnum : -1);
         talk(parent, 1);
         MPI_OK(MPI_Comm_get_parent(&parent));
         CHECK(parent == MPI_COMM_NULL, "get_parent after disconnect");
