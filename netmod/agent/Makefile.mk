@@ -43,6 +43,10 @@ check_PROGRAMS += test/unit/test_agent_coll
 test_unit_test_agent_coll_SOURCES = test/unit/test_agent_coll.c
 test_unit_test_agent_coll_LDADD = libmpi.la
 test_unit_test_agent_coll_LDFLAGS = $(AM_LDFLAGS) -no-install
+check_PROGRAMS += test/unit/test_agent_lag
+test_unit_test_agent_lag_SOURCES = test/unit/test_agent_lag.c
+test_unit_test_agent_lag_LDADD = libmpi.la
+test_unit_test_agent_lag_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 # idle agents block (run by test_agent.sh with CLUMPI_AGENT_STATS=1)
 check_PROGRAMS += test/unit/test_agent_idle

@@ -11,16 +11,18 @@
  * packet under the usual credit flow control.
  *
  * Where an accumulator lives: in a pool slot while more than W are free
- * (the first contribution copied there, its tx slot or receive slot given
- * back at once), else in the first contribution's own buffer — the rank's
- * tx slot (PIO), kept until the result leaves, or the receive slot with
- * its credit (agent_mc_keep). So when the pool runs low a rank running
- * ahead is held back by its own tx slots, and a child by its credits,
- * never by another communicator's reduction. (An allreduce's ranks also
- * keep at most a window of packets ahead of the results they got,
- * agent_red_rank.c.) A finished result at the root that sits in a tx slot
- * needs a pool slot to be shared by the deliveries and forwards; without
- * one it waits here and is retried from the event loop. Predefined ops are commutative, so the
+ * (a received packet keeps its slot, its credit going back at once; a
+ * rank's contribution is copied there, its tx slot given back at once),
+ * else in agent memory (malloc). A reduction's packets may wait here until
+ * a local rank calls it, so they never hold a sender's credit, a receive
+ * slot or a rank's tx slot while they wait: those are what point-to-point
+ * traffic and other reductions need to get through (with a child's credits
+ * held, a lagging root's own send would wait behind them for ever). Packets of
+ * a tree not installed yet wait in memory too. Only a node's lone
+ * contribution, finished at once, goes up straight from the rank's tx slot
+ * (it waits for credits, not for a rank). A result in memory needs a pool
+ * slot to leave; without one it waits here and is retried from the event
+ * loop. Predefined ops are commutative, so the
  * order of combination does not matter; an allreduce's result is computed
  * once, at the root's node, so every rank gets the same bits.
  */
@@ -32,23 +34,42 @@
 #include "netmod/agent/agent_red.h"
 #include "src/util/op.h"
 
+#define RED_HEAP UINT32_MAX   /* red_acc.k: the packet is in agent memory */
+
 typedef struct red_acc {
     struct red_acc *next;
     agt_red_hdr key;     /* tree, seq, off */
     int have, need;
     int parent;          /* node, or -1: this is the root's node */
-    agt_tx *t;           /* in a rank's tx slot, or NULL: pool slot k (agent_mc owned) */
-    uint32_t k;
+    uint32_t k;          /* pool slot (agent_mc owned), or RED_HEAP: pkt is malloc'd */
     char *pkt;
 } red_acc;
 
+/* A packet of a tree not installed yet, in agent memory. */
+typedef struct red_early { struct red_early *next; char pkt[]; } red_early;
+
 static red_acc *accs;            /* open accumulators */
-static red_acc *ready, **ready_t = &ready;   /* finished at the root, waiting for a pool slot */
-static uint32_t *early;          /* child packets of a tree not installed yet */
-static uint32_t nearly;
+static red_acc *ready, **ready_t = &ready;   /* finished, waiting for a pool slot */
+static red_early *early, **early_t = &early;
 static unsigned seen_installed;
 
 static agt_red_hdr *hdr_of(char *pkt) { return (agt_red_hdr *)(pkt + sizeof(agt_wire)); }
+
+static size_t pkt_len(const char *pkt)
+{
+    const agt_wire *w = (const agt_wire *)pkt;
+    return sizeof *w + w->hdrlen + w->len;
+}
+
+/* A copy of pkt in agent memory, after `before` bytes of the caller's. */
+static char *heap_copy(const char *pkt, size_t before)
+{
+    char *m = malloc(before + pkt_len(pkt));
+    if (!m)
+        agt_die("out of memory");
+    memcpy(m + before, pkt, pkt_len(pkt));
+    return m;
+}
 
 static int same_slot(const agt_red_hdr *a, const agt_red_hdr *b)
 {
@@ -83,31 +104,23 @@ static void combine(red_acc *a, const char *pkt)
  * to the root rank or down the tree. 0, or -1 if it must wait for a slot. */
 static int finish(red_acc *a)
 {
-    agt_wire *w = (agt_wire *)a->pkt;
-    agt_red_hdr *h = hdr_of(a->pkt);
-    if (a->parent >= 0) {
-        w->kind = AGT_K_RED;
-        if (a->t) {
-            a->t->node = a->parent;
-            agt_net_send(a->t);   /* the tx slot is freed when sent */
-        } else {
-            agt_mc_send(a->k, a->parent);
-        }
-        return 0;
-    }
-    if (a->t) {   /* deliveries and forwards share one pool slot */
+    if (a->k == RED_HEAP) {   /* sends and deliveries go from a pool slot */
         int k = agt_slot_get(&A.pool);
         if (k < 0)
             return -1;
-        memcpy(agt_slot_mem(&A.pool, (uint32_t)k), a->pkt, a->t->len);
-        agt_tx_done(a->t);
+        memcpy(agt_slot_mem(&A.pool, (uint32_t)k), a->pkt, pkt_len(a->pkt));
+        free(a->pkt);
         agt_mc_own((uint32_t)k);
-        a->t = NULL, a->k = (uint32_t)k, a->pkt = agt_slot_mem(&A.pool, (uint32_t)k);
-        w = (agt_wire *)a->pkt;
-        h = hdr_of(a->pkt);
+        a->k = (uint32_t)k, a->pkt = agt_slot_mem(&A.pool, (uint32_t)k);
+    }
+    agt_wire *w = (agt_wire *)a->pkt;
+    if (a->parent >= 0) {
+        w->kind = AGT_K_RED;
+        agt_mc_send(a->k, a->parent);
+        return 0;
     }
     w->kind = AGT_K_MCAST;
-    if (h->what == AGT_RED_ALLREDUCE) {
+    if (hdr_of(a->pkt)->what == AGT_RED_ALLREDUCE) {
         w->dst = AGT_MC_ALL;
         agt_mc_start(a->k);
     } else {
@@ -131,90 +144,127 @@ static void check(red_acc *a)
     free(a);
 }
 
-/* A first contribution: it becomes the accumulator. */
-static void open_acc(char *pkt, agt_tx *t, uint32_t k)
+/* The tree of a reduction packet, checked. */
+static void tree_of(char *pkt, agt_mc_info *ti)
 {
     agt_red_hdr *h = hdr_of(pkt);
     agt_wire *w = (agt_wire *)pkt;
-    agt_mc_info ti;
-    if (agt_mc_tree(&h->mc, &ti) < 0)
+    if (agt_mc_tree(&h->mc, ti) < 0)
         agt_die("reduction on a tree that is not installed");
     if (h->op >= CU_OP_COUNT || (w->len && (!cu_op_kernel_packed(h->op, h->basic) ||
                                             w->len % cu_op_packed_size(h->basic))) ||
         (h->what != AGT_RED_REDUCE && h->what != AGT_RED_ALLREDUCE))
         agt_die("bad reduction packet (op, type or length)");
+}
+
+/* A first contribution, owned by the caller in pool slot k or in agent
+ * memory (k == RED_HEAP): it becomes the accumulator. */
+static void open_acc(char *pkt, uint32_t k)
+{
+    agt_mc_info ti;
+    tree_of(pkt, &ti);
     red_acc *a = calloc(1, sizeof *a);
     if (!a)
         agt_die("out of memory");
-    a->key = *h;
+    a->key = *hdr_of(pkt);
     a->have = 1, a->need = ti.nloc + ti.nchild, a->parent = ti.parent;
-    a->t = t, a->k = k, a->pkt = pkt;
+    a->k = k, a->pkt = pkt;
     a->next = accs;
     accs = a;
     check(a);
 }
 
+/* Room for one more accumulator in the pool (else it goes to memory). */
+static int pool_spare(void) { return agt_slot_avail(&A.pool) > (uint32_t)A.flow.W; }
+
 int agt_red_origin(agt_tx *t)
 {
     red_acc *a = *find(hdr_of(t->pkt));
+    agt_mc_info ti;
     if (a) {
         combine(a, t->pkt);
         agt_tx_done(t);
         check(a);
-    } else if (agt_slot_avail(&A.pool) > (uint32_t)A.flow.W) {   /* the rank's slot back at once */
+    } else if (pool_spare()) {   /* the rank's slot back at once */
         uint32_t k = (uint32_t)agt_slot_get(&A.pool);
         memcpy(agt_slot_mem(&A.pool, k), t->pkt, t->len);
         agt_tx_done(t);
         agt_mc_own(k);
-        open_acc(agt_slot_mem(&A.pool, k), NULL, k);
+        open_acc(agt_slot_mem(&A.pool, k), k);
+    } else if (tree_of(t->pkt, &ti), ti.nloc + ti.nchild == 1 && ti.parent >= 0) {
+        ((agt_wire *)t->pkt)->kind = AGT_K_RED;   /* done here: up from the tx slot */
+        t->node = ti.parent;
+        agt_net_send(t);   /* the tx slot is freed when sent */
     } else {
-        open_acc(t->pkt, t, 0);
+        char *m = heap_copy(t->pkt, 0);
+        agt_tx_done(t);
+        open_acc(m, RED_HEAP);
     }
     return 0;
 }
 
-static void arrived(uint32_t k)
+/* A child's packet, owned by the caller in pool slot k (its credit given
+ * back or not yet) or in agent memory (k == RED_HEAP), of an installed tree. */
+static void arrived(char *pkt, uint32_t k)
 {
-    char *pkt = agt_slot_mem(&A.pool, k);
     red_acc *a = *find(hdr_of(pkt));
     if (a) {
         combine(a, pkt);
-        agt_released(k);
+        if (k == RED_HEAP)
+            free(pkt);
+        else
+            agt_released(k);
         check(a);
         return;
     }
-    agt_mc_keep(k, (uint32_t)A.flow.W);
-    open_acc(pkt, NULL, k);
+    if (k != RED_HEAP && pool_spare()) {
+        agt_mc_keep(k, (uint32_t)A.flow.W);   /* more than W free: the credit goes back */
+        open_acc(pkt, k);
+        return;
+    }
+    if (k != RED_HEAP) {
+        pkt = heap_copy(pkt, 0);
+        agt_released(k);
+    }
+    open_acc(pkt, RED_HEAP);
 }
 
 void agt_red_arrive(uint32_t k)
 {
+    char *pkt = agt_slot_mem(&A.pool, k);
     agt_mc_info ti;
-    if (agt_mc_tree(&hdr_of(agt_slot_mem(&A.pool, k))->mc, &ti) == 0) {
-        arrived(k);
+    if (agt_mc_tree(&hdr_of(pkt)->mc, &ti) == 0) {
+        arrived(pkt, k);
         return;
     }
-    /* our members have not called yet: the packet keeps its receive slot
-     * (and its sender's credit) until the tree is here */
-    if (!early && !(early = malloc(A.pool.n * sizeof *early)))
-        agt_die("out of memory");
-    early[nearly++] = k;   /* each slot at most once: fits pool.n */
+    /* our members have not called yet: the packet waits in memory, its
+     * slot and its sender's credit back at once */
+    red_early *e = (red_early *)heap_copy(pkt, sizeof *e);
+    e->next = NULL;
+    *early_t = e;
+    early_t = &e->next;
+    agt_released(k);
 }
 
 int agt_red_poll(void)
 {
     int work = 0;
-    if (nearly && agt_mc_installed() != seen_installed) {
+    if (early && agt_mc_installed() != seen_installed) {
         seen_installed = agt_mc_installed();
-        uint32_t n = nearly;
-        nearly = 0;
-        for (uint32_t i = 0; i < n; i++) {
+        red_early *list = early;
+        early = NULL, early_t = &early;
+        while (list) {
+            red_early *e = list;
+            list = e->next;
             agt_mc_info ti;
-            if (agt_mc_tree(&hdr_of(agt_slot_mem(&A.pool, early[i]))->mc, &ti) == 0) {
-                arrived(early[i]);
+            if (agt_mc_tree(&hdr_of(e->pkt)->mc, &ti) == 0) {
+                arrived(heap_copy(e->pkt, 0), RED_HEAP);
+                free(e);
                 work++;
             } else {
-                early[nearly++] = early[i];
+                e->next = NULL;
+                *early_t = e;
+                early_t = &e->next;
             }
         }
     }

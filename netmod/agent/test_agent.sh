@@ -133,6 +133,19 @@ elif [ -x "$NI" ]; then
         run 8 24 -- "$NI" ni-binomial
     fi
 fi
+# NI collectives and point-to-point never block each other: members run
+# ahead of a root that sends to a non-member first (test_agent_lag.c)
+LAG=$top_builddir/test/unit/test_agent_lag
+if [ -x "$LAG" ]; then
+    run 3 7 -- "$LAG" ni-binomial
+    run 3 7 -- "$LAG" ni-binary
+    if [ -n "${AGENT_TEST_FULL:-}" ]; then
+        run 2 4 -- "$LAG" ni-binomial
+        run 4 8 -- "$LAG" ni-binary
+        run 3 7 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_POOL=1 -- "$LAG" ni-binomial
+        run 3 9 CLUMPI_AGENT_MTU=5000 -- "$LAG" ni-binary
+    fi
+fi
 # Idle agents block: ranks wait 2 s for rank 0; each agent must have been
 # busy (not blocked) for well under half of its life. Spinning, it is ~100%.
 IDLE=$top_builddir/test/unit/test_agent_idle
