@@ -61,14 +61,24 @@ static size_t pkt_len(const char *pkt)
     return sizeof *w + w->hdrlen + w->len;
 }
 
-/* A copy of pkt in agent memory, after `before` bytes of the caller's. */
+/* A copy of pkt in agent memory, after `before` bytes of the caller's;
+ * heap_free gives it back (the counters show how much waited so). */
 static char *heap_copy(const char *pkt, size_t before)
 {
     char *m = malloc(before + pkt_len(pkt));
     if (!m)
         agt_die("out of memory");
     memcpy(m + before, pkt, pkt_len(pkt));
+    agt_st.red_mem++;
+    if (++agt_st.red_mem_now > agt_st.red_mem_max)
+        agt_st.red_mem_max = agt_st.red_mem_now;
     return m;
+}
+
+static void heap_free(void *m)
+{
+    agt_st.red_mem_now--;
+    free(m);
 }
 
 static int same_slot(const agt_red_hdr *a, const agt_red_hdr *b)
@@ -109,7 +119,7 @@ static int finish(red_acc *a)
         if (k < 0)
             return -1;
         memcpy(agt_slot_mem(&A.pool, (uint32_t)k), a->pkt, pkt_len(a->pkt));
-        free(a->pkt);
+        heap_free(a->pkt);
         agt_mc_own((uint32_t)k);
         a->k = (uint32_t)k, a->pkt = agt_slot_mem(&A.pool, (uint32_t)k);
     }
@@ -211,7 +221,7 @@ static void arrived(char *pkt, uint32_t k)
     if (a) {
         combine(a, pkt);
         if (k == RED_HEAP)
-            free(pkt);
+            heap_free(pkt);
         else
             agt_released(k);
         check(a);
@@ -259,7 +269,7 @@ int agt_red_poll(void)
             agt_mc_info ti;
             if (agt_mc_tree(&hdr_of(e->pkt)->mc, &ti) == 0) {
                 arrived(heap_copy(e->pkt, 0), RED_HEAP);
-                free(e);
+                heap_free(e);
                 work++;
             } else {
                 e->next = NULL;

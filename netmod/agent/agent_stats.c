@@ -25,6 +25,7 @@ void agt_stats_print(int node)
             "received data %llu mcast %llu red %llu fadd %llu ack %llu; pio %llu dma %llu "
             "(%llu bytes); trains sent %llu delivered whole %llu; "
             "bulk chunks sent %llu landed %llu (%llu bytes); "
+            "reduction packets kept in memory %llu (at most %llu at once); "
             "credit stalls %llu; host ring full %llu; busy %.1f%% of %.3f s\n",
             node, (unsigned long long)agt_st.sent[AGT_K_DATA],
             (unsigned long long)agt_st.sent[AGT_K_MCAST], (unsigned long long)agt_st.sent[AGT_K_RED],
@@ -35,7 +36,8 @@ void agt_stats_print(int node)
             (unsigned long long)agt_st.dma, (unsigned long long)agt_st.dma_bytes,
             (unsigned long long)agt_st.trains_out, (unsigned long long)agt_st.trains_in,
             (unsigned long long)agt_st.bulk_out, (unsigned long long)agt_st.bulk_in,
-            (unsigned long long)agt_st.bulk_bytes,
+            (unsigned long long)agt_st.bulk_bytes, (unsigned long long)agt_st.red_mem,
+            (unsigned long long)agt_st.red_mem_max,
             (unsigned long long)agt_st.stalls, (unsigned long long)agt_st.ring_full, busy,
             (double)total / 1e9);
 }

@@ -15,6 +15,9 @@ typedef struct agt_stats {
     uint64_t pio, dma, dma_bytes, stalls, ring_full;
     uint64_t trains_out, trains_in;   /* messages sent as one train; delivered whole */
     uint64_t bulk_out, bulk_in, bulk_bytes;   /* chunks sent, landed; bytes landed */
+    /* reduction packets that waited in agent memory (pool low): in all,
+     * now, the most at once */
+    uint64_t red_mem, red_mem_now, red_mem_max;
     uint64_t t_start, t_idle, t_sleep0;   /* ns */
 } agt_stats;
 
