@@ -124,7 +124,7 @@ static void round_done(idup_op *op)
     start_round(op, refused);
 }
 
-/* One step of the state machine; nonzero when it moved. */
+/* One step of the state machine; nonzero when it moved (2: a round ended). */
 static int advance(idup_op *op)
 {
     switch (op->state) {
@@ -163,7 +163,7 @@ static int advance(idup_op *op)
         if (!reqs_done(op))
             return 0;
         round_done(op);
-        return 1;
+        return 2;
     default:
         return 0;
     }
@@ -182,8 +182,13 @@ static int idup_poll(mpid_request *req)
 {
     idup_op *op = req->user;
     int moved = 0;
-    while (op->state != ST_DONE && op->err == MPI_SUCCESS && advance(op))
-        moved = 1;
+    /* one round per poll at most: a refused round on a parent of one
+     * process ends at once, and the agreement it waits for needs the lock */
+    for (int a = 1; a != 2 && op->state != ST_DONE && op->err == MPI_SUCCESS;)
+        if ((a = advance(op)) != 0)
+            moved = 1;
+        else
+            break;
     if (op->err != MPI_SUCCESS && op->nreq && !reqs_done(op))
         return moved;   /* a failed round: let what is posted finish */
     if (op->state != ST_DONE && op->err == MPI_SUCCESS)
