@@ -29,8 +29,10 @@ static int next_ctx = 4;
 /* The samples of the blocking agreements under way (one per thread at most). */
 static int *inflight, ninflight, capinflight;
 static __thread int my_sample = -1;
-/* Ids held by agreements between their proposal and their communicator. */
+/* Ids held by agreements between their proposal and their communicator,
+ * and the agreement holding each (0: anonymous). */
 static int *reserved, nreserved, capreserved;
+static uint64_t *owners;
 
 static const cu_dtype *dt_int(void)
 {
@@ -101,18 +103,43 @@ int mpir_ctx_inflight(void)
 
 int mpir_ctx_reserve(int ctx)
 {
-    return list_add(&reserved, &nreserved, &capreserved, ctx);
+    return mpir_ctx_reserve_as(ctx, 0);
+}
+
+int mpir_ctx_reserve_as(int ctx, uint64_t agreement)
+{
+    if (nreserved == capreserved) {   /* owners grows with reserved */
+        uint64_t *o = realloc(owners, (size_t)(capreserved ? 2 * capreserved : 8) *
+                                          sizeof *owners);
+        if (!o)
+            return MPI_ERR_NO_MEM;
+        owners = o;
+    }
+    int rc = list_add(&reserved, &nreserved, &capreserved, ctx);
+    if (rc == MPI_SUCCESS)
+        owners[nreserved - 1] = agreement;
+    return rc;
 }
 
 void mpir_ctx_unreserve(int ctx)
 {
-    list_drop(reserved, &nreserved, ctx);
+    for (int i = 0; i < nreserved; i++)
+        if (reserved[i] == ctx) {
+            reserved[i] = reserved[--nreserved];
+            owners[i] = owners[nreserved];
+            return;
+        }
 }
 
 int mpir_ctx_taken(int ctx)
 {
+    return mpir_ctx_taken_by_other(ctx, 0);
+}
+
+int mpir_ctx_taken_by_other(int ctx, uint64_t agreement)
+{
     for (int i = 0; i < nreserved; i++)
-        if (reserved[i] == ctx)
+        if (reserved[i] == ctx && (agreement == 0 || owners[i] != agreement))
             return 1;
     for (int i = 1; i < mpir_comms.cap; i++) {
         const mpir_comm *c = mpir_comms.obj[i];

@@ -75,6 +75,11 @@ int  mpir_ctx_inflight(void);   /* the lowest sample under way, or -1 */
 int  mpir_ctx_reserve(int ctx);
 void mpir_ctx_unreserve(int ctx);
 int  mpir_ctx_taken(int ctx);
+/* The same for an agreement with an identity (nonzero, the same at every
+ * member, as dynamic.c's): its own reservations, made by another thread of
+ * this process on the agreement's other side, do not count as taken. */
+int  mpir_ctx_reserve_as(int ctx, uint64_t agreement);
+int  mpir_ctx_taken_by_other(int ctx, uint64_t agreement);
 /* Under MPI_THREAD_MULTIPLE (when any member's sample carried the flag
  * bit 1) a blocking agreement's maximum m may be taken here by a
  * concurrent one: rounds of maxfn (the maximum of each of the n ints over

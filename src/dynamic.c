@@ -15,6 +15,19 @@
  * groups is the intercommunicator's, X+2 its local intracommunicator's.
  * The socket only carries the handshake; traffic goes over the network
  * channel (mpid/dynpeer.c).
+ *
+ * Under MPI_THREAD_MULTIPLE (any member's sample carries the flag bit 1)
+ * other threads make communicators and connect meanwhile, so the agreed
+ * ids and slots are confirmed in rounds (confirm()), as comm.c's are, over
+ * both groups. A process may be on both sides (one thread accepts, another
+ * connects), so the agreement has an identity, the larger of the roots'
+ * random ids, and its own reservations never refuse it; the two sides are
+ * told apart by the roots' ids (side 0: the smaller) and given disjoint
+ * parts: one slot range of both groups' sizes, side 0's table first; ids
+ * X (the intercommunicator), X+2 (side 0's local communicator) and X+4
+ * (side 1's). A process on both sides has two intercommunicators of
+ * context X, told apart only by the source slots: there a receive with
+ * MPI_ANY_SOURCE on one may match the other's traffic.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -31,7 +44,7 @@
 
 #define DYN_MAGIC 0x434c4459                 /* "CLDY" */
 #define REC_INTS  (3 + MPID_DYN_ADDR_MAX / 4) /* slot, context, address bytes, address */
-#define HDR_INTS  5                           /* magic, error class, size, base, context */
+#define HDR_INTS  8   /* magic, error class, size, base, context, MULTIPLE, agreement id (2) */
 
 static const cu_dtype *dt_int(void)
 {
@@ -116,19 +129,182 @@ static int col_max(const int *t, int rows, int col)
     return m;
 }
 
+/* The largest context sample of rows records, without the flag bit, and
+ * whether any carried it (*mt). */
+static int ctx_max(const int *t, int rows, int *mt)
+{
+    int m = 0;
+    *mt = 0;
+    for (int r = 0; r < rows; r++) {
+        int v = t[r * REC_INTS + 1];
+        *mt |= v & 1;
+        if ((v & ~1) > m)
+            m = v & ~1;
+    }
+    return m;
+}
+
+/* Slot ranges held by agreements between their proposal and their routes. */
+typedef struct slot_hold { int lo, n; uint64_t owner; } slot_hold;
+static slot_hold *holds;
+static int nholds, capholds;
+
+/* The next slot no route and no hold uses. */
+static int slot_next(void)
+{
+    int m = mpid_dyn_next();
+    for (int i = 0; i < nholds; i++)
+        if (holds[i].lo + holds[i].n > m)
+            m = holds[i].lo + holds[i].n;
+    return m;
+}
+
+/* Whether slots lo .. lo+n-1 are routed, or held by another agreement. */
+static int slots_busy(int lo, int n, uint64_t owner)
+{
+    if (lo < mpid_dyn_next())
+        return 1;
+    for (int i = 0; i < nholds; i++)
+        if (holds[i].owner != owner && lo < holds[i].lo + holds[i].n && holds[i].lo < lo + n)
+            return 1;
+    return 0;
+}
+
+/* Holds slots lo .. lo+n-1 for agreement owner; MPI_ERR_NO_MEM if not. */
+static int slots_hold(int lo, int n, uint64_t owner)
+{
+    if (nholds == capholds) {
+        int c = capholds ? 2 * capholds : 4;
+        slot_hold *h = realloc(holds, (size_t)c * sizeof *h);
+        if (!h)
+            return MPI_ERR_NO_MEM;
+        holds = h;
+        capholds = c;
+    }
+    holds[nholds++] = (slot_hold){ lo, n, owner };
+    return MPI_SUCCESS;
+}
+
+/* Drops one hold of owner's from lo. */
+static void slots_release(int lo, uint64_t owner)
+{
+    for (int i = 0; i < nholds; i++)
+        if (holds[i].lo == lo && holds[i].owner == owner) {
+            holds[i] = holds[--nholds];
+            return;
+        }
+}
+
+/* A confirmation under way: the agreement, and my part of it. */
+typedef struct agreement {
+    const char *fn;
+    mpir_comm *c;
+    int root, fd, errclass;
+    long long deadline;
+    uint64_t id;
+    int total;           /* slots of both groups */
+} agreement;
+
+/* One exchange of a round over both groups: mine = {refused, next id,
+ * next slot}; *out = {error class, any refused, largest id, largest slot}
+ * alike at every member of both groups. */
+static int round_swap(const agreement *a, const int *mine, int *out)
+{
+    int lsize = a->c->group->size;
+    int *all = malloc((size_t)lsize * 3 * sizeof(int));
+    int rc = all ? coll_allgather(mine, 3, dt_int(), all, 3, dt_int(), &a->c->dev)
+                 : MPI_ERR_NO_MEM;
+    if (rc != MPI_SUCCESS) {
+        free(all);
+        return mpir_err(rc, a->fn, "the group could not confirm its context id");
+    }
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (int i = 0; i < lsize; i++)
+        for (int j = 0; j < 3; j++)
+            out[j + 1] = all[i * 3 + j] > out[j + 1] ? all[i * 3 + j] : out[j + 1];
+    free(all);
+    if (a->c->dev.rank == a->root) {
+        int theirs[3];
+        if (mpir_sock_swap(a->fd, &out[1], sizeof theirs, theirs, sizeof theirs,
+                           a->deadline) != 0)
+            out[0] = MPI_ERR_OTHER;
+        for (int j = 0; j < 3 && !out[0]; j++)
+            out[j + 1] = theirs[j] > out[j + 1] ? theirs[j] : out[j + 1];
+    }
+    rc = coll_bcast(out, 4, dt_int(), a->root, &a->c->dev);
+    if (rc == MPI_SUCCESS && out[0])
+        rc = mpir_err(a->errclass, a->fn, "the connection broke while confirming the "
+                      "context id");
+    else if (rc != MPI_SUCCESS)
+        rc = mpir_err(rc, a->fn, "the group could not confirm its context id");
+    return rc;
+}
+
+/* Gives up what a round held: the first `held` of ids x, x+2, x+4, and
+ * slots from s when sheld. */
+static void release(const agreement *a, int x, int s, int held, int sheld)
+{
+    while (held > 0)
+        mpir_ctx_unreserve(x + 2 * --held);
+    if (sheld)
+        slots_release(s, a->id);
+}
+
+/* Rounds from ids *x and slot *s until no member of either group refuses
+ * them: each member refuses what is taken, or held by another agreement,
+ * and holds the rest. On success the holds stay until release(); an error
+ * code naming fn otherwise. */
+static int confirm(const agreement *a, int *x, int *s)
+{
+    for (;;) {
+        int refused = slots_busy(*s, a->total, a->id), held = 0, sheld = 0;
+        for (int k = 0; k < 3 && !refused; k++)
+            refused = mpir_ctx_taken_by_other(*x + 2 * k, a->id);
+        while (!refused && held < 3)
+            if (mpir_ctx_reserve_as(*x + 2 * held++, a->id) != MPI_SUCCESS)
+                refused = 1;
+        if (!refused)
+            refused = !(sheld = slots_hold(*s, a->total, a->id) == MPI_SUCCESS);
+        mpir_ctx_accept(*x + 4);
+        int next = slot_next(), out[4];
+        int mine[3] = { refused, mpir_ctx_next(), next > *s + a->total ? next : *s + a->total };
+        int rc = round_swap(a, mine, out);
+        if (rc != MPI_SUCCESS || out[1])
+            release(a, *x, *s, held, sheld);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (!out[1])
+            return MPI_SUCCESS;
+        *x = out[2];
+        *s = out[3];
+    }
+}
+
+/* A random agreement id half: 31 bits. */
+static int random_half(void)
+{
+    unsigned v = 0;
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v)
+        v = (unsigned)cu_now_ns() ^ ((unsigned)getpid() << 16);
+    return (int)(v & 0x7fffffffu);
+}
+
 /* At the root: swaps the header and the tables with the other root.
  * Returns MPI_SUCCESS with *rt (malloc'd, rhdr[2] records) or an error
  * class; a class of ours goes to the other side in the header too. */
 static int root_swap(const char *fn, int fd, int err, int errclass, long long deadline,
-                     const int *lt, int lsize, int *rhdr, int **rt)
+                     const int *lt, int lsize, int *hdr_out, int *rhdr, int **rt)
 {
-    int hdr[HDR_INTS] = { DYN_MAGIC, err, lsize, col_max(lt, lsize, 0), col_max(lt, lsize, 1) };
+    int mt, x = ctx_max(lt, lsize, &mt);
+    int hdr[HDR_INTS] = { DYN_MAGIC, err, lsize, col_max(lt, lsize, 0), x, mt,
+                          random_half(), random_half() | 1 };
     *rt = NULL;
     for (int i = 0; !err && i < lsize; i++)
         if (lt[i * REC_INTS + 2] <= 0)
             hdr[1] = err = mpir_err(-lt[i * REC_INTS + 2], fn, "process %d of the group "
                                     "could not open a network endpoint for other jobs", i);
     hdr[1] &= 0xff;
+    memcpy(hdr_out, hdr, sizeof hdr);
     if (fd < 0)
         return err;   /* no connection to tell */
     int rc = mpir_sock_swap(fd, hdr, sizeof hdr, rhdr, HDR_INTS * sizeof(int), deadline);
@@ -153,9 +329,10 @@ static int root_swap(const char *fn, int fd, int err, int errclass, long long de
     return MPI_SUCCESS;
 }
 
-/* Routes every remote process and makes the intercommunicator, at every
- * member alike. */
-static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, mpir_comm **out)
+/* Routes every remote process and makes the intercommunicator (its local
+ * communicator on context lctx), at every member alike. */
+static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, int lctx,
+                 mpir_comm **out)
 {
     int rsize = res[1], base = res[2], rbase = res[3], x = res[4], rc = MPI_SUCCESS;
     int *wr = malloc((size_t)rsize * sizeof(int));
@@ -177,9 +354,14 @@ static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, mp
     mpir_group_release(rg);
     if (!ic)
         return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    ic->local_comm->dev.context_id = (uint32_t)lctx;
     *out = ic;
     return MPI_SUCCESS;
 }
+
+/* res: error class, remote size, my group's base slot, the other's,
+ * context, MULTIPLE, agreement id (2), my side */
+#define RES_INTS 9
 
 int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_err,
                      int errclass, long long deadline_ns, mpir_comm **out)
@@ -187,8 +369,8 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
     int lsize = c->group->size, me = c->dev.rank;
     int rec[REC_INTS] = { 0 };
     *out = NULL;
-    rec[0] = mpid_dyn_next();
-    rec[1] = mpir_ctx_begin();
+    rec[0] = slot_next();
+    rec[1] = mpir_ctx_begin() | (cu_mt != 0);
     size_t alen = MPID_DYN_ADDR_MAX;
     int arc = mpid_dyn_addr(&rec[3], &alen);
     rec[2] = arc ? -arc : (int)alen;
@@ -200,21 +382,23 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
         mpir_ctx_end(-1);
         return mpir_err(rc, fn, "the group could not gather its addresses");
     }
-    /* res: error class, remote size, my group's base slot, the other's, context */
-    int res[5] = { 0, 0, 0, 0, 0 };
+    int res[RES_INTS] = { 0 };
     if (me == root) {
-        int rhdr[HDR_INTS];
-        int err = root_swap(fn, fd, root_err, errclass, deadline_ns, lt, lsize, rhdr, &rt);
+        int hdr[HDR_INTS], rhdr[HDR_INTS];
+        int err = root_swap(fn, fd, root_err, errclass, deadline_ns, lt, lsize, hdr, rhdr, &rt);
         if (err == MPI_SUCCESS) {
-            int x = col_max(lt, lsize, 1);
             res[1] = rhdr[2];
-            res[2] = col_max(lt, lsize, 0);
+            res[2] = hdr[3];
             res[3] = rhdr[3];
-            res[4] = rhdr[4] > x ? rhdr[4] : x;
+            res[4] = rhdr[4] > hdr[4] ? rhdr[4] : hdr[4];
+            res[5] = hdr[5] | rhdr[5];
+            res[6] = rhdr[6] > hdr[6] ? rhdr[6] : hdr[6];
+            res[7] = rhdr[7] > hdr[7] ? rhdr[7] : hdr[7];
+            res[8] = hdr[6] > rhdr[6] || (hdr[6] == rhdr[6] && hdr[7] > rhdr[7]);
         }
         res[0] = err;
     }
-    rc = coll_bcast(res, 5, dt_int(), root, &c->dev);
+    rc = coll_bcast(res, RES_INTS, dt_int(), root, &c->dev);
     if (rc == MPI_SUCCESS && res[0] == MPI_SUCCESS) {
         if (me != root && !(rt = malloc((size_t)res[1] * REC_INTS * sizeof(int))))
             rc = MPI_ERR_NO_MEM;   /* still takes part in the broadcast */
@@ -229,13 +413,25 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
                                             "connect the groups", root);
     else if (rc != MPI_SUCCESS)
         rc = mpir_err(rc, fn, "the root could not share the other group's addresses");
+    agreement a = { fn, c, root, fd, errclass, deadline_ns,
+                    (uint64_t)res[6] << 32 | (uint32_t)res[7], lsize + res[1] };
+    int x = res[4], s = res[2] > res[3] ? res[2] : res[3], lctx = x + 2;
+    if (rc == MPI_SUCCESS && res[5]) {
+        rc = confirm(&a, &x, &s);
+        res[4] = x;
+        res[2] = res[8] ? s + lsize : s;       /* side 0's table first */
+        res[3] = res[8] ? s : s + res[1];
+        lctx = res[8] ? x + 4 : x + 2;
+    }
     if (rc != MPI_SUCCESS) {
         free(rt);
         mpir_ctx_end(-1);
         return rc;
     }
-    mpir_ctx_end(res[4] + 2);
-    rc = build(fn, c, res, rt, out);
+    mpir_ctx_end(res[5] ? x + 4 : x + 2);
+    rc = build(fn, c, res, rt, lctx, out);
+    if (res[5])   /* the communicator and the routes show them now */
+        release(&a, x, s, 3, 1);
     free(rt);
     return rc;
 }

@@ -30,6 +30,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/procnull \
 	test/mpi/comms \
 	test/mpi/threads \
+	test/mpi/threads_dyn \
 	test/mpi/intercomm \
 	test/mpi/topo_graph \
 	test/mpi/idup \
@@ -215,6 +216,10 @@ test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_threads_SOURCES = test/mpi/threads.c test/mpi/mtest.h
 test_mpi_threads_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_threads_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_threads_dyn_SOURCES = test/mpi/threads_dyn.c test/mpi/mtest.h
+test_mpi_threads_dyn_LDADD = $(MPI_TEST_LIBS) -lpthread
+test_mpi_threads_dyn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_intercomm_SOURCES = test/mpi/intercomm.c test/mpi/mtest.h
 test_mpi_intercomm_LDADD = $(MPI_TEST_LIBS)

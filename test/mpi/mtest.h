@@ -174,6 +174,19 @@ static inline void mt_init(int *argc, char ***argv, const char *name)
     setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
+/* mt_init under MPI_THREAD_MULTIPLE, which must be granted. */
+static inline void mt_init_multiple(int *argc, char ***argv, const char *name)
+{
+    mt_name = name;
+    int provided = -1;
+    MPI_OK(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
+    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
+    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
+    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
+    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+    setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 /* Every rank reaches this point: barrier, report, finalize. */
 static inline int mt_finish(void)
 {

@@ -356,13 +356,7 @@ static void *connector(void *arg)
 
 int main(int argc, char **argv)
 {
-    mt_name = "threads";
-    int provided = -1;
-    MPI_OK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
-    CHECK(provided == MPI_THREAD_MULTIPLE, "provided %d", provided);
-    MPI_OK(MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank));
-    MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
-    MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
+    mt_init_multiple(&argc, &argv, "threads");
     int q = -1, is_main = -1;
     MPI_OK(MPI_Query_thread(&q));
     CHECK(q == MPI_THREAD_MULTIPLE, "MPI_Query_thread: %d", q);
