@@ -8,7 +8,10 @@
  * our own contribution to that packet first, so even an in-place buffer is
  * safe). An allreduce keeps at most a window of packets posted beyond
  * the results it has, so one fast rank cannot fill its agent with open
- * accumulators (each holds a slot until the slowest member catches up).
+ * accumulators (each holds a pool slot, or agent memory, until the slowest
+ * member catches up). A reduce's members do not wait: what they post ahead
+ * of their node waits in the agents (agent_red.c), never in credits or tx
+ * slots that other traffic needs.
  */
 #include <errno.h>
 #include "netmod/agent/agent_chan.h"
@@ -18,8 +21,8 @@
 #include "src/util/op.h"
 
 /* How many packets an allreduce posts beyond the results it has: three
- * quarters of its tx slots, whose accumulators the agent may keep when its
- * pool runs low (the rest stay free for the rank's other traffic). The
+ * quarters of its tx slots (a node's lone contribution waits for credits
+ * in its tx slot; the rest stay free for the rank's other traffic). The
  * agents' window W (16) made it a stop-and-go over the tree's 3 levels
  * up and 3 down on 8 nodes (1 MiB: 40-42 against 51-65 ms, interleaved,
  * load 17-21; within the noise at higher load). A full window waits for
