@@ -33,7 +33,8 @@ static void (*kick_fn)(void);
 
 void cu_lock_enable(void)
 {
-    cu_mt = 1;
+    if (!cu_mt)   /* once on, others read it unlocked: no second write */
+        cu_mt = 1;
 }
 
 void cu_lock_set_kick(void (*kick)(void))

@@ -24,7 +24,8 @@
  * and wait pass tests it, a direct load instead of one through the GOT. */
 extern int cu_mt __attribute__((visibility("hidden")));
 
-/* Turns the lock on (MPI_Init_thread granting MULTIPLE, one thread alive). */
+/* Turns the lock on (MPI_Init_thread or MPI_T_init_thread granting
+ * MULTIPLE); once on, a second call writes nothing (MPI_T threads may run). */
 void cu_lock_enable(void);
 /* The device's way to wake the sleeper (called under the lock, while the
  * sleeper is blocked; it must touch nothing but the wake-up word/fd). */
