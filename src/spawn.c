@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/core.h"
+#include "coll/coll.h"
 #include "src/dynamic.h"
 #include "src/util/pmi.h"
 
@@ -151,8 +152,8 @@ static int root_spawn(const char *fn, int count, char **commands, char ***argvs,
 }
 
 /* Both spawn calls: the root starts the children, everyone accepts them.
- * nown: the number of codes the caller's own arguments give (-1: unknown
- * off the root). */
+ * nown: the number of codes the caller's own arguments give (significant
+ * at the root only). */
 static int spawn_common(const char *fn, int count, char **commands, char ***argvs,
                         const int *maxprocs, const MPI_Info *infos, int root, MPI_Comm comm,
                         MPI_Comm *intercomm, int *errcodes, int nown)
@@ -164,6 +165,12 @@ static int spawn_common(const char *fn, int count, char **commands, char ***argv
         rc = mpir_err(MPI_ERR_ROOT, fn, "invalid root %d (comm size %d)", root, c->group->size);
     if (rc == MPI_SUCCESS && !intercomm)
         rc = mpir_err(MPI_ERR_ARG, fn, "intercomm is NULL");
+    if (rc)
+        return mpir_err_comm(comm, rc);
+    /* array_of_errcodes holds one code per process the root asked for, and
+     * only the root's arguments say how many (MPI-3.1 10.3.2) */
+    int ncodes = nown;
+    rc = coll_bcast(&ncodes, 1, cu_dtype_builtin(MPI_INT & 0xffffff), root, &c->dev);
     if (rc)
         return mpir_err_comm(comm, rc);
     char port[MPI_MAX_PORT_NAME] = "";
@@ -178,7 +185,7 @@ static int spawn_common(const char *fn, int count, char **commands, char ***argv
     rc = mpir_port_join(fn, c, root, 0, port, err, &ic);
     if (opened)
         mpir_port_close(port);
-    int n = rc == MPI_SUCCESS ? ic->remote_group->size : nown, cls = rc & 0xff;
+    int n = rc == MPI_SUCCESS ? ic->remote_group->size : ncodes, cls = rc & 0xff;
     for (int i = 0; errcodes != MPI_ERRCODES_IGNORE && i < n; i++)
         errcodes[i] = cls;
     *intercomm = rc == MPI_SUCCESS ? ic->handle : MPI_COMM_NULL;
