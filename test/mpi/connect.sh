@@ -10,13 +10,8 @@
 # emulated nodes (in offload mode too, CLUMPI_NET=agent).
 here=$(dirname "$0")
 . "$here/mpirun-env.sh"
-if [ "$MPIRUN_IS_CLUMPI" != yes ]; then
-    echo "connect.sh: needs clumpi's mpirun; skipped"
-    exit 77
-fi
+clumpi_test_bin connect.sh connect
 nodes=${CLUMPI_TEST_NODES:-1}
-bin=${MPI_TEST_BINDIR:-./test/mpi}/connect
-[ -x "$bin" ] || { echo "connect.sh: $bin not built"; exit 99; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLUMPI_NAMESERVER="$tmp/names"

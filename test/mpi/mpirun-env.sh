@@ -20,3 +20,15 @@ case "$("$MPIRUN" --version 2>&1 | head -n 3)" in
     *clumpi*) MPIRUN_IS_CLUMPI=yes ;;
     *) MPIRUN_IS_CLUMPI=no ;;
 esac
+# For a script that needs clumpi's own mpirun and one program of test/mpi:
+# clumpi_test_bin SCRIPT PROG skips (77) under another MPI's mpirun, fails
+# (99) when PROG is not built, and else sets bin to PROG's absolute path.
+clumpi_test_bin() {
+    if [ "$MPIRUN_IS_CLUMPI" != yes ]; then
+        echo "$1: needs clumpi's mpirun; skipped"
+        exit 77
+    fi
+    bin=${MPI_TEST_BINDIR:-./test/mpi}/$2
+    [ -x "$bin" ] || { echo "$1: $bin not built"; exit 99; }
+    bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+}

@@ -7,13 +7,7 @@
 #             MPI_ERR_SPAWN at once instead of hanging
 here=$(dirname "$0")
 . "$here/mpirun-env.sh"
-if [ "$MPIRUN_IS_CLUMPI" != yes ]; then
-    echo "spawn_fail.sh: needs clumpi's mpirun; skipped"
-    exit 77
-fi
-bin=${MPI_TEST_BINDIR:-./test/mpi}/spawn
-[ -x "$bin" ] || { echo "spawn_fail.sh: $bin not built"; exit 99; }
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+clumpi_test_bin spawn_fail.sh spawn
 nodes=${CLUMPI_TEST_NODES:-1}
 [ "$nodes" -gt 2 ] && nodes=2
 fail=0

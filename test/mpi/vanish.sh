@@ -18,13 +18,7 @@
 # Run by make check; clumpi's mpirun only (--nodes, --launcher-exec).
 here=$(dirname "$0")
 . "$here/mpirun-env.sh"
-if [ "$MPIRUN_IS_CLUMPI" != yes ]; then
-    echo "vanish.sh: needs clumpi's mpirun; skipped"
-    exit 77
-fi
-bin=${MPI_TEST_BINDIR:-./test/mpi}/vanish
-[ -x "$bin" ] || { echo "vanish.sh: $bin not built"; exit 99; }
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+clumpi_test_bin vanish.sh vanish
 seen_limit=${VANISH_LIMIT:-5}
 hidden_limit=${VANISH_HIDDEN_LIMIT:-10}
 # the probe's 5 s plus its quiet second: ~7 s on an idle machine; a
