@@ -36,10 +36,8 @@ static inline void mpid_count_send(int kind, size_t bytes, int eager)
 {
     mpid_cnt.sent_msgs[kind]++;
     mpid_cnt.sent_bytes[kind] += bytes;
-    if (eager)
-        mpid_cnt.eager_sent++;
-    else
-        mpid_cnt.rndv_sent++;
+    mpid_cnt.eager_sent += eager != 0;   /* adds, not a branch, on the send path */
+    mpid_cnt.rndv_sent += eager == 0;
 }
 
 /* A message of `bytes` arrived (before matching). */
