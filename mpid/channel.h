@@ -18,6 +18,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+/* the device's counters, which channels increment too (offload mode's
+ * hand-offs to the agent) */
+#include "mpid/counters.h"
 
 #define MPID_HDR_MAX 48      /* largest header the device ever sends */
 

@@ -45,7 +45,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "mpid/channel.h"
-#include "mpid/counters.h"
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
