@@ -48,7 +48,7 @@ test_unit_test_agent_lag_SOURCES = test/unit/test_agent_lag.c
 test_unit_test_agent_lag_LDADD = libmpi.la
 test_unit_test_agent_lag_LDFLAGS = $(AM_LDFLAGS) -no-install
 
-# idle agents block (run by test_agent.sh with CLUMPI_AGENT_STATS=1)
+# idle agents block: each measures its node agent's CPU time (run by test_agent.sh)
 check_PROGRAMS += test/unit/test_agent_idle
 test_unit_test_agent_idle_SOURCES = test/unit/test_agent_idle.c
 test_unit_test_agent_idle_LDADD = libmpi.la

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int rank, size, fails;
+static int rank, size;
 
 #define CHECK(c, ...)                                                         \
     do {                                                                      \
@@ -436,5 +436,5 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("test_agent_coll %s: %d ranks ok\n", algo, size);
     MPI_Finalize();
-    return fails;
+    return 0;   /* every failed check aborts the job */
 }

@@ -1,18 +1,76 @@
 /*
- * test_agent_idle — offload mode's idle check (issue 5: "the agent waits on
+ * test_agent_idle — offload mode's idle agents block: "the agent waits on
  * its fabric completion queue and its command rings without spinning when
- * idle"). Every rank but 0 waits in MPI_Recv while rank 0 sleeps, then one
- * byte crosses each node; test_agent.sh runs it with CLUMPI_AGENT_STATS=1
- * and checks the agents' busy fraction. While the net provider's wait fd
- * stayed readable after its first completion (before ofi_cqwait), an idle
- * agent never slept: busy 87-99%, a whole core per agent.
+ * idle". Every rank but 0 waits in MPI_Recv while rank 0 sleeps, then one
+ * byte crosses each node. Each node's agent is a child of the rank that
+ * started it; that rank reads the agent's CPU time (/proc/PID/stat) around
+ * the wait, and the test fails unless every node's agent was found and used
+ * less than MAX_BUSY of the wait's wall time (blocked: well under 1%; a
+ * spinning agent takes a whole core, or its share of a loaded machine).
  *
- * usage: test_agent_idle [SECONDS]   (default 2)
+ * usage: CLUMPI_NET=agent mpirun --nodes N -n P test_agent_idle [SECONDS]
+ *        (default 2 s)
  */
+#include <dirent.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#define MAX_BUSY 0.05
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The fields of /proc/PID/stat after the command name: 0 is the state,
+ * 1 the parent pid, 11 and 12 user and system time in clock ticks. Returns
+ * 0 when pid is gone or its name is not `comm`. */
+static int proc_stat(int pid, const char *comm, long *ppid, double *cpu)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+    if (!open || !close || (size_t)(close - open - 1) != strlen(comm) ||
+        strncmp(open + 1, comm, strlen(comm)) != 0)
+        return 0;
+    unsigned long utime = 0, stime = 0;
+    if (sscanf(close + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", ppid, &utime,
+               &stime) != 3)
+        return 0;
+    *cpu = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+    return 1;
+}
+
+/* The pid of this process's child named clumpi-agent, or 0. */
+static int my_agent(void)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d))) {
+        int pid = atoi(e->d_name);
+        long ppid;
+        double cpu;
+        if (pid > 0 && proc_stat(pid, "clumpi-agent", &ppid, &cpu) && ppid == (long)getpid())
+            found = pid;
+    }
+    closedir(d);
+    return found;
+}
 
 int main(int argc, char **argv)
 {
@@ -21,8 +79,23 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     unsigned secs = argc > 1 ? (unsigned)atoi(argv[1]) : 2;
+    MPI_Comm node;
+    int local, leaders, nodes;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    local = local == 0;
+    MPI_Allreduce(&local, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+
+    int agent = my_agent(), has = agent != 0;
+    MPI_Allreduce(&has, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    long ppid;
+    double cpu0 = 0, cpu1 = 0;
     char b = 0;
     MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    if (agent)
+        has = proc_stat(agent, "clumpi-agent", &ppid, &cpu0);
     if (rank == 0) {
         sleep(secs);
         for (int r = 1; r < size; r++) {
@@ -31,11 +104,38 @@ int main(int argc, char **argv)
         }
     } else {
         MPI_Recv(&b, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (b != (char)rank) {
-            fprintf(stderr, "rank %d: got %d\n", rank, b);
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
     }
+    if (agent)
+        has = has && proc_stat(agent, "clumpi-agent", &ppid, &cpu1);
+    double wall = now() - t0;
+    int ok = 1;
+    if (rank != 0 && b != (char)rank) {
+        fprintf(stderr, "FAIL test_agent_idle rank %d: got %d, not %d\n", rank, b, rank);
+        ok = 0;
+    }
+    if (agent && !has) {
+        fprintf(stderr, "FAIL test_agent_idle rank %d: agent %d gone during the wait\n", rank,
+                agent);
+        ok = 0;
+    } else if (agent && (cpu1 - cpu0) >= MAX_BUSY * wall) {
+        fprintf(stderr,
+                "FAIL test_agent_idle rank %d: idle agent %d busy %.1f%% of a %.2f s wait "
+                "(at most %.0f%%: it must block, not spin)\n",
+                rank, agent, 100 * (cpu1 - cpu0) / wall, wall, 100 * MAX_BUSY);
+        ok = 0;
+    } else if (agent) {
+        printf("test_agent_idle rank %d: agent busy %.1f%% of a %.2f s wait\n", rank,
+               100 * (cpu1 - cpu0) / wall, wall);
+    }
+    if (rank == 0 && leaders != nodes) {
+        fprintf(stderr, "FAIL test_agent_idle: %d NI agents found for %d nodes "
+                        "(needs CLUMPI_NET=agent)\n", leaders, nodes);
+        ok = 0;
+    }
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0 && all)
+        printf("PASS test_agent_idle: %d idle agents blocked\n", nodes);
     MPI_Finalize();
-    return 0;
+    return all ? 0 : 1;
 }
