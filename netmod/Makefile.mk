@@ -3,10 +3,9 @@
 noinst_LTLIBRARIES = libnetmod.la
 libnetmod_la_SOURCES = netmod/ofi/ofi.h netmod/ofi/ofi.c netmod/ofi/ofi_init.c \
 	netmod/ofi/ofi_progress.c netmod/ofi/ofi_wait.c netmod/ofi/ofi_alive.c netmod/ofi/ofi_mr.c \
-	netmod/ofi/ofi_rma.c netmod/ofi/ofi_select.h netmod/ofi/ofi_select.c \
-	netmod/ofi/ofi_cqwait.h netmod/ofi/ofi_cqwait.c netmod/ofi/ofi_dyn.c \
-	netmod/verbs/discover.h netmod/verbs/discover.c
+	netmod/ofi/ofi_rma.c netmod/ofi/ofi_dyn.c
 libnetmod_la_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
-libnetmod_la_LIBADD = $(FABRIC_LIBS) $(VERBS_LIBS)
+libnetmod_la_LIBADD = $(FABRIC_LIBS) $(VERBS_LIBS) libnetcommon.la
 libmpi_la_LIBADD += libnetmod.la
+include netmod/common/Makefile.mk
 include netmod/agent/Makefile.mk

@@ -18,11 +18,10 @@ netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent
 	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
-	netmod/ofi/ofi_select.c netmod/ofi/ofi_select.h netmod/ofi/ofi_cqwait.c netmod/ofi/ofi_cqwait.h \
 	src/util/log.c src/util/param.c src/util/param_table.c \
 	src/util/sigfault.c src/util/op.c
 netmod_agent_clumpi_agent_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
-netmod_agent_clumpi_agent_LDADD = $(FABRIC_LIBS)
+netmod_agent_clumpi_agent_LDADD = libnetcommon.la $(FABRIC_LIBS)
 
 # Tests run the agent from the build tree.
 AM_TESTS_ENVIRONMENT += CLUMPI_AGENT_PATH=$(abs_top_builddir)/netmod/agent/clumpi-agent; \

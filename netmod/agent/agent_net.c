@@ -1,7 +1,7 @@
 /*
  * agent_net.c — the agent's libfabric endpoint: the node's only one in
  * offload mode. The provider is chosen exactly as in direct mode
- * (netmod/ofi/ofi_select.c, same CLUMPI_OFI_* knobs). Every data packet
+ * (netmod/common/fabric_select.c, same CLUMPI_OFI_* knobs). Every data packet
  * leaves through agent_flow's credits, W per sending node (seed 002 §4.1).
  *
  * Trains: a DATA message of several packets leaves in one fabric send when
@@ -22,8 +22,9 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include "netmod/agent/agent.h"
-#include "netmod/ofi/ofi_cqwait.h"
-#include "netmod/ofi/ofi_select.h"
+#include "netmod/common/addr_hex.h"
+#include "netmod/common/cq_wait.h"
+#include "netmod/common/fabric_select.h"
 
 static struct fi_info *info;
 static struct fid_fabric *fabric;
@@ -39,7 +40,7 @@ static uint32_t nruns;
 static size_t run_bytes;
 static fi_addr_t *addr, *baddr;
 static size_t inject_max;
-static ofi_cqwait cqw = { .fd = -1 };
+static netc_cq_wait cqw = { .fd = -1 };
 
 static int fail(const char *what, int rc)
 {
@@ -92,7 +93,7 @@ static int open_ep(struct fid_ep **e)
 int agt_net_open(void)
 {
     int rc;
-    if (!(info = ofi_choose(A.mtu)))
+    if (!(info = netc_fabric_choose(A.mtu)))
         return -ENODEV;
     if ((rc = fi_fabric(info->fabric_attr, &fabric, NULL)))
         return fail("fi_fabric", rc);
@@ -101,7 +102,7 @@ int agt_net_open(void)
     struct fi_cq_attr cqa = { .format = FI_CQ_FORMAT_DATA };
     cqa.size = info->tx_attr->size + info->rx_attr->size;
     /* without a wait object (cqw.fd -1) the agent naps instead of blocking */
-    if ((rc = ofi_cqwait_open(fabric, domain, &cqa, &cq, &cqw)))
+    if ((rc = netc_cq_wait_open(fabric, domain, &cqa, &cq, &cqw)))
         return fail("fi_cq_open", rc);
     struct fi_av_attr ava = { .type = info->domain_attr->av_type != FI_AV_UNSPEC ?
                                       info->domain_attr->av_type : FI_AV_TABLE };
@@ -154,11 +155,11 @@ int agt_net_open(void)
     size_t alen = sizeof a;
     if ((rc = fi_getname(&ep->fid, a, &alen)))
         return fail("fi_getname", rc);
-    ofi_hex_encode(a, alen, A.h->my_addr);
+    netc_hex_encode(a, alen, A.h->my_addr);
     alen = sizeof a;
     if ((rc = fi_getname(&bep->fid, a, &alen)))
         return fail("fi_getname (bulk)", rc);
-    ofi_hex_encode(a, alen, A.h->my_bulk_addr);
+    netc_hex_encode(a, alen, A.h->my_bulk_addr);
     return 0;
 }
 
@@ -184,7 +185,7 @@ void agt_net_close(void)
         fi_close(&av->fid);
     if (cq)
         fi_close(&cq->fid);
-    ofi_cqwait_close(&cqw);
+    netc_cq_wait_close(&cqw);
     if (domain)
         fi_close(&domain->fid);
     if (fabric)
@@ -204,7 +205,7 @@ static fi_addr_t resolve_in(fi_addr_t *tab, const char *hex, int node)
     if (tab[node] != FI_ADDR_NOTAVAIL)
         return tab[node];
     unsigned char a[AGT_ADDR_HEX / 2];
-    int n = ofi_hex_decode(hex, a, sizeof a);
+    int n = netc_hex_decode(hex, a, sizeof a);
     if (n <= 0 || fi_av_insert(av, a, 1, &tab[node], 0, NULL) != 1) {
         fprintf(stderr, "clumpi-agent[node %d]: no usable address for the agent of node %d\n",
                 A.node, node);
@@ -458,5 +459,5 @@ int agt_net_wait_fd(void) { return cqw.fd; }
 
 int agt_net_trywait(void)
 {
-    return ofi_cqwait_try(fabric, cq, &cqw);
+    return netc_cq_wait_try(fabric, cq, &cqw);
 }

@@ -30,7 +30,6 @@
 #include <string.h>
 #include <rdma/fi_rma.h>
 #include "netmod/ofi/ofi.h"
-#include "netmod/ofi/ofi_select.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mpid/channel.h"
-#include "netmod/ofi/ofi_cqwait.h"
+#include "netmod/common/cq_wait.h"
 
 /* Largest device payload of one packet (the eager limit and the size of
  * pipelined rendezvous chunks). 64 KiB: see ofi.c for the measurement. */
@@ -99,7 +99,7 @@ struct ofi_state {
     int nrx;
     ofi_txbuf *tx_free;
     int tx_count, tx_max;     /* send buffers made so far / at most */
-    ofi_cqwait cqw;           /* how to block on cq (fd -1: nap) */
+    netc_cq_wait cqw;           /* how to block on cq (fd -1: nap) */
     int in_progress;          /* no nested delivery from a handler */
     int got_cqe;              /* a completion was read since the last arm */
     int spurious;             /* sleeps in a row that ended at once, empty */

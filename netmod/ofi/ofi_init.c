@@ -10,7 +10,7 @@
  * from other hosts (on one machine, traffic to our own address never leaves
  * it), loopback only when nothing else exists; but loopback first when
  * mpirun started the whole job on this host (CLUMPI_ONE_HOST=1: emulated
- * nodes), see ofi_select.c.
+ * nodes), see netmod/common/fabric_select.c.
  *
  * Addresses: each rank puts its hex-encoded fi_getname under "ofi-<rank>"
  * before one PMI barrier; a peer's address is fetched and inserted into the
@@ -25,8 +25,9 @@
 #include <string.h>
 #include <rdma/fi_rma.h>
 #include "netmod/ofi/ofi.h"
-#include "netmod/ofi/ofi_select.h"
-#include "netmod/verbs/discover.h"
+#include "netmod/common/addr_hex.h"
+#include "netmod/common/fabric_select.h"
+#include "netmod/common/nic_discover.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
@@ -55,7 +56,7 @@ int ofi_resolve(int dest)
         cu_warn("ofi: no network address published by rank %d", dest);
         return -EHOSTUNREACH;
     }
-    if (ofi_hex_decode(val, addr, sizeof addr) < 0) {
+    if (netc_hex_decode(val, addr, sizeof addr) < 0) {
         cu_warn("ofi: malformed network address of rank %d", dest);
         return -EPROTO;
     }
@@ -103,7 +104,7 @@ static int open_endpoint(void)
     cqa.format = FI_CQ_FORMAT_DATA;
     cqa.size = i->tx_attr->size + i->rx_attr->size;
     /* idle ranks block on it (ofi_wait.c) */
-    if ((rc = ofi_cqwait_open(ofi_st.fabric, ofi_st.domain, &cqa, &ofi_st.cq, &ofi_st.cqw)))
+    if ((rc = netc_cq_wait_open(ofi_st.fabric, ofi_st.domain, &cqa, &ofi_st.cq, &ofi_st.cqw)))
         return fail("fi_cq_open", rc);
     if (ofi_st.cqw.fd < 0)
         cu_debug("ofi: no waitable completion queue; idle waits are bounded polls");
@@ -168,7 +169,7 @@ int ofi_open(const mpid_chan_info *info)
     ofi_st.rank = info->world_rank;
     ofi_st.size = info->world_size;
     ofi_st.node = info->node;
-    ofi_st.info = ofi_choose(OFI_PKT_MAX);
+    ofi_st.info = netc_fabric_choose(OFI_PKT_MAX);
     int rc = ofi_st.info ? open_endpoint() : -ENODEV;
     char key[32], val[CU_PMI_VALLEN_MAX];
     val[0] = '\0';
@@ -178,7 +179,7 @@ int ofi_open(const mpid_chan_info *info)
         if ((rc = fi_getname(&ofi_st.ep->fid, a, &alen)))
             rc = fail("fi_getname", rc);
         else
-            ofi_hex_encode(a, alen, val);
+            netc_hex_encode(a, alen, val);
     }
     if (rc == 0) {
         ofi_rma_open();       /* rendezvous by fi_read, or pipelined */
@@ -209,7 +210,7 @@ int ofi_open(const mpid_chan_info *info)
     ofi_st.up = 1;
     if (info->local_rank == 0 && cu_verbose()) {
         char as[256], rdma[256];
-        verbs_discover(rdma, sizeof rdma);
+        netc_nic_discover(rdma, sizeof rdma);
         cu_debug("ofi: node %d: provider %s, fabric %s, domain %s, address %s, %s, "
                  "inject %zu, %s, %s; rdma: %s",
                  info->node, ofi_st.info->fabric_attr->prov_name, ofi_st.info->fabric_attr->name,
@@ -240,7 +241,7 @@ void ofi_close(void)
         fi_close(&ofi_st.av->fid);
     if (ofi_st.cq)
         fi_close(&ofi_st.cq->fid);
-    ofi_cqwait_close(&ofi_st.cqw);
+    netc_cq_wait_close(&ofi_st.cqw);
     if (ofi_st.domain)
         fi_close(&ofi_st.domain->fid);
     if (ofi_st.fabric)

@@ -1,7 +1,7 @@
 /*
  * ofi_wait.c — idle support: the completion queue's wait fd (FI_WAIT_FD).
  * arm_sleep asks whether blocking is safe (no completion pending, provider
- * progress done: ofi_cqwait.c); the device then polls the fd, alone
+ * progress done: netmod/common/cq_wait.c); the device then polls the fd, alone
  * (sleep) or together with other channels' fds (wait_fd).
  *
  * The fd is level-triggered on the provider's sockets, so it can stay
@@ -38,7 +38,7 @@ int ofi_arm_sleep(void)
     ofi_st.armed_ns = cu_now_ns();
     if (ofi_st.cqw.fd < 0)
         return 0;   /* sleep() is a bounded nap then */
-    return ofi_cqwait_try(ofi_st.fabric, ofi_st.cq, &ofi_st.cqw);
+    return netc_cq_wait_try(ofi_st.fabric, ofi_st.cq, &ofi_st.cqw);
 }
 
 static long nap_us(void)

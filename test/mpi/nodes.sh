@@ -81,7 +81,7 @@ done <<'EOF'
 2 2 spawn_multiple
 2 3 names CLUMPI_NET=agent
 EOF
-# Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, ofi_select.c):
+# Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, netmod/common/fabric_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).
 # net and tcp list a "lo" domain; other providers (verbs) have none to pick.
 . "$here/mpirun-env.sh"

@@ -1,26 +1,25 @@
 /*
- * ofi_select.c — provider choice and hex address encoding (see ofi_select.h),
- * moved out of ofi_init.c so that the NI agent shares them.
+ * fabric_select.c — the libfabric provider and interface both netmods open
+ * (see fabric_select.h).
  *
- * Provider: CLUMPI_OFI_PROVIDER, else the first of OFI_DEFAULT_PROVIDERS
+ * Provider: CLUMPI_OFI_PROVIDER, else the first of NETC_DEFAULT_PROVIDERS
  * that offers reliable datagram messaging here; interface: CLUMPI_OFI_IFACE,
- * else the first domain that is not loopback (see ofi_init.c).
+ * else the first domain that is not loopback (see query).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "netmod/ofi/ofi_select.h"
+#include "netmod/common/fabric_select.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-
 /* Fastest first, measured here over loopback (1-byte ping-pong through
- * this channel, see bench/net.sh): net 5.3 us, tcp;ofi_rxm 8.6 us,
+ * the direct channel, see bench/net.sh): net 5.3 us, tcp;ofi_rxm 8.6 us,
  * sockets and udp;ofi_rxd slower still. verbs leads where hardware
  * exists. The last entry (NULL) takes any reliable provider but shm. */
-static const char *const OFI_DEFAULT_PROVIDERS[] = {
+static const char *const NETC_DEFAULT_PROVIDERS[] = {
     "verbs;ofi_rxm", "net", "tcp;ofi_rxm", "sockets", "udp;ofi_rxd", NULL
 };
 
@@ -35,7 +34,7 @@ static struct fi_info *make_hints(const char *prov, const char *iface, uint64_t 
     /* we give every operation a fi_context2, so both modes are fine */
     h->mode = FI_CONTEXT | FI_CONTEXT2;
     h->domain_attr->threading = FI_THREAD_DOMAIN;
-    if (manual)   /* no provider thread: progress is ours (ofi_poll) */
+    if (manual)   /* no provider thread: progress is ours (the caller polls the CQ) */
         h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
     /* per-sender order of packets is the device's contract */
@@ -72,25 +71,25 @@ static int is_loopback(const struct fi_info *i)
  * that had picked it failed with "Cannot assign requested address". */
 static struct fi_info *query(const char *prov, const char *iface, int one_host)
 {
-    /* RMA reads (rendezvous, see ofi.c), writes and atomics (windows,
-     * ofi_rma.c), multi-recv and manual progress where offered, then
+    /* RMA reads (the direct channel's rendezvous), writes and atomics (its
+     * windows), multi-recv and manual progress where offered, then
      * without. */
-#define OFI_RD (FI_RMA | FI_READ | FI_REMOTE_READ)
-#define OFI_WIN (OFI_RD | FI_WRITE | FI_REMOTE_WRITE)
+#define NETC_RD (FI_RMA | FI_READ | FI_REMOTE_READ)
+#define NETC_WIN (NETC_RD | FI_WRITE | FI_REMOTE_WRITE)
     static const struct { uint64_t caps; int manual; } tries[] = {
-        { FI_MSG | FI_MULTI_RECV | OFI_WIN | FI_ATOMIC, 1 },
-        { FI_MSG | FI_MULTI_RECV | OFI_WIN | FI_ATOMIC, 0 },
-        { FI_MSG | FI_MULTI_RECV | OFI_WIN, 1 }, { FI_MSG | FI_MULTI_RECV | OFI_WIN, 0 },
-        { FI_MSG | FI_MULTI_RECV | OFI_RD, 1 }, { FI_MSG | FI_MULTI_RECV | OFI_RD, 0 },
+        { FI_MSG | FI_MULTI_RECV | NETC_WIN | FI_ATOMIC, 1 },
+        { FI_MSG | FI_MULTI_RECV | NETC_WIN | FI_ATOMIC, 0 },
+        { FI_MSG | FI_MULTI_RECV | NETC_WIN, 1 }, { FI_MSG | FI_MULTI_RECV | NETC_WIN, 0 },
+        { FI_MSG | FI_MULTI_RECV | NETC_RD, 1 }, { FI_MSG | FI_MULTI_RECV | NETC_RD, 0 },
         { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
-        { FI_MSG | OFI_RD, 1 }, { FI_MSG, 1 }, { FI_MSG, 0 },
+        { FI_MSG | NETC_RD, 1 }, { FI_MSG, 1 }, { FI_MSG, 0 },
     };
     for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
         struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual);
         struct fi_info *list = NULL;
         if (!h)
             return NULL;
-        int rc = fi_getinfo(OFI_VERSION, NULL, NULL, 0, h, &list);
+        int rc = fi_getinfo(NETC_FI_VERSION, NULL, NULL, 0, h, &list);
         fi_freeinfo(h);
         if (rc || !list)
             continue;
@@ -130,7 +129,7 @@ static void list_providers(char *out, size_t cap)
     struct fi_info *list = NULL;
     size_t used = 0;
     out[0] = '\0';
-    if (fi_getinfo(OFI_VERSION, NULL, NULL, 0, NULL, &list) || !list) {
+    if (fi_getinfo(NETC_FI_VERSION, NULL, NULL, 0, NULL, &list) || !list) {
         snprintf(out, cap, "none");
         return;
     }
@@ -166,14 +165,14 @@ static void eager_at_least(size_t largest)
     if (v && strtoull(v, NULL, 10) >= want)
         return;
     if (v)
-        cu_debug("ofi: FI_OFI_RXM_BUFFER_SIZE=%s is below our largest packet; using %zu", v,
+        cu_debug("fabric: FI_OFI_RXM_BUFFER_SIZE=%s is below our largest packet; using %zu", v,
                  want);
     char buf[32];
     snprintf(buf, sizeof buf, "%zu", want);
     setenv("FI_OFI_RXM_BUFFER_SIZE", buf, 1);
 }
 
-struct fi_info *ofi_choose(size_t largest)
+struct fi_info *netc_fabric_choose(size_t largest)
 {
     eager_at_least(largest);
     const char *prov = cu_param_str("OFI_PROVIDER");
@@ -188,45 +187,16 @@ struct fi_info *ofi_choose(size_t largest)
     if (prov) {
         i = query(prov, iface, one_host);
     } else {
-        for (size_t k = 0; !i && k < sizeof OFI_DEFAULT_PROVIDERS / sizeof OFI_DEFAULT_PROVIDERS[0]; k++)
-            i = query(OFI_DEFAULT_PROVIDERS[k], iface, one_host);
+        for (size_t k = 0; !i && k < sizeof NETC_DEFAULT_PROVIDERS / sizeof NETC_DEFAULT_PROVIDERS[0]; k++)
+            i = query(NETC_DEFAULT_PROVIDERS[k], iface, one_host);
     }
     if (!i) {
         char avail[1024];
         list_providers(avail, sizeof avail);
-        cu_warn("ofi: %s%s%s%s%s offers reliable messaging (FI_EP_RDM, FI_MSG) here; "
+        cu_warn("fabric: %s%s%s%s%s offers reliable messaging (FI_EP_RDM, FI_MSG) here; "
                 "providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to one of them",
                 prov ? "provider \"" : "no libfabric provider", prov ? prov : "",
                 prov ? "\"" : "", iface ? " on interface " : "", iface ? iface : "", avail);
     }
     return i;
-}
-
-void ofi_hex_encode(const unsigned char *in, size_t n, char *out)
-{
-    static const char d[] = "0123456789abcdef";
-    for (size_t i = 0; i < n; i++) {
-        out[2 * i] = d[in[i] >> 4];
-        out[2 * i + 1] = d[in[i] & 15];
-    }
-    out[2 * n] = '\0';
-}
-
-static int hex_val(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-int ofi_hex_decode(const char *in, unsigned char *out, size_t cap)
-{
-    size_t n = strlen(in);
-    if (n % 2 || n / 2 > cap)
-        return -1;
-    for (size_t i = 0; i < n / 2; i++) {
-        int h = hex_val(in[2 * i]), l = hex_val(in[2 * i + 1]);
-        if (h < 0 || l < 0)
-            return -1;
-        out[i] = (unsigned char)(h << 4 | l);
-    }
-    return (int)(n / 2);
 }

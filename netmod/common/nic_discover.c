@@ -1,17 +1,17 @@
 /*
- * discover.c — list RDMA devices with ibv_get_device_list. A machine
+ * nic_discover.c — list RDMA devices with ibv_get_device_list. A machine
  * without any (or a build without libibverbs) is the normal case on
  * Ethernet: it is reported, never an error.
  */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
-#include "netmod/verbs/discover.h"
+#include "netmod/common/nic_discover.h"
 #ifdef HAVE_IBVERBS
 #include <infiniband/verbs.h>
 #endif
 
-int verbs_discover(char *buf, size_t cap)
+int netc_nic_discover(char *buf, size_t cap)
 {
     if (cap == 0)
         return 0;

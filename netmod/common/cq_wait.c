@@ -1,5 +1,5 @@
 /*
- * ofi_cqwait.c — blocking on a completion queue (see ofi_cqwait.h).
+ * cq_wait.c — blocking on a completion queue (see cq_wait.h).
  *
  * Why a wait set of our own: net (libfabric 1.17) signals a CQ's wait
  * object on every completion, and its fi_trywait never clears that
@@ -10,13 +10,13 @@
  * fi_wait on a set we opened clears the signal and says whether anything
  * is ready.
  */
-#include "netmod/ofi/ofi_cqwait.h"
+#include "netmod/common/cq_wait.h"
 
-int ofi_cqwait_open(struct fid_fabric *fab, struct fid_domain *dom, struct fi_cq_attr *a,
-                    struct fid_cq **cq, ofi_cqwait *w)
+int netc_cq_wait_open(struct fid_fabric *fab, struct fid_domain *dom, struct fi_cq_attr *a,
+                      struct fid_cq **cq, netc_cq_wait *w)
 {
     struct fi_wait_attr wa = { .wait_obj = FI_WAIT_FD };
-    *w = (ofi_cqwait){ .set = NULL, .fd = -1 };
+    *w = (netc_cq_wait){ .set = NULL, .fd = -1 };
     *cq = NULL;
     if (fi_wait_open(fab, &wa, &w->set) == 0) {
         a->wait_obj = FI_WAIT_SET;
@@ -26,7 +26,7 @@ int ofi_cqwait_open(struct fid_fabric *fab, struct fid_domain *dom, struct fi_cq
         if (*cq)
             fi_close(&(*cq)->fid);
         fi_close(&w->set->fid);
-        *w = (ofi_cqwait){ .set = NULL, .fd = -1 };
+        *w = (netc_cq_wait){ .set = NULL, .fd = -1 };
         *cq = NULL;
     }
     a->wait_set = NULL;
@@ -40,14 +40,14 @@ int ofi_cqwait_open(struct fid_fabric *fab, struct fid_domain *dom, struct fi_cq
     return fi_cq_open(dom, a, cq, NULL);
 }
 
-void ofi_cqwait_close(ofi_cqwait *w)
+void netc_cq_wait_close(netc_cq_wait *w)
 {
     if (w->set)
         fi_close(&w->set->fid);
-    *w = (ofi_cqwait){ .set = NULL, .fd = -1 };
+    *w = (netc_cq_wait){ .set = NULL, .fd = -1 };
 }
 
-int ofi_cqwait_try(struct fid_fabric *fab, struct fid_cq *cq, ofi_cqwait *w)
+int netc_cq_wait_try(struct fid_fabric *fab, struct fid_cq *cq, netc_cq_wait *w)
 {
     if (w->fd < 0)
         return 0;

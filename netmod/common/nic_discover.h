@@ -1,14 +1,14 @@
 /*
- * discover.h — RDMA NIC discovery through libibverbs (optional at build
+ * nic_discover.h — RDMA NIC discovery through libibverbs (optional at build
  * time). Used for verbose output and, later, placement near a NIC.
  */
-#ifndef NETMOD_VERBS_DISCOVER_H
-#define NETMOD_VERBS_DISCOVER_H
+#ifndef NETMOD_COMMON_NIC_DISCOVER_H
+#define NETMOD_COMMON_NIC_DISCOVER_H
 #include <stddef.h>
 
 /* Writes a one-line description of the RDMA devices present ("mlx5_0
  * (port 1 active), ..." or "no RDMA device", "libibverbs not built in")
  * into buf. Returns the number of devices, 0 when there is none. */
-int verbs_discover(char *buf, size_t cap);
+int netc_nic_discover(char *buf, size_t cap);
 
 #endif
