@@ -5,7 +5,9 @@
  * A port is a TCP socket listening at the opening process:
  * "clumpi-port:<IPv4 address>:<TCP port>:<tag>", the tag a random 64-bit
  * number a connecting root presents first (a stray connection, or one to a
- * port closed and reopened at the same TCP port, is turned away). The
+ * port closed and reopened at the same TCP port, is turned away); the
+ * process manager may present it too, to say that the job spawned for the
+ * port ended before connecting (src/util/port_wire.h). The
  * socket carries the handshake only (dynamic.c); the intercommunicator's
  * traffic goes over the network channel. A connect waits at most
  * CLUMPI_PORT_TIMEOUT seconds (default 60) for the accepting root.
@@ -28,9 +30,8 @@
 #include "src/dynamic.h"
 #include "src/util/clock.h"
 #include "src/util/param.h"
+#include "src/util/port_wire.h"
 
-#define PORT_PREFIX "clumpi-port:"
-#define HELLO_MAGIC 0x434c504fu   /* "CLPO" */
 
 typedef struct port {
     struct port *next;
@@ -66,24 +67,6 @@ static void host_addr(char *buf, size_t cap)
     freeaddrinfo(ai);
 }
 
-/* Parses a port name; 0, or -1 when it is not one of ours. */
-static int port_parse(const char *name, struct sockaddr_in *sa, uint64_t *tag)
-{
-    char ip[64];
-    unsigned tport;
-    int used = 0;
-    if (strnlen(name, MPI_MAX_PORT_NAME) >= MPI_MAX_PORT_NAME ||
-        strncmp(name, PORT_PREFIX, strlen(PORT_PREFIX)) ||
-        sscanf(name + strlen(PORT_PREFIX), "%63[0-9.]:%u:%" SCNx64 "%n", ip, &tport, tag,
-               &used) != 3 ||
-        name[strlen(PORT_PREFIX) + (size_t)used] != '\0' || tport == 0 || tport > 65535)
-        return -1;
-    memset(sa, 0, sizeof *sa);
-    sa->sin_family = AF_INET;
-    sa->sin_port = htons((uint16_t)tport);
-    return inet_pton(AF_INET, ip, &sa->sin_addr) == 1 ? 0 : -1;
-}
-
 static long long port_deadline(void)
 {
     return cu_now_ns() + cu_param_int("PORT_TIMEOUT") * 1000000000LL;
@@ -117,7 +100,7 @@ int mpir_port_open(const char *fn, char *port_name)
         p->tag = (uint64_t)cu_now_ns() * 0x9e3779b97f4a7c15ull;
     char ip[64];
     host_addr(ip, sizeof ip);
-    snprintf(p->name, sizeof p->name, PORT_PREFIX "%s:%u:%016" PRIx64, ip,
+    snprintf(p->name, sizeof p->name, CU_PORT_PREFIX "%s:%u:%016" PRIx64, ip,
              (unsigned)ntohs(sa.sin_port), p->tag);
     p->next = ports;
     ports = p;
@@ -210,13 +193,21 @@ static int accept_one(const char *fn, port *p, int *fd)
         int s = accept4(p->fd, NULL, NULL, SOCK_CLOEXEC);
         if (s < 0)
             continue;
-        uint32_t hello[3];
+        uint32_t hello[3], status = 0;
         /* a stray connection gets a few seconds to say who it is */
         long long dl = cu_now_ns() + 5000000000LL;
-        if (mpir_sock_swap(s, NULL, 0, hello, sizeof hello, dl) == 0 && hello[0] == HELLO_MAGIC &&
-            ((uint64_t)hello[1] << 32 | hello[2]) == p->tag) {
+        int ok = mpir_sock_swap(s, NULL, 0, hello, sizeof hello, dl) == 0 &&
+                 ((uint64_t)hello[1] << 32 | hello[2]) == p->tag;
+        if (ok && hello[0] == CU_PORT_HELLO) {
             *fd = s;
             return MPI_SUCCESS;
+        }
+        /* the process manager: the job spawned for this port ended first */
+        if (ok && hello[0] == CU_PORT_GONE &&
+            mpir_sock_swap(s, &hello[0], sizeof hello[0], &status, sizeof status, dl) == 0) {
+            close(s);
+            return mpir_err(MPI_ERR_SPAWN, fn, "the spawned processes ended (status %u) "
+                            "before connecting to their parents", (unsigned)status);
         }
         close(s);
     }
@@ -229,7 +220,8 @@ static int connect_one(const char *fn, const char *port_name, long long deadline
     uint64_t tag;
     if (!port_name)
         return mpir_err(MPI_ERR_PORT, fn, "port_name is NULL at the root");
-    if (port_parse(port_name, &sa, &tag) != 0)
+    if (strnlen(port_name, MPI_MAX_PORT_NAME) >= MPI_MAX_PORT_NAME ||
+        cu_port_parse(port_name, &sa, &tag) != 0)
         return mpir_err(MPI_ERR_PORT, fn, "port_name \"%.64s\" is not a port name of this MPI "
                         "(MPI_Open_port gives them)", port_name);
     int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -250,7 +242,7 @@ static int connect_one(const char *fn, const char *port_name, long long deadline
         else
             errno = rc == 0 ? ETIMEDOUT : e ? e : errno, rc = -1;
     }
-    uint32_t hello[3] = { HELLO_MAGIC, (uint32_t)(tag >> 32), (uint32_t)tag };
+    uint32_t hello[3] = { CU_PORT_HELLO, (uint32_t)(tag >> 32), (uint32_t)tag };
     if (rc != 0 || mpir_sock_swap(s, hello, sizeof hello, NULL, 0, deadline) != 0) {
         int e = errno;
         close(s);

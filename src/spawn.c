@@ -13,7 +13,10 @@
  * command's index); they must agree on wdir and host (mpirun refuses
  * otherwise, MPI_ERR_SPAWN). Spawning is all or nothing: a failure leaves
  * every code its class (MPI_ERR_SPAWN when the children could not be
- * started).
+ * started). Children that end before they connect (an exit before
+ * MPI_Init, a crash) end their job; clumpi's mpirun then tells the root,
+ * still accepting at the port (port.c), and the spawn fails with
+ * MPI_ERR_SPAWN instead of waiting.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -53,6 +53,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/cancel_send \
 	test/mpi/port \
 	test/mpi/spawn \
+	test/mpi/spawn_dead \
 	test/mpi/names \
 	test/mpi/spawn_multiple
 
@@ -88,6 +89,10 @@ test_mpi_connect_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_spawn_SOURCES = test/mpi/spawn.c test/mpi/mtest.h
 test_mpi_spawn_LDADD = $(MPI_TEST_LIBS)
 test_mpi_spawn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_spawn_dead_SOURCES = test/mpi/spawn_dead.c test/mpi/mtest.h
+test_mpi_spawn_dead_LDADD = $(MPI_TEST_LIBS)
+test_mpi_spawn_dead_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_names_SOURCES = test/mpi/names.c test/mpi/mtest.h
 test_mpi_names_LDADD = $(MPI_TEST_LIBS)

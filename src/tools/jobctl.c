@@ -103,6 +103,11 @@ void job_rank_exited(struct job *j, struct rank *r, int ws)
     } else if (r->pmi_inited && !r->finalized) {
         job_fail(j, 1, "rank %d (%s) exited without calling MPI_Finalize; ending the job",
                  r->rank, where);
+    } else if (j->parent_port && !r->finalized) {
+        /* a spawned process must connect to its parents in MPI_Init: they
+         * and its own job would wait for it forever */
+        job_fail(j, 1, "rank %d (%s) of a spawned job exited without calling MPI_Init; "
+                 "ending the job", r->rank, where);
     }
 }
 

@@ -242,6 +242,9 @@ int main(int argc, char **argv)
     j.listen_fd = -1;
     j.stdin_src = STDIN_FILENO;
     j.stdin_dst = -1;
+    for (int i = 0; i < o.nenv; i++)
+        if (!strcmp(o.env[i].key, "CLUMPI_PARENT_PORT") && o.env[i].val)
+            j.parent_port = o.env[i].val;
     make_job_id(j.id);
     j.r = calloc((size_t)j.n, sizeof *j.r);
     if (!j.r) {

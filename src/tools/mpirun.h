@@ -73,6 +73,12 @@ struct spawn_cmd {
     char *host, *wdir, *path;   /* the info keys honoured, or NULL */
 };
 
+/* A job started for MPI_Comm_spawn: its mpirun, and the parents' port. */
+struct spawned {
+    pid_t pid;            /* -1 once reaped */
+    char port[CU_PMI_VALLEN_MAX];
+};
+
 struct rank {
     int rank, node, local;
     int app;              /* index in o->apps: its program, its appnum */
@@ -129,8 +135,11 @@ struct job {
     int killed;
     double deadline;      /* --timeout, 0 = none */
     /* jobs started for MPI_Comm_spawn (spawnjob.c) */
-    pid_t *spawned;       /* their mpiruns, -1 once reaped */
+    struct spawned *spawned;
     int nspawned, nspawn_alive;
+    /* a job spawned itself: its parents wait at this port (the -genv
+     * CLUMPI_PARENT_PORT spawnjob.c gives it), or NULL */
+    const char *parent_port;
 };
 
 

@@ -6,10 +6,14 @@
  * output, ends it on a failure and removes its segments. Its processes
  * find the parents' port in CLUMPI_PARENT_PORT and connect in MPI_Init.
  *
- * Lifetime: the job waits for its spawned jobs before it ends; one that
- * exits non-zero (a crash or an abort there) ends the whole job, and a job
- * that ends for any reason sends its spawned jobs SIGTERM, which their
- * mpiruns turn into their own clean end.
+ * Lifetime: the job waits for its spawned jobs before it ends. One that
+ * ends before its processes connected to the parents (a process exited
+ * before MPI_Init, crashed, or aborted) is reported to the parents' root,
+ * still accepting at the port: their MPI_Comm_spawn fails with
+ * MPI_ERR_SPAWN and this job goes on. One that exits non-zero later (a
+ * crash or an abort there) ends the whole job, and a job that ends for any
+ * reason sends its spawned jobs SIGTERM, which their mpiruns turn into
+ * their own clean end.
  *
  * The programs are resolved before anything starts (in the forked child,
  * after wdir and each command's path are applied, reported back over a
@@ -29,6 +33,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "src/tools/mpirun.h"
+#include "src/util/port_wire.h"
+
+/* How long the parents' root may take to answer that its children are gone
+ * (it answers at once while accepting; a closed port refuses at once). */
+#define GONE_WAIT_MS 3000
 
 /* Appends s to the argument vector v (room for it was counted). */
 #define ARG(s) (v[n++] = (char *)(s))
@@ -168,7 +177,7 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, int ncmd, const cha
             snprintf(why, whylen, "commands_with_different_wdir_or_host_are_not_served");
             return -1;
         }
-    pid_t *grown = realloc(j->spawned, (size_t)(j->nspawned + 1) * sizeof *grown);
+    struct spawned *grown = realloc(j->spawned, (size_t)(j->nspawned + 1) * sizeof *grown);
     if (!grown) {
         snprintf(why, whylen, "out_of_memory");
         return -1;
@@ -207,7 +216,8 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, int ncmd, const cha
                 *s = '_';
         return -1;
     }
-    j->spawned[j->nspawned++] = pid;
+    j->spawned[j->nspawned].pid = pid;
+    snprintf(j->spawned[j->nspawned++].port, sizeof grown->port, "%s", port);
     j->nspawn_alive++;
     if (j->o->verbose)
         fprintf(stderr, "%s: spawned a job of %d command%s (mpirun pid %ld)\n", j->self, ncmd,
@@ -218,12 +228,18 @@ int spawnjob_start(struct job *j, const struct spawn_cmd *c, int ncmd, const cha
 int spawnjob_reaped(struct job *j, pid_t pid, int wstatus)
 {
     for (int i = 0; i < j->nspawned; i++) {
-        if (j->spawned[i] != pid)
+        if (j->spawned[i].pid != pid)
             continue;
-        j->spawned[i] = -1;
+        j->spawned[i].pid = -1;
         j->nspawn_alive--;
         int st = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-        if (st != 0 && !j->ending)
+        /* Parents still accepting at the port take the end as their spawn's
+         * failure (MPI_ERR_SPAWN); past that, a failed job ends ours. */
+        if (!j->ending && cu_port_tell_gone(j->spawned[i].port, st, GONE_WAIT_MS)) {
+            if (j->o->verbose)
+                fprintf(stderr, "%s: a spawned job (mpirun pid %ld) ended with status %d "
+                        "before connecting; its parents were told\n", j->self, (long)pid, st);
+        } else if (st != 0 && !j->ending)
             job_fail(j, st, "a spawned job (mpirun pid %ld) ended with status %d; ending the job",
                      (long)pid, st);
         return 1;
@@ -234,6 +250,6 @@ int spawnjob_reaped(struct job *j, pid_t pid, int wstatus)
 void spawnjob_signal_all(struct job *j)
 {
     for (int i = 0; i < j->nspawned; i++)
-        if (j->spawned[i] > 0)
-            kill(j->spawned[i], SIGTERM);
+        if (j->spawned[i].pid > 0)
+            kill(j->spawned[i].pid, SIGTERM);
 }

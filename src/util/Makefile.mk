@@ -7,6 +7,8 @@ libmpi_la_SOURCES += src/util/biglock.h src/util/biglock.c
 libmpi_la_SOURCES += src/util/pmi.c
 # The name service's store (dynproc owner)
 libmpi_la_SOURCES += src/util/names.h src/util/names.c
+# Port names and the spawned job's "gone" notice: the library and mpirun
+libmpi_la_SOURCES += src/util/port_wire.h src/util/port_wire.c
 # Datatype engine (datatypes owner)
 libmpi_la_SOURCES += src/util/dtype.c src/util/dtype_builtin.c src/util/dtype_impl.h \
 	src/util/dtype_darray.c src/util/dtype_external.c
