@@ -8,7 +8,7 @@ EXTRA_DIST += bench/compare.sh
 # Shared by the benchmarks: bench_util.h (header-only, so each program still
 # builds with one mpicc command) and plot_lib.sh (gnuplot helpers).
 EXTRA_DIST += bench/bench_util.h bench/plot_lib.sh
-# Host-versus-NI broadcast benchmark (seed 002): bench/ni_run.sh runs the
+# Host-versus-NI broadcast benchmark (Verstoep et al.): bench/ni_run.sh runs the
 # grid, bench/ni_plot.sh plots it, ni_test.sh runs the quick grid in make check.
 noinst_PROGRAMS += bench/ni
 bench_ni_SOURCES = bench/ni.c

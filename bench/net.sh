@@ -12,7 +12,7 @@
 #            loaded (-n 3 --nodes 2: ranks 0,1 share node 0) and without it
 #            (-n 3, one node: the same number of processes, so that on a
 #            machine with few cores both runs are equally (over)subscribed)
-# Targets (issue 3): 1-byte latency <= 1.05x fi_pingpong and <= Open MPI;
+# Targets: 1-byte latency <= 1.05x fi_pingpong and <= Open MPI;
 # 1 MiB bandwidth >= 0.95x fi_pingpong; shm latency with the netmod within 5%.
 # fi_pingpong's MB/s is a ping-pong figure (size / half round trip), so the
 # 1 MiB comparison uses clumpi's ping-pong at 1 MiB the same way; the

@@ -1,5 +1,5 @@
 /*
- * ni.c — host-versus-NI broadcast benchmark (seed 002 §5.4 and §7.4).
+ * ni.c — host-versus-NI broadcast benchmark (Verstoep et al. §5.4 and §7.4).
  * Standard MPI only: the same source builds with any mpicc. The algorithm
  * is picked outside the program (with clumpi: CLUMPI_NET=agent|direct and
  * CLUMPI_COLL_BCAST / CLUMPI_COLL_ALLREDUCE, e.g. ni-binary or binomial);
@@ -16,11 +16,11 @@
  *              0-byte ack from every receiver; value = us per broadcast
  *   asp        the same while receivers compute C us (+-J% jitter) after
  *              each broadcast and poll (MPI_Iprobe) only every X us, X = 0:
- *              never (seed 002's ASP rows); value = us per row until every
+ *              never (Verstoep et al.'s ASP rows); value = us per row until every
  *              receiver is done, aux = us per row until the root's last
  *              MPI_Bcast returned (how long the root itself was held)
  *   qr         broadcast with a rotating root, Q us of work, then an 8-byte
- *              allreduce (seed 002's QR); value = us per iteration (slowest
+ *              allreduce (Verstoep et al.'s QR); value = us per iteration (slowest
  *              rank), aux = the same minus Q
  *   allreduce  allreduce latency (sizes >= 8, doubles); value = slowest
  *              rank's average per call, aux = fastest rank's

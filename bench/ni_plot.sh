@@ -13,7 +13,7 @@
 #                   allreduce (us per call)
 #   lat16-ppn<P>, tput<max>-ppn<P>
 #                   16-byte latency and largest-size throughput against the
-#                   number of nodes (seed 002 quotes 16 bytes on 64 nodes)
+#                   number of nodes (Verstoep et al. quote 16 bytes on 64 nodes)
 # Rows of another MPI (bench/ni_run.sh -o: one node) join every layout with
 # as many ranks.
 #

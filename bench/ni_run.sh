@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/ni_run.sh — host-versus-NI broadcast grid (seed 002 §5.4, §7.4):
+# bench/ni_run.sh — host-versus-NI broadcast grid (Verstoep et al. §5.4, §7.4):
 # runs bench/ni for every configuration on every layout of emulated nodes,
 # interleaved (round by round, every configuration of a layout back to
 # back) so that the machine's load hits them alike. Results: OUT/ni.csv

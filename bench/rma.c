@@ -18,7 +18,7 @@
  *     each test instead of waiting in MPI_Barrier: an implementation whose
  *     operations need the target's progress then stalls until it stops
  *     (after 1 s); one that serves them without it (shared memory, single
- *     copy, an NI agent: seed 004) does not.
+ *     copy, an NI agent: Bilas) does not.
  * -t  comma-separated subset of put_lat,get_lat,put_bw,get_bw,acc_lat,fop_lat.
  * Output: one line per test and size: test bytes usec_per_op MB/s.
  */

@@ -7,7 +7,7 @@
 # calls, see bench/rma.c -c).
 # With -a, clumpi against itself across 2 emulated nodes instead: offload
 # mode, the target node's NI agent serving the operations (CLUMPI_NET=agent,
-# seed 004), against direct mode, the target's own progress serving them
+# Bilas), against direct mode, the target's own progress serving them
 # (CLUMPI_NET=direct, active messages); ratio direct / agent.
 #
 # usage: bench/rma_run.sh [-a] [-r REPS] [-m MAXBYTES] [-i ITER_SCALE] [-t TESTS]

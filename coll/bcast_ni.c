@@ -1,12 +1,12 @@
 /*
- * bcast_ni.c — NI-forwarded broadcast (seed 002 §4.2, §7.4): the root
+ * bcast_ni.c — NI-forwarded broadcast (Verstoep et al. §4.2, §7.4): the root
  * hands its message to its agent packet by packet; agents deliver each
  * packet once to their node's members and forward it to their children in
  * a binary or binomial tree over nodes, with no rank polling in between.
  * Large messages pipeline packet by packet. A noncontiguous type is
  * packed on the way in and unpacked on the way out (every rank must take
  * the same path whatever its type map).
- * host-packet-* is the comparison of seed 002 (l-sdma-hmc): the same
+ * host-packet-* is the comparison of Verstoep et al. (l-sdma-hmc): the same
  * packets and agents, but the forwarding done by one rank per node in its
  * own progress (netmod/agent/agent_mc_rank.c).
  */

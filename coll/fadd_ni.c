@@ -1,6 +1,6 @@
 /*
  * fadd_ni.c — fetch-and-add served by the NI agent of the owner's node
- * (seed 002 §4.3; netmod/agent/agent_fadd.c), for src/counter.c's
+ * (Verstoep et al. §4.3; netmod/agent/agent_fadd.c), for src/counter.c's
  * MPIX_Counter: requests travel agent to agent and the owner rank takes no
  * part. Without an agent the caller uses an RMA window instead.
  */

@@ -1,5 +1,5 @@
 /*
- * ni.h — NI-level collectives (seed 002 §4.2, §5.3): algorithms whose
+ * ni.h — NI-level collectives (Verstoep et al. §4.2, §5.3): algorithms whose
  * forwarding and combining run in the node's agent (CLUMPI_NET=agent),
  * selectable by name through coll/select.c. Without an agent (direct mode,
  * or a job on one node) each falls back to the host algorithm of the same
@@ -15,7 +15,7 @@
 #include "netmod/agent/agent_coll.h"
 
 coll_bcast_fn     coll_bcast_ni_binary, coll_bcast_ni_binomial;
-/* the same packets forwarded by one rank per node (seed 002's l-sdma-hmc) */
+/* the same packets forwarded by one rank per node (Verstoep et al.'s l-sdma-hmc) */
 coll_bcast_fn     coll_bcast_host_packet_binary, coll_bcast_host_packet_binomial;
 coll_reduce_fn    coll_reduce_ni_binary, coll_reduce_ni_binomial;
 coll_allreduce_fn coll_allreduce_ni_binary, coll_allreduce_ni_binomial;

@@ -1,6 +1,6 @@
 /*
  * reduce_ni.c — reductions combined in the NI agents (netmod/agent/
- * agent_red.c; beyond seed 002, whose reductions ran on the hosts): each
+ * agent_red.c; beyond Verstoep et al., whose reductions ran on the hosts): each
  * rank hands its packed contribution to its agent; agents combine their
  * node's contributions and their children's partial results packet by
  * packet and send one result up a binary or binomial tree over nodes.

@@ -62,11 +62,11 @@ static const coll_algo bcast_algos[] = {
     { "hier", F(coll_bcast_hier), 0 },
     { "shm", F(coll_bcast_shm), 0 },   /* through the node area (coll/bcast_shm.c) */
     /* NI-forwarded trees over nodes (coll/bcast_ni.c, CLUMPI_NET=agent), and
-     * whole-message forwarding by the ranks under its name from seed 002 */
+     * whole-message forwarding by the ranks under its name from Verstoep et al. */
     { "ni-binary", F(coll_bcast_ni_binary), 0 },
     { "ni-binomial", F(coll_bcast_ni_binomial), 0 },
     { "host-message", F(coll_bcast_binomial), 0 },
-    /* the agents' packets, forwarded by one rank per node (seed 002's l-sdma-hmc) */
+    /* the agents' packets, forwarded by one rank per node (Verstoep et al.'s l-sdma-hmc) */
     { "host-packet", F(coll_bcast_host_packet_binomial), 0 },
     { "host-packet-binary", F(coll_bcast_host_packet_binary), 0 },
 };

@@ -1,7 +1,7 @@
 /* np: 1 3 4
  *
  * ordered_bcast — a totally ordered broadcast, as Panda/Orca built it on
- * LCI (seed 002 §4.3, §7): to broadcast an update, a rank takes the next
+ * LCI (Verstoep et al. §4.3, §7): to broadcast an update, a rank takes the next
  * global sequence number from a shared counter (MPIX_Counter, a
  * fetch-and-add held by the NI agent of rank 0's node in offload mode,
  * so rank 0 never has to answer it) and sends the update, stamped, to

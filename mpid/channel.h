@@ -4,7 +4,7 @@
  * includes: a channel never reaches up into mpid or src, nor sideways into
  * another channel.
  *
- * Model (active messages, after seed 001): the device hands a channel a packet
+ * Model (active messages, after Lumetta et al.): the device hands a channel a packet
  * — a small opaque header plus a payload gather list — for a destination world
  * rank. On the receiving side the channel calls mpid_on_packet() in place, from
  * its progress function, with pointers into its own buffers; the handler
@@ -29,7 +29,7 @@
                                 the control queue, which is always drained */
 
 /* One-sided operations served by the target node's NI agent (optional;
- * netmod/agent/agent_rma.c, seed 004's remote deposit, remote fetch and
+ * netmod/agent/agent_rma.c, Bilas's remote deposit, remote fetch and
  * NI locks). A request names the target's window by the target's device
  * window index; segments are offsets from the window's base. Kinds are
  * src/util/rma_apply.h's CU_RMA_* and these: */

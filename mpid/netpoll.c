@@ -2,7 +2,7 @@
  * netpoll.c — when progress polls the network channel, and how an idle rank
  * blocks on every channel at once.
  *
- * Adaptive polling (after seed 001): shm is polled on every progress call;
+ * Adaptive polling (after Lumetta et al.): shm is polled on every progress call;
  * the network every `interval` calls, set by how many of the last 32 network
  * polls found a packet: every ival_max calls with no hits, down to every
  * ival_min calls with 8 or more. The paper's 1-in-8..1-in-32 came from a

@@ -18,7 +18,7 @@
  *     locks are acquired lazily (the first access waits for the grant).
  *   - agent: offload mode, a target on another node: the target node's NI
  *     agent serves the same calls without the target rank, as the NI did
- *     in seed 004 (Bilas: remote deposit, remote fetch, NI locks); the
+ *     in Bilas's thesis (remote deposit, remote fetch, NI locks); the
  *     node's ranks take that window's words from the agent's lines.
  *
  * Completion: every chunk is answered (an ack, or the fetched data), and

@@ -2,7 +2,7 @@
  * rma_agent.c — the agent path: in offload mode a target on another node
  * is served by its node's NI agent (netmod/agent/agent_rma.c), not by its
  * progress engine, so a target that computes without calling MPI delays
- * no origin (seed 004, Bilas: remote deposit, remote fetch, NI locks).
+ * no origin (Bilas: remote deposit, remote fetch, NI locks).
  * The origin side is the active-message one (chunks, lazy locks,
  * rma_am.c); each packet goes to the channel's agent_rma_post instead of send,
  * and answers come back through mpid_on_agent_rma_answer.

@@ -1,5 +1,5 @@
 /*
- * rma_ofi.c — the network RMA path (direct mode, issue 6): a window that
+ * rma_ofi.c — the network RMA path (direct mode): a window that
  * spans nodes registers each rank's memory with the network channel at
  * creation (mem_expose, keys and start addresses exchanged with the
  * window's peers, collectively), and origins move data with the channel's

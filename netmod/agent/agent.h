@@ -100,7 +100,7 @@ void agt_released(uint32_t k);         /* a received packet's slot k is done wit
 void agt_wake_rank(int li);            /* li sleeps on its cq: ring it */
 void agt_handed(void);                 /* a rank got something: yield once */
 
-/* agent_mc.c: multicast trees (phase 2, seed 002 §4.2) */
+/* agent_mc.c: multicast trees (Verstoep et al. §4.2) */
 void agt_mc_install(const agt_tree_cmd *c);
 void agt_mc_arrive(uint32_t k);                /* a MCAST packet in receive slot k */
 int  agt_mc_origin(const char *pkt, size_t len);   /* from a root rank; -1: no slot */
@@ -116,7 +116,7 @@ void agt_red_arrive(uint32_t k);
 int  agt_red_poll(void);                       /* deferred work; >0 if any was done */
 int  agt_fadd_origin(agt_tx *t);
 void agt_fadd_arrive(uint32_t k);
-/* agent_rma.c: one-sided operations served for this node's ranks (seed 004) */
+/* agent_rma.c: one-sided operations served for this node's ranks (Bilas) */
 int  agt_rma_origin(agt_tx *t);
 void agt_rma_arrive(uint32_t k);
 int  agt_rma_poll(void);                       /* waiting requests; >0 if any was served */

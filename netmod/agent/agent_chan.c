@@ -4,18 +4,18 @@
  * through the command queue, packets from them come back through the
  * rank's completion queue (agent_ring.h).
  *
- * Two send paths, as seed 002 §5.2: PIO (payloads up to
+ * Two send paths, as Verstoep et al. §5.2: PIO (payloads up to
  * CLUMPI_AGENT_PIO_MAX bytes: the rank copies the packet into its tx slots
  * and is done) and DMA (the rank posts its buffer's addresses; the agent
  * pulls them with process_vm_readv). PIO is the default for every size
  * (AGT_MSG_MAX): here the "I/O bus" is a memcpy into shared memory, and a
  * DMA send that must free the buffer before it returns waits one agent
  * round trip (2 KiB ping-pong 17-19 us DMA vs 12-17 PIO, 64 KiB no
- * clear difference; seed 002's 1 KiB crossover was its PCI bus's). A
+ * clear difference; Verstoep et al.'s 1 KiB crossover was its PCI bus's). A
  * device packet of up to AGT_MSG_MAX bytes leaves as up to AGT_FRAG_MAX
  * DATA packets (one PIO command or one DMA pull for all of them) and is
  * put together again here before the device sees it. A DMA send
- * "completes later" (seed 002): through send_later the rank posts up to
+ * "completes later" (Verstoep et al.): through send_later the rank posts up to
  * AGT_DMA_MAX of them and goes on, and progress reports each pull back to
  * the device (mpid_on_send_done) when the agent's dma_done count passes
  * it. Plain send() promises a free buffer on return, so there the DMA path

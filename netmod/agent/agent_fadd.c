@@ -1,5 +1,5 @@
 /*
- * agent_fadd.c — fetch-and-add served by the agent (seed 002 §4.2: LFC's
+ * agent_fadd.c — fetch-and-add served by the agent (Verstoep et al. §4.2: LFC's
  * F&A lives in NI memory, so a remote process can take the next ticket
  * while the owner computes). A counter is a 64-bit value held by the agent
  * of its owner rank's node, named by (owner world rank, id). A request

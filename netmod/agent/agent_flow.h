@@ -1,5 +1,5 @@
 /*
- * agent_flow.h — agent-to-agent credit flow control, after seed 002 §4.1
+ * agent_flow.h — agent-to-agent credit flow control, after Verstoep et al. §4.1
  * (l-sdma): each agent reserves W receive slots per sending node, so a
  * sender may have at most W packets unreleased at each receiver. Released
  * slots go back to the sender piggybacked on any packet flowing its way,

@@ -52,7 +52,7 @@ pid_t agt_spawn(const char *segname)
             _exit(1);
         /* The agent stands for the NI's own processor: not on the core
          * mpirun bound this rank to, where a rank that computes would hold
-         * it off for whole time slices (seed 004: remote operations served
+         * it off for whole time slices (Bilas: remote operations served
          * while the host computes). Any core the kernel lets us have. */
         cpu_set_t all;
         CPU_ZERO(&all);

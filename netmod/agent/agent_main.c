@@ -1,6 +1,6 @@
 /*
  * agent_main.c — clumpi-agent: the per-node NI agent of offload mode
- * (CLUMPI_NET=agent), after seed 002's NI control program. Started by the
+ * (CLUMPI_NET=agent), after Verstoep et al.'s NI control program. Started by the
  * node's first rank (fork + exec, argv[1] = segment name) and ended by it;
  * dies with it (PR_SET_PDEATHSIG). Its event loop:
  *   - fabric completions: received packets go to the destination rank's
@@ -66,7 +66,7 @@ void agt_wake_rank(int li)
     }
 }
 
-/* ---- delivery to the host (seed 002: "DMA to host") ------------------- */
+/* ---- delivery to the host (Verstoep et al.: "DMA to host") ------------------- */
 
 int agt_find_local(uint32_t world)
 {

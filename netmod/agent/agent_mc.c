@@ -1,5 +1,5 @@
 /*
- * agent_mc.c — NI-level multicast in the agent (seed 002 §4.2, §5.3): a
+ * agent_mc.c — NI-level multicast in the agent (Verstoep et al. §4.2, §5.3): a
  * forwarding table per (communicator, root, shape) — a binary or binomial
  * tree over the communicator's nodes, installed by AGT_CMD_TREE at first
  * use by a local member, and announced at once to the other members'

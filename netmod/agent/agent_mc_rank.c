@@ -1,5 +1,5 @@
 /*
- * agent_mc_rank.c — the rank side of NI multicast (seed 002 §4.2): the
+ * agent_mc_rank.c — the rank side of NI multicast (Verstoep et al. §4.2): the
  * root copies its message packet by packet into its tx slots (PIO) as
  * MCAST packets; its agent delivers them to the node's other members and
  * forwards them down the tree, every other agent doing the same. A rank
@@ -9,7 +9,7 @@
  * (communicator, root, shape): the agent keeps the first and holds early
  * packets until it has one.
  *
- * host-packet (AGT_TREE_HOST, seed 002's l-sdma-hmc): the agents only
+ * host-packet (AGT_TREE_HOST, Verstoep et al.'s l-sdma-hmc): the agents only
  * deliver; the root and the first member on every other node send each
  * packet on to their children's agents themselves, as they take it in,
  * so a rank that does not progress holds up its whole subtree.

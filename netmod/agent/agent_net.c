@@ -2,10 +2,10 @@
  * agent_net.c — the agent's libfabric endpoint: the node's only one in
  * offload mode. The provider is chosen exactly as in direct mode
  * (netmod/common/fabric_select.c, same CLUMPI_OFI_* knobs). Every data packet
- * leaves through agent_flow's credits, W per sending node (seed 002 §4.1).
+ * leaves through agent_flow's credits, W per sending node (Verstoep et al. §4.1).
  *
  * Trains: a DATA message of several packets leaves in one fabric send when
- * the credits allow (seed 002's NI streams a message's packets back to
+ * the credits allow (Verstoep et al.'s NI streams a message's packets back to
  * back; here each send is a socket call, ~4-5 us for 2 KiB on loopback).
  * So receive buffers are runs of agt_frag_count(MTU) slot-sized places (16
  * at the default MTU): packet i of a train sits at i * MTU. An arriving

@@ -1,5 +1,5 @@
 /*
- * agent_red.c — reductions in the agent: our step beyond seed 002, whose
+ * agent_red.c — reductions in the agent: our step beyond Verstoep et al., whose
  * reductions combined on the hosts. Every member rank posts its packed
  * contribution packet by packet (RED packets, PIO); the agent combines, per
  * packet offset, its node's contributions and its child agents' partial

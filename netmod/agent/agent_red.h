@@ -30,7 +30,7 @@ _Static_assert(sizeof(agt_red_hdr) <= AGT_HDR_MAX, "reduction header too big");
  * node (an allreduce result; a broadcast skips its root rank). */
 #define AGT_MC_ALL UINT32_MAX
 
-/* Fetch-and-add (seed 002's F&A, §4.2): a 64-bit counter held by the agent
+/* Fetch-and-add (Verstoep et al.'s F&A, §4.2): a 64-bit counter held by the agent
  * of its owner's node, named by (owner world rank, id). Requests go from
  * the requester's agent to the owner's agent, which applies them in
  * arrival order and replies; the owner rank takes no part. */

@@ -1,6 +1,6 @@
 /*
  * agent_ring.h — the node's rank<->agent segment, shared by the rank side
- * (agent_chan.c) and the agent (agent_main.c). After seed 002 §4.1: the
+ * (agent_chan.c) and the agent (agent_main.c). After Verstoep et al. §4.1: the
  * host posts send descriptors to the NI and the NI reports completions and
  * received packets back through host memory.
  *
@@ -31,7 +31,7 @@
 #include "src/util/queue.h"
 
 #define AGT_MAGIC      0x636c756d70694147ull   /* "clumpiAG" */
-#define AGT_MTU_DEF    2048u                   /* seed 002: 2 KB is the best trade-off */
+#define AGT_MTU_DEF    2048u                   /* Verstoep et al.: 2 KB is the best trade-off */
 #define AGT_HDR_MAX    48u                     /* = MPID_HDR_MAX */
 #define AGT_ADDR_HEX   256u                    /* hex endpoint name, NUL included */
 #define AGT_NAME_MAX   128u
@@ -84,10 +84,10 @@ static inline uint32_t agt_frag_count(uint32_t mtu)
     return (uint32_t)((AGT_MSG_MAX + p - 1) / p);
 }
 
-/* Multicast (seed 002 §4.2): a MCAST packet's device header is this, its
+/* Multicast (Verstoep et al. §4.2): a MCAST packet's device header is this, its
  * wire dst the root's world rank. A tree is named by (ctx, root, shape,
  * members), so a communicator id reused for other members is a new tree. */
-/* AGT_TREE_HOST (host-packet, seed 002's l-sdma-hmc): the agents only
+/* AGT_TREE_HOST (host-packet, Verstoep et al.'s l-sdma-hmc): the agents only
  * deliver; one rank per node forwards each packet to its children's agents
  * (to_node), in its own progress. */
 enum { AGT_TREE_BINARY = 1, AGT_TREE_BINOMIAL = 2, AGT_TREE_SHAPE = 0x0f, AGT_TREE_HOST = 0x10 };
@@ -110,13 +110,13 @@ typedef struct agt_tree_cmd {
 /* agt_rx.pad: what kind of packet a cq entry holds */
 enum { AGT_RXK_DATA = 0, AGT_RXK_MCAST = 1, AGT_RXK_FADD = 2, AGT_RXK_RMA = 3 };
 
-/* Command descriptors (the "send descriptors" of seed 002). PIO packets
+/* Command descriptors (the "send descriptors" of Verstoep et al.). PIO packets
  * of kind MCAST start a multicast at the root's agent; TREE installs a
  * forwarding table (tx slot = its agt_tree_cmd). */
 enum { AGT_CMD_PIO = 1, AGT_CMD_DMA = 2, AGT_CMD_TREE = 3 };
 #define AGT_DMA_IOV 8
 /* DMA commands a rank may have posted and not yet seen pulled (each an
- * asynchronous send until then, seed 002: the NI "completes later") */
+ * asynchronous send until then, Verstoep et al.: the NI "completes later") */
 #define AGT_DMA_MAX 64
 typedef struct agt_cmd {
     uint8_t  op;

@@ -1,6 +1,6 @@
 /*
  * agent_rma.c — one-sided operations served by the target node's agent
- * (seed 004, Bilas: remote deposit, remote fetch and NI locks, served
+ * (Bilas: remote deposit, remote fetch and NI locks, served
  * without interrupting the target host). A request (RMA packet: the
  * device's mpid_agent_rma header, then (offset, len) pairs, then the origin's
  * packed data) goes from the origin rank's tx slot to the target's agent,

@@ -1,10 +1,10 @@
 /*
  * agent_slots.h — the agent's fixed pool of MTU-sized packet slots, standing
- * for the NI's SRAM (seed 002 §4.1: 256..512 buffers of 2 KB). Receive
- * buffers, DMA staging buffers and (phase 2) multicast packets all come from
+ * for the NI's SRAM (Verstoep et al. §4.1: 256..512 buffers of 2 KB). Receive
+ * buffers, DMA staging buffers and multicast packets all come from
  * it, so its size bounds what the agent holds. Received packets are copied
  * here out of the receive runs (agent_net.c) as they arrive: `reserve` free
- * slots are kept for them (one per credit peers hold, of seed 002's W per
+ * slots are kept for them (one per credit peers hold, of Verstoep et al.'s W per
  * sending node), which only agt_slot_get_rx may take. A slot has a reference count:
  * a multicast packet is delivered to the host and forwarded to each child
  * from the same slot, and is freed when the last of them is done.

@@ -1,5 +1,5 @@
 /*
- * agent_stats.h — the agent's counters (seed 002's comparison needs them):
+ * agent_stats.h — the agent's counters (Verstoep et al.'s comparison needs them):
  * packets by kind each way, credit stalls, and the fraction of time the
  * agent was busy (not blocked waiting). CLUMPI_AGENT_STATS=1 prints them
  * when the agent ends.

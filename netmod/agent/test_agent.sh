@@ -101,7 +101,7 @@ run 2 2 CLUMPI_AGENT_MTU=16384 -- "$T/pingpong"
 run 2 4 CLUMPI_AGENT_MTU=5000 CLUMPI_AGENT_PIO_MAX=0 -- "$T/stress"
 fi
 
-# NI-level collectives (seed 002 §4-5): every algorithm against a reference.
+# NI-level collectives (Verstoep et al. §4-5): every algorithm against a reference.
 NI=$top_builddir/test/unit/test_agent_coll
 if [ -x "$NI" ] && [ -z "${AGENT_TEST_FULL:-}" ]; then
     run 2 4 -- "$NI" ni-binary

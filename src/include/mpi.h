@@ -845,7 +845,7 @@ CLUMPI_API(int, T_category_changed, (int *stamp));
 
 /* ---- MPIX: clumpi extensions --------------------------------------------
  * Shared counters: a 64-bit integer owned by one rank of a communicator,
- * that any member may fetch-and-add at any time (seed 002's F&A, the
+ * that any member may fetch-and-add at any time (Verstoep et al.'s F&A, the
  * sequencer of a totally ordered broadcast). In offload mode across nodes
  * (CLUMPI_NET=agent) the owner's node agent holds it and serves every
  * request itself, so the owner rank may compute without calling MPI;

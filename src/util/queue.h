@@ -1,6 +1,6 @@
 /*
  * queue.h — the inbound queue of one local rank: many producers (every local
- * peer), one consumer (the owner). After seed 001 (Lumetta et al.): no send
+ * peer), one consumer (the owner). After Lumetta, Mainwaring and Culler: no send
  * queues, the sender writes straight into the receiver's queue, one packet per
  * cache line, and the receiver reads only the head packet, so an empty poll is
  * one cache-resident load.

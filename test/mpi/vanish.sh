@@ -1,7 +1,7 @@
 #!/bin/sh
-# vanish.sh — a peer on another node disappears mid-transfer (issue 3,
-# "Bad input and faults"): the job must end, non-zero, within seconds of the
-# death (VANISH_LIMIT, default 5, when mpirun sees it; VANISH_HIDDEN_LIMIT,
+# vanish.sh — a peer on another node disappears mid-transfer: the job must
+# end, non-zero, within seconds of the death (VANISH_LIMIT, default 5, when
+# mpirun sees it; VANISH_HIDDEN_LIMIT,
 # default 10, when only the network can tell: there the opt-in probes run,
 # CLUMPI_OFI_PROBE_S=5, netmod/ofi/ofi_alive.c, for the operations net
 # never fails), with a message naming the lost rank,

@@ -1,7 +1,7 @@
 /* np: 2 4
  *
  * busy_target.c — one-sided operations on a target that computes without
- * calling MPI (seed 004: remote deposit, remote fetch and locks served by
+ * calling MPI (Bilas: remote deposit, remote fetch and locks served by
  * the NI, not the target host). Rank 0 is the target: it leaves MPI for a
  * busy loop (no MPI calls) that ends when every origin's done flag has
  * landed in its window, or after COMPUTE_S seconds. The other ranks

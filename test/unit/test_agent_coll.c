@@ -271,7 +271,7 @@ static void reductions(MPI_Comm comm, int salt)
  * 4 nodes of one rank: the tree from rank 0 reaches rank 3 through rank 1
  * (binary) or rank 2 (binomial). That rank computes 600 ms before it calls
  * MPI_Bcast: NI forwarding reaches rank 3 anyway, host forwarding
- * (host-packet) only once the forwarder calls (seed 002 §7.4's effect). */
+ * (host-packet) only once the forwarder calls (Verstoep et al. §7.4's effect). */
 static void forwarding_check(const char *algo, int nodes)
 {
     if (size != 4 || nodes != 4)
