@@ -2,7 +2,7 @@
  * select.c — THE selection table: every collective algorithm a user can
  * force by name, and the defaults by message size, ranks and nodes.
  *
- * Why these defaults (measured with bench/coll on 2 cores; see README):
+ * Why these defaults (measured with bench/coll; doc/PERFORMANCE.md):
  * - small messages are latency-bound, and on oversubscribed cores every
  *   step may wait for a peer to be scheduled, so the fewest rounds win
  *   (binomial, dissemination, Bruck);
@@ -13,12 +13,7 @@
  * - when a host's ranks outnumber its cores (mpid_oversubscribed), barrier
  *   and small allreduces go through the node area (coll/..._shm.c): each rank
  *   needs its core once to arrive and once to leave, instead of once per
- *   round; with a core each, messages are as fast (2 ranks: allreduce 8 B
- *   0.43 us recdbl vs 0.6 shm) and the rule stays off.
- *   8 ranks on 2 cores, slowest rank, chrt -r 1 (the shared machine's other
- *   load kept off), 5 interleaved runs: allreduce 8 B shm 16-28 us, recdbl
- *   22-41, Open MPI 13-30; barrier shm 18-19, dissemination 25-26, Open MPI
- *   14-21.
+ *   round; with a core each, messages are as fast and the rule stays off.
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */

@@ -6,15 +6,11 @@
  * the network every `interval` calls, set by how many of the last 32 network
  * polls found a packet: every ival_max calls with no hits, down to every
  * ival_min calls with 8 or more. The paper's 1-in-8..1-in-32 came from a
- * 10x cost ratio (152 cycles vs a few); here (2 cores, MPI_Test on an
- * unmatched receive, /tmp/t/pollcost.c in the commit message) an empty
- * progress pass costs ~15 ns and an empty fi_cq_read 360-490 ns (net and
- * tcp;ofi_rxm alike: it enters the provider's socket progress, epoll_wait
- * included), 25-30x. A network poll also delays a shm packet that lands
- * while it runs, so to keep shm latency with the network loaded within ~5%
- * the network may take ~10% of an idle polling loop: 400 / (256 x 15) ~ 0.1,
- * hence ival_max = 256 (~4 us of empty polling between network looks). When
- * packets keep coming the network is polled on every call (ival_min = 1).
+ * 10x cost ratio between an empty network poll and an empty local one; here
+ * it is 25-30x (an empty fi_cq_read enters the provider's socket progress),
+ * so the network may take ~10% of an idle polling loop at 1 in 256 (the
+ * costs: doc/ARCHITECTURE.md, "Progress and waiting"). When packets keep
+ * coming the network is polled on every call (ival_min = 1).
  * CLUMPI_NET_POLL_MIN / CLUMPI_NET_POLL_MAX override both.
  * A waiter on a network-only event, and any pending device work, poll the
  * network on every call (mpid_net_urgent).
@@ -25,10 +21,8 @@
  * local peers write (shmmod/shm.c), the network's the CQ wait fd. A channel
  * without a wait fd (shm when peers could not get the eventfd, a CQ fd
  * given up as spurious) makes it a bounded sleep (CLUMPI_NET_NAP_US) so it
- * is looked at again soon. Measured, 2 emulated nodes x 2 ranks on 2 busy
- * cores, a rank blocked in MPI_Recv from its local peer: 4-5 ticks per 2 s
- * with the 200 us nap (its futex, CQ fd looked at between naps), 0 with
- * the eventfd; round trip to it after 20 ms asleep 153-290 us -> 45-158 us.
+ * is looked at again soon; the shared eventfd lets a blocked rank sleep
+ * through instead of waking every nap, and wake sooner.
  */
 #define _GNU_SOURCE
 #include <poll.h>

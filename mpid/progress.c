@@ -12,13 +12,8 @@
  *    once and a packet sent to it costs the sender no syscall (the sleep
  *    bit in the shm queue tail stays clear); blocking at once costs a
  *    futex wake and the wakee's switch per hop. After the bounded yield
- *    the rank sleeps for real: a rank blocked in MPI_Recv used 0 ticks
- *    over 2 s. Measured, 8 ranks on 2 cores, bench/coll, slowest rank,
- *    medians, with the job alone on the cores (chrt -r 1: the shared
- *    machine's other load kept off): allreduce 8 B 27.0 us yielding vs
- *    27.6 blocking vs Open MPI 34.7, barrier 22.5 vs 26.5 vs 30.8, bcast
- *    1 KiB 5.0 vs 5.0 vs 20.6. Next to ~20 foreign runnable processes
- *    yielding hands the core away for whole slices; see yield_until.
+ *    the rank sleeps for real. Figures: doc/ARCHITECTURE.md, "Progress
+ *    and waiting".
  *  "Cores" are the ones this host's ranks can use and "ranks" every rank on
  *  the host, not just this emulated node (CLUMPI_HOST_NRANKS/HOST_CPUS from
  *  mpirun; else the node's ranks and our affinity mask).
@@ -67,19 +62,16 @@ void mpid_progress_init(int local_size, int agents)
         nranks = local_size;
     /* Offload mode: each node's NI agent is one more process on these
      * cores (one per local_size ranks here), and a rank spinning without a
-     * yield keeps its agent off the core until it blocks. Measured, 2
-     * emulated nodes x 1 rank on 2 cores, bench/pt2pt lat 1-64 B (load
-     * 13-16): ~110-140 us spinning, ~15-25 us yielding; direct mode 15-50. */
+     * yield keeps its agent off the core until it blocks. */
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
     oversubscribed = nranks > host_cpus();
     if (cu_param_int("OVERSUBSCRIBED") >= 0)
         oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
     spin_polls = cu_param_int("SPIN");
-    /* 1 ms: a collective round at 16 ranks on 2 cores is ~0.1-0.3 ms, so a
-     * rank waiting for the next one still finds its peer's packet by
-     * yielding; a rank idle for longer pays one futex wakeup (~15 us) on
-     * top of a wait that already took > 1 ms. */
+    /* 1 ms by default: longer than a collective round of many ranks on
+     * few cores, so the next round's packet is found by yielding; a longer
+     * wait pays one futex wakeup on top of more than 1 ms. */
     yield_ns = cu_param_int("YIELD_US") * 1000LL;
     yield_long_ns = cu_param_int("YIELD_LONG_US") * 1000LL;
     sleep_us = cu_param_int("SLEEP_US");
@@ -164,20 +156,11 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
 
 /* Oversubscribed: poll, yielding the core whenever a pass finds nothing,
  * until yield_ns pass without progress. 1 when done.
- * A yield that kept us off the core for long means something else ran for
- * a whole slice: with only our ranks around a round of yields takes a few
- * us (4-8 runnable per core), while a process outside the job (a compiler,
- * another job) keeps the core for its slice (~0.75-3 ms) each time we yield
- * to it, and a blocked rank gets back faster, by wakeup preemption. So a
- * long yield (CLUMPI_YIELD_LONG_US, 1 ms: 8-16 of our ranks yield round
- * in ~10-20 us) switches to blocking at once for the next 100 ms.
- * 200 us tripped on our own ranks too once the shm collectives made rounds
- * short (a tick or one rank's real work), leaving 8 ranks on 2 cores
- * blocking: allreduce 8 B 60-90 us at 200 us against 9-10 us at 1 ms on a
- * quiet machine, and 81-84 against 22-29 us next to 3 foreign busy loops.
- * Measured, 8 ranks on 2 cores next to ~20 runnable foreign processes,
- * allreduce 8 B (medians of 5-6): blocking 86.6 us, yielding 157 us,
- * yielding with this switch 92.9 us, Open MPI (yields) 851 us. */
+ * A yield that kept us off the core for long (CLUMPI_YIELD_LONG_US) means a
+ * process outside the job ran for a whole slice, and a blocked rank gets
+ * back faster, by wakeup preemption: switch to blocking for the next
+ * 100 ms. The bound must stay above a round of yields among the job's own
+ * ranks (doc/ARCHITECTURE.md, "Progress and waiting"). */
 #define YIELD_OFF_NS  100000000LL
 static long long noyield_until;
 
@@ -189,15 +172,12 @@ static int yielding(void)
 }
 
 /* A yield counts toward the next network look as that many empty passes
- * as the time it took covers (netpoll.c's 1-in-256 is sized for ~15 ns
- * passes, a yield takes ~0.3 us to a slice): a rank spinning on test calls
- * across nodes otherwise saw the network every few hundred yields
- * (bench/progress, 4 ranks on 2 nodes: 277-1967 us a round against Open
- * MPI's 27-34), and one in MPI_Waitall 23-50 us a round. A test call
- * counts 16 ns a pass; a wait 64: at 16 a wait's looks slowed shm with
- * the netmod loaded by 15% (3 ranks on 2 cores, bench/net.sh's shm line,
- * 0.60 -> 0.69 us; a look before every yield: 0.76). A wait on the network
- * alone polls it every pass anyway (mpid_net_urgent). */
+ * as the time it took covers: netpoll.c's interval is sized for passes of
+ * nanoseconds, a yield takes up to a slice, and without the charge a rank
+ * yielding across nodes would look at the network far too rarely. A test
+ * call counts 16 ns a pass, a wait 64, which keeps a wait's looks from
+ * slowing shm (doc/PERFORMANCE.md, "Progress by test calls"). A wait on
+ * the network alone polls it every pass anyway (mpid_net_urgent). */
 static long long yield_charged(int ns_per_pass)
 {
     long long t = cu_now_ns();
@@ -249,10 +229,8 @@ static int yield_until(int (*done)(void *arg), void *arg)
  * nothing also yields the core: a program's loop of tests otherwise keeps
  * it from the ranks it waits for until its time slice ends. Always, not
  * under the long-yield switch (yield_core): a wait can block instead, a
- * loop of tests cannot, and switched off it spun for whole slices, which
- * made its core-mates' yields slow so that they switched off too, for as
- * long as the loop ran (bench/progress, 4 ranks on 2 cores, MPI_Testall:
- * 3.7 us to 3.4 ms a round, against 1.9 us for Open MPI, which yields). */
+ * loop of tests cannot, and a loop spinning for whole slices makes its
+ * core-mates' yields slow so that they switch off too. */
 int mpid_progress_test(void)
 {
     int n = mpid_progress();
@@ -269,8 +247,8 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
                 if (yield_until(done, arg))
                     return 0;
             } else {
-                /* block after one pass (ring hop 2.6-2.9 us with 1 poll,
-                 * 8-10 us with 4-256 polls before blocking) */
+                /* block after one pass: more polls before blocking only
+                 * delay the peer that holds the core */
                 mpid_progress();
                 mpid_pass_done();
             }

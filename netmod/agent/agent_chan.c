@@ -20,10 +20,10 @@
  * the device (mpid_on_send_done) when the agent's dma_done count passes
  * it. Plain send() promises a free buffer on return, so there the DMA path
  * waits for its own pull (taking arrived packets aside meanwhile, so no
- * agent ever waits on a rank that waits on it). One round trip to the
- * agent per 2 KiB packet was what made rendezvous crawl under load (issue
- * 5's "hang"): each side waited for the other with sched_yield, ~2 ms per
- * yield next to other busy processes, ~50 packets/s.
+ * agent ever waits on a rank that waits on it). Rendezvous does not take
+ * this path: one round trip to the agent per 2 KiB packet crawls under
+ * load (each side waits for the other with sched_yield, ~2 ms per yield
+ * next to other busy processes).
  * CLUMPI_AGENT_PIO_BW (MB/s) throttles PIO copies, to emulate a slow I/O
  * bus. Rendezvous messages do not come through here: the device reads
  * them by key through the agents' bulk path (agent_bulk_rank.c).

@@ -65,9 +65,8 @@ void ofi_disarm_sleep(void)
         return;
     if (cu_now_ns() - ofi_st.armed_ns < INSTANT_NS) {
         /* Only a fd that is still ready counts against it: a short sleep
-         * is usually a local peer's wakeup through shm's eventfd (a shm
-         * ping-pong: then the CQ fd was given up after three messages and
-         * the rank napped 200 us slices instead of sleeping). */
+         * is usually a local peer's wakeup through shm's eventfd, and a shm
+         * ping-pong must not give the CQ fd up after three messages. */
         struct pollfd p = { .fd = ofi_st.cqw.fd, .events = POLLIN };
         if (ofi_st.cqw.fd >= 0 && poll(&p, 1, 0) == 1 && ofi_st.spurious < 1000)
             ofi_st.spurious++;
