@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include "coll/coll_impl.h"
 #include "coll/ni.h"
-#include "netmod/agent/agent_ring.h"
 
 static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
                     const mpid_comm *comm, int shape)
@@ -22,11 +21,11 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
     size_t bytes = cu_dtype_bytes(dt, count);
     if (comm->size <= 1 || bytes == 0)
         return MPI_SUCCESS;
-    if (!coll_ni_usable(comm)) {
+    if (!mpid_offload_usable(comm)) {
         coll_ni_fallback_note("broadcast", shape, comm, root,
                               "needs the NI agent (CLUMPI_NET=agent, several nodes, "
                               "a communicator that fits a forwarding table)");
-        return (shape & AGT_TREE_SHAPE) == AGT_TREE_BINARY
+        return (shape & MPID_TREE_SHAPE) == MPID_TREE_BINARY
                    ? coll_bcast_binary(buf, count, dt, root, comm)
                                         : coll_bcast_binomial(buf, count, dt, root, comm);
     }
@@ -38,8 +37,7 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
             cu_dtype_pack(buf, count, dt, 0, tmp, bytes);
         p = tmp;
     }
-    int rc = agt_coll_bcast(p, bytes, root, shape, comm->context_id + MPID_CTX_COLL, comm->rank,
-                            comm->size, comm->world_ranks, &coll_ni_waiter);
+    int rc = mpid_offload_bcast(p, bytes, root, shape, comm);
     if (tmp) {
         if (rc == 0 && comm->rank != root)
             cu_dtype_unpack(buf, count, dt, 0, tmp, bytes);
@@ -51,23 +49,23 @@ static int bcast_ni(void *buf, size_t count, const cu_dtype *dt, int root,
 int coll_bcast_ni_binary(void *buf, size_t count, const cu_dtype *dt, int root,
                          const mpid_comm *comm)
 {
-    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINARY);
+    return bcast_ni(buf, count, dt, root, comm, MPID_TREE_BINARY);
 }
 
 int coll_bcast_ni_binomial(void *buf, size_t count, const cu_dtype *dt, int root,
                            const mpid_comm *comm)
 {
-    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINOMIAL);
+    return bcast_ni(buf, count, dt, root, comm, MPID_TREE_BINOMIAL);
 }
 
 int coll_bcast_host_packet_binary(void *buf, size_t count, const cu_dtype *dt, int root,
                                   const mpid_comm *comm)
 {
-    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINARY | AGT_TREE_HOST);
+    return bcast_ni(buf, count, dt, root, comm, MPID_TREE_BINARY | MPID_TREE_HOST);
 }
 
 int coll_bcast_host_packet_binomial(void *buf, size_t count, const cu_dtype *dt, int root,
                                     const mpid_comm *comm)
 {
-    return bcast_ni(buf, count, dt, root, comm, AGT_TREE_BINOMIAL | AGT_TREE_HOST);
+    return bcast_ni(buf, count, dt, root, comm, MPID_TREE_BINOMIAL | MPID_TREE_HOST);
 }

@@ -7,16 +7,14 @@
 #include <errno.h>
 #include "coll/coll_impl.h"
 #include "coll/ni.h"
-#include "netmod/agent/agent_red.h"
 
-int coll_fadd_ni_up(void) { return agt_coll_up(); }
+int coll_fadd_ni_up(void) { return mpid_offload_fadd_up(); }
 
 static int fadd(int op, const mpid_comm *comm, int owner, uint32_t id, long long value,
                 long long *old)
 {
     int64_t o = 0;
-    int rc = agt_coll_fadd(op, (uint32_t)comm->world_ranks[owner], id, value, &o,
-                           (uint32_t)comm->world_ranks[comm->rank], &coll_ni_waiter);
+    int rc = mpid_offload_fadd(op, comm, owner, id, value, &o);
     if (old)
         *old = o;
     return rc == -ENOENT ? MPI_ERR_ARG : coll_ni_err(rc);
@@ -24,15 +22,15 @@ static int fadd(int op, const mpid_comm *comm, int owner, uint32_t id, long long
 
 int coll_fadd_ni_init(const mpid_comm *comm, int owner, uint32_t id, long long value)
 {
-    return fadd(AGT_FADD_INIT, comm, owner, id, value, NULL);
+    return fadd(MPID_FADD_INIT, comm, owner, id, value, NULL);
 }
 
 int coll_fadd_ni(const mpid_comm *comm, int owner, uint32_t id, long long add, long long *old)
 {
-    return fadd(AGT_FADD_ADD, comm, owner, id, add, old);
+    return fadd(MPID_FADD_ADD, comm, owner, id, add, old);
 }
 
 int coll_fadd_ni_free(const mpid_comm *comm, int owner, uint32_t id)
 {
-    return fadd(AGT_FADD_FREE, comm, owner, id, 0, NULL);
+    return fadd(MPID_FADD_FREE, comm, owner, id, 0, NULL);
 }

@@ -7,15 +7,7 @@
 #include <string.h>
 #include "coll/coll_impl.h"
 #include "coll/ni.h"
-#include "netmod/agent/agent_ring.h"
 #include "src/util/param.h"
-
-const agt_coll_waiter coll_ni_waiter = { mpid_progress, mpid_progress_until };
-
-int coll_ni_usable(const mpid_comm *comm)
-{
-    return agt_coll_up() && (size_t)comm->size <= agt_coll_max_ranks();
-}
 
 void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, int who,
                            const char *why)
@@ -30,9 +22,9 @@ void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, i
         return;
     if (i < 8)
         snprintf(said[i], sizeof said[i], "%s", what);
-    const char *tree = (shape & AGT_TREE_SHAPE) == AGT_TREE_BINARY ? "binary" : "binomial";
+    const char *tree = (shape & MPID_TREE_SHAPE) == MPID_TREE_BINARY ? "binary" : "binomial";
     fprintf(stderr, "clumpi: coll: %s-%s %s %s; using the host's %s tree\n",
-            shape & AGT_TREE_HOST ? "host-packet" : "ni", tree, what, why, tree);
+            shape & MPID_TREE_HOST ? "host-packet" : "ni", tree, what, why, tree);
 }
 
 int coll_ni_err(int rc)

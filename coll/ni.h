@@ -12,7 +12,7 @@
 #define COLL_NI_H
 
 #include "coll/algos.h"
-#include "netmod/agent/agent_coll.h"
+#include "mpid/offload.h"
 
 coll_bcast_fn     coll_bcast_ni_binary, coll_bcast_ni_binomial;
 /* the same packets forwarded by one rank per node (Verstoep et al.'s l-sdma-hmc) */
@@ -31,10 +31,6 @@ int coll_fadd_ni(const mpid_comm *comm, int owner, uint32_t id, long long add, l
 int coll_fadd_ni_free(const mpid_comm *comm, int owner, uint32_t id);
 
 /* ---- shared by the *_ni.c files (coll/ni.c) ---------------------------- */
-/* How NI collectives wait: the device's progress. */
-extern const agt_coll_waiter coll_ni_waiter;
-/* Nonzero when comm's collectives can run in the agents. */
-int coll_ni_usable(const mpid_comm *comm);
 /* Under CLUMPI_COLL_VERBOSE, once per process and operation, on comm rank
  * `who`: that `what` (e.g. "reduce") ran the host's algorithm, and why. */
 void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, int who,

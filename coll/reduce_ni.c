@@ -14,7 +14,6 @@
 #include <string.h>
 #include "coll/ni.h"
 #include "coll/reduce_impl.h"
-#include "netmod/agent/agent_ring.h"
 
 /* Contiguous types go as they are; others through a packed copy. */
 typedef struct ni_buf { char *p; void *tmp; } ni_buf;
@@ -48,9 +47,8 @@ static int ni_red(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt
             rc = MPI_ERR_NO_MEM;
     }
     if (rc == MPI_SUCCESS)
-        rc = coll_ni_err(agt_coll_reduce(in.p, out.p, bytes, op->builtin, dt->basic, all, root,
-                                         shape, comm->context_id + MPID_CTX_COLL, comm->rank,
-                                         comm->size, comm->world_ranks, &coll_ni_waiter));
+        rc = coll_ni_err(mpid_offload_reduce(in.p, out.p, bytes, op->builtin, dt->basic, all,
+                                             root, shape, comm));
     if (rc == MPI_SUCCESS && out.tmp)
         cu_dtype_unpack(rbuf, count, dt, 0, out.tmp, bytes);
     free(in.tmp);
@@ -63,13 +61,13 @@ static int ni_red(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt
 static int ni_ok(const char *what, const cu_dtype *dt, const coll_op *op, int who,
                  const mpid_comm *comm, int shape)
 {
-    if (!coll_ni_usable(comm)) {
+    if (!mpid_offload_usable(comm)) {
         coll_ni_fallback_note(what, shape, comm, who,
                               "needs the NI agent (CLUMPI_NET=agent, several nodes, "
                               "a communicator that fits a forwarding table)");
         return 0;
     }
-    if (!op->builtin || !agt_coll_red_ok(op->builtin, dt->basic)) {
+    if (!op->builtin || !mpid_offload_red_ok(op->builtin, dt->basic)) {
         coll_ni_fallback_note(what, shape, comm, who,
                               "runs only predefined ops on one predefined element type "
                               "in the agent (a user op or a mixed type here)");
@@ -86,7 +84,7 @@ static int reduce_ni(const void *sbuf, void *rbuf, size_t count, const cu_dtype 
     if (comm->size == 1)
         return coll_copy_same(sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, count, dt);
     if (!ni_ok("reduce", dt, op, root, comm, shape))
-        return shape == AGT_TREE_BINARY ? coll_reduce_binary(sbuf, rbuf, count, dt, op, root, comm)
+        return shape == MPID_TREE_BINARY ? coll_reduce_binary(sbuf, rbuf, count, dt, op, root, comm)
                                         : coll_reduce_binomial(sbuf, rbuf, count, dt, op, root,
                                                                comm);
     return ni_red(sbuf, rbuf, count, dt, op, root, comm, 0, shape);
@@ -103,11 +101,11 @@ static int allreduce_ni(const void *sbuf, void *rbuf, size_t count, const cu_dty
         return ni_red(sbuf, rbuf, count, dt, op, 0, comm, 1, shape);
     /* the host's tree of the same shape to rank 0, and back down it */
     const void *s = sbuf == MPI_IN_PLACE && comm->rank != 0 ? rbuf : sbuf;
-    int rc = shape == AGT_TREE_BINARY ? coll_reduce_binary(s, rbuf, count, dt, op, 0, comm)
+    int rc = shape == MPID_TREE_BINARY ? coll_reduce_binary(s, rbuf, count, dt, op, 0, comm)
                                       : coll_reduce_binomial(s, rbuf, count, dt, op, 0, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    return shape == AGT_TREE_BINARY ? coll_bcast_binary(rbuf, count, dt, 0, comm)
+    return shape == MPID_TREE_BINARY ? coll_bcast_binary(rbuf, count, dt, 0, comm)
                                     : coll_bcast_binomial(rbuf, count, dt, 0, comm);
 }
 
@@ -115,40 +113,38 @@ static int barrier_ni(const mpid_comm *comm, int shape)
 {
     if (comm->size == 1)
         return MPI_SUCCESS;
-    if (!coll_ni_usable(comm)) {
+    if (!mpid_offload_usable(comm)) {
         coll_ni_fallback_note("barrier", shape, comm, 0,
                               "needs the NI agent (CLUMPI_NET=agent, several nodes, "
                               "a communicator that fits a forwarding table)");
         return coll_barrier_binomial(comm);
     }
-    return coll_ni_err(agt_coll_reduce(NULL, NULL, 0, 0, 0, 1, 0, shape,
-                                       comm->context_id + MPID_CTX_COLL, comm->rank, comm->size,
-                                       comm->world_ranks, &coll_ni_waiter));
+    return coll_ni_err(mpid_offload_reduce(NULL, NULL, 0, 0, 0, 1, 0, shape, comm));
 }
 
 int coll_reduce_ni_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                           const coll_op *op, int root, const mpid_comm *comm)
 {
-    return reduce_ni(sbuf, rbuf, count, dt, op, root, comm, AGT_TREE_BINARY);
+    return reduce_ni(sbuf, rbuf, count, dt, op, root, comm, MPID_TREE_BINARY);
 }
 
 int coll_reduce_ni_binomial(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                             const coll_op *op, int root, const mpid_comm *comm)
 {
-    return reduce_ni(sbuf, rbuf, count, dt, op, root, comm, AGT_TREE_BINOMIAL);
+    return reduce_ni(sbuf, rbuf, count, dt, op, root, comm, MPID_TREE_BINOMIAL);
 }
 
 int coll_allreduce_ni_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                              const coll_op *op, const mpid_comm *comm)
 {
-    return allreduce_ni(sbuf, rbuf, count, dt, op, comm, AGT_TREE_BINARY);
+    return allreduce_ni(sbuf, rbuf, count, dt, op, comm, MPID_TREE_BINARY);
 }
 
 int coll_allreduce_ni_binomial(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                                const coll_op *op, const mpid_comm *comm)
 {
-    return allreduce_ni(sbuf, rbuf, count, dt, op, comm, AGT_TREE_BINOMIAL);
+    return allreduce_ni(sbuf, rbuf, count, dt, op, comm, MPID_TREE_BINOMIAL);
 }
 
-int coll_barrier_ni_binary(const mpid_comm *comm) { return barrier_ni(comm, AGT_TREE_BINARY); }
-int coll_barrier_ni_binomial(const mpid_comm *comm) { return barrier_ni(comm, AGT_TREE_BINOMIAL); }
+int coll_barrier_ni_binary(const mpid_comm *comm) { return barrier_ni(comm, MPID_TREE_BINARY); }
+int coll_barrier_ni_binomial(const mpid_comm *comm) { return barrier_ni(comm, MPID_TREE_BINOMIAL); }

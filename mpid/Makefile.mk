@@ -3,6 +3,8 @@ libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h mpid/c
 	mpid/match.c mpid/request.c mpid/pt2pt.c mpid/cancel.c mpid/eager.c mpid/rndv.c \
 	mpid/progress.c mpid/route.c mpid/self.c mpid/init.c \
 	mpid/netpoll.c mpid/node_area.c
+# offloaded collectives (the channel's mpid_chan_coll)
+libmpi_la_SOURCES += mpid/offload.h mpid/offload.c
 # peers of other jobs (dynamic processes)
 libmpi_la_SOURCES += mpid/dynpeer.c
 # one-sided communication (rma owner)

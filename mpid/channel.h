@@ -71,6 +71,11 @@ typedef struct mpid_chan_info {
     const char *job_id;         /* unique per job; names shared segments */
     int        dynamic;         /* opened later, for peers beyond the world only:
                                    no address exchange with the world ranks */
+    /* The device's progress, for a channel that blocks inside an operation
+     * of its own (offloaded collectives): one pass (returns the events
+     * handled), and passes until done(arg) is nonzero (may sleep). */
+    int        (*progress)(void);
+    int        (*progress_until)(int (*done)(void *arg), void *arg);
 } mpid_chan_info;
 
 /* Peers beyond MPI_COMM_WORLD (other jobs: spawned, connected, joined) take
@@ -95,6 +100,38 @@ typedef struct mpid_chan_rma {
     uint64_t addr;        /* target address */
     uint64_t key, base;   /* the target's exposure (mem_expose): key, start */
 } mpid_chan_rma;
+
+/* Offloaded collectives: operations over nodes whose forwarding and
+ * combining run in the network agents. A tree over nodes has a shape, and
+ * MPID_TREE_HOST has one rank per node forward instead of its agent. A
+ * communicator is named by its collective context ctx, my rank in it and
+ * its members' world ranks world[size]. Each returns 0 or a negative errno
+ * and blocks until its part is done, progressing through the device's
+ * progress of mpid_chan_info. */
+enum { MPID_TREE_BINARY = 1, MPID_TREE_BINOMIAL = 2, MPID_TREE_SHAPE = 0x0f,
+       MPID_TREE_HOST = 0x10 };
+/* fetch-and-add: set a counter, add to it (the value before back), forget it */
+enum { MPID_FADD_INIT = 1, MPID_FADD_ADD = 2, MPID_FADD_FREE = 3 };
+typedef struct mpid_chan_coll {
+    /* nonzero while the agents run (the same answer on every rank) */
+    int    (*up)(void);
+    size_t max_ranks;      /* the largest communicator a tree takes */
+    /* whether reduce can apply op (src/util/op.h index) to the predefined
+     * element type basic on its packed stream */
+    int    (*red_ok)(int op, int basic);
+    /* broadcast of len contiguous bytes from root */
+    int    (*bcast)(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
+                    const int *world);
+    /* op over every member's `bytes` of packed elements in `in`, into out at
+     * root (all == 0) or at every rank (all != 0); bytes == 0 with all set
+     * is a barrier */
+    int    (*reduce)(const void *in, void *out, size_t bytes, int op, int basic, int all,
+                     int root, int shape, uint32_t ctx, int rank, int size, const int *world);
+    /* fetch-and-add (MPID_FADD_*) on counter (owner, id), both world ranks;
+     * -ENOENT: no such counter */
+    int    (*fadd)(int op, uint32_t owner, uint32_t id, int64_t value, int64_t *old,
+                   uint32_t me);
+} mpid_chan_coll;
 
 typedef struct mpid_channel {
     const char *name;
@@ -202,6 +239,9 @@ typedef struct mpid_channel {
     int  (*dyn_addr)(void *buf, size_t *len);
     int  (*dyn_peer_add)(int peer, const void *addr, size_t len, int my_id);
     void (*dyn_peer_del)(int peer);
+
+    /* Offloaded collectives (NULL: none). */
+    const mpid_chan_coll *coll;
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */

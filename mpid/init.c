@@ -97,6 +97,8 @@ int mpid_init(void)
     info.local_size = nlocal;
     info.local_ranks = local_ranks;
     info.job_id = job_id;
+    info.progress = mpid_progress;
+    info.progress_until = mpid_progress_until;
 
     /* CLUMPI_NET: how other nodes are reached: "direct" (a libfabric
      * endpoint per rank) or "agent" (the node's NI agent, netmod/agent). */

@@ -46,6 +46,7 @@
 #include <unistd.h>
 #include "mpid/channel.h"
 #include "netmod/agent/agent_chan.h"
+#include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
 #include "src/util/biglock.h"
@@ -75,6 +76,8 @@ static struct {
     stash *sh, *st;
     reasm **frag;                    /* [world size], made on first use */
     int nworld;
+    int (*progress)(void);           /* the device's, from init */
+    int (*progress_until)(int (*)(void *), void *);
 } R = { .sock = -1 };
 
 static void agent_died(void)
@@ -136,6 +139,7 @@ static int agt_init(const mpid_chan_info *info)
     R.sock = -1;
     R.li = info->local_rank, R.rank = info->world_rank, R.node = info->node;
     R.nworld = info->world_size;
+    R.progress = info->progress, R.progress_until = info->progress_until;
     if (!(R.frag = calloc((size_t)info->world_size, sizeof *R.frag)))
         return -ENOMEM;
     for (int r = 0; r < info->world_size; r++)
@@ -441,6 +445,8 @@ static int agt_send_later(int dest, const void *hdr, size_t hdrlen, const struct
 }
 
 int agt_chan_up(void) { return R.up; }
+int agt_chan_progress(void) { return R.progress(); }
+void agt_chan_progress_until(int (*done)(void *), void *arg) { R.progress_until(done, arg); }
 struct agt_rank_blk *agt_chan_blk(void) { return R.up ? R.b : NULL; }
 const uint32_t *agt_chan_nodes(void) { return R.up ? agt_nodes(R.h) : NULL; }
 struct agt_seg_hdr *agt_chan_seg(void) { return R.up ? R.h : NULL; }
@@ -720,4 +726,5 @@ const mpid_channel mpid_channel_agent = {
     .agent_rma_line = agt_rma_line,
     .agent_rma_post = agt_rma_post,
     .agent_rma_max = AGT_MAX_PAYLOAD,
+    .coll = &agt_coll_table,
 };

@@ -12,6 +12,10 @@
 #include <sys/uio.h>
 
 int  agt_chan_up(void);   /* offload mode is running on this rank */
+/* The device's progress (mpid_chan_info's): one pass, returning the events
+ * handled; passes until done(arg) is nonzero (may sleep). */
+int  agt_chan_progress(void);
+void agt_chan_progress_until(int (*done)(void *), void *arg);
 struct agt_seg_hdr *agt_chan_seg(void);   /* the node's rank<->agent segment, while up */
 uint32_t agt_chan_world(void);            /* this rank's world rank */
 const uint32_t *agt_chan_nodes(void);   /* world rank -> node, while up */

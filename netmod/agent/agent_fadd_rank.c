@@ -34,8 +34,13 @@ static int got(void *arg)
     return want.done;
 }
 
+_Static_assert((int)MPID_FADD_INIT == (int)AGT_FADD_INIT &&
+                   (int)MPID_FADD_ADD == (int)AGT_FADD_ADD &&
+                   (int)MPID_FADD_FREE == (int)AGT_FADD_FREE,
+               "the device's fetch-and-add operations are the agent's");
+
 int agt_coll_fadd(int op, uint32_t owner, uint32_t id, int64_t value, int64_t *old,
-                  uint32_t me, const agt_coll_waiter *w)
+                  uint32_t me)
 {
     if (!agt_chan_up())
         return -ENOTCONN;
@@ -44,9 +49,9 @@ int agt_coll_fadd(int op, uint32_t owner, uint32_t id, int64_t value, int64_t *o
     agt_wire wire = { .kind = AGT_K_FADD, .hdrlen = sizeof h, .src = me, .dst = owner };
     want.done = 0;
     struct iovec iov[2] = { { &wire, sizeof wire }, { &h, sizeof h } };
-    agt_mc_post(AGT_CMD_PIO, iov, 2, w);
+    agt_mc_post(AGT_CMD_PIO, iov, 2);
     if (!want.done)
-        w->until(got, NULL);
+        agt_chan_progress_until(got, NULL);
     if (want.missing)
         return -ENOENT;
     if (old)

@@ -50,8 +50,20 @@ static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
     return a->ctx == b->ctx && a->root == b->root && a->hash == b->hash && a->shape == b->shape;
 }
 
-int agt_coll_up(void) { return agt_chan_up(); }
-size_t agt_coll_max_ranks(void) { return AGT_TREE_MAX; }
+_Static_assert((int)MPID_TREE_BINARY == (int)AGT_TREE_BINARY &&
+                   (int)MPID_TREE_BINOMIAL == (int)AGT_TREE_BINOMIAL &&
+                   (int)MPID_TREE_SHAPE == (int)AGT_TREE_SHAPE &&
+                   (int)MPID_TREE_HOST == (int)AGT_TREE_HOST,
+               "the device's tree shapes are the agent's");
+
+const mpid_chan_coll agt_coll_table = {
+    .up = agt_chan_up,
+    .max_ranks = AGT_TREE_MAX,
+    .red_ok = agt_coll_red_ok,
+    .bcast = agt_coll_bcast,
+    .reduce = agt_coll_reduce,
+    .fadd = agt_coll_fadd,
+};
 
 static void take(const agt_mc_hdr *h, const char *pay, size_t len)
 {
@@ -139,7 +151,7 @@ static int rx_done_or_stuck(void *arg)
     return rx_done(arg) || fwd.h < fwd.t;
 }
 
-void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w)
+void agt_mc_post(uint8_t op, const struct iovec *iov, int n)
 {
     for (unsigned spins = 0;; spins++) {
         int rc = agt_chan_post(op, iov, n);
@@ -147,12 +159,11 @@ void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_wait
             return;
         if (rc != -EAGAIN)
             cu_fatal("agent: cannot post a multicast command (%d)", rc);
-        agt_mc_idle(w, spins);
+        agt_mc_idle(spins);
     }
 }
 
-int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world,
-               const agt_coll_waiter *w)
+int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world)
 {
     if (!agt_chan_up())
         return -ENOTCONN;
@@ -181,7 +192,7 @@ int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, con
         for (int i = 0; i < size; i++)
             wr[i] = (uint32_t)world[i];
         struct iovec iov[2] = { { &c, sizeof c }, { wr, sizeof(uint32_t) * (size_t)size } };
-        agt_mc_post(AGT_CMD_TREE, iov, 2, w);
+        agt_mc_post(AGT_CMD_TREE, iov, 2);
     }
     key->seq = keys[e].seq++;
     return 0;
@@ -204,13 +215,13 @@ void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total)
 
 size_t agt_mc_rx_count(void) { return rx.npk; }
 
-void agt_mc_rx_wait(const agt_coll_waiter *w)
+void agt_mc_rx_wait(void)
 {
     for (unsigned spins = 0; !rx_done(NULL); spins++) {
         if (fwd.h == fwd.t)
-            w->until(rx_done_or_stuck, NULL);
+            agt_chan_progress_until(rx_done_or_stuck, NULL);
         else
-            agt_mc_idle(w, spins);
+            agt_mc_idle(spins);
     }
     rx.active = 0;
 }
@@ -260,12 +271,12 @@ static int fwd_setup(int shape, int root, int rank, int size, const int *world, 
 }
 
 int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
-                   const int *world, const agt_coll_waiter *w)
+                   const int *world)
 {
     if (len > UINT32_MAX)
         return -E2BIG;
     agt_mc_hdr key;
-    int rc = agt_mc_key(&key, shape, ctx, root, size, world, w);
+    int rc = agt_mc_key(&key, shape, ctx, root, size, world);
     if (rc)
         return rc;
     fwd.nchild = 0;
@@ -282,7 +293,7 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
                     rc = post_packet(buf, (uint32_t)off, n, c < 0 ? -1 : fwd.child[c]);
                     if (rc != -EAGAIN)
                         break;
-                    agt_mc_idle(w, spins);
+                    agt_mc_idle(spins);
                 }
             if (rc)
                 cu_fatal("agent: cannot post a multicast packet (%d)", rc);
@@ -291,7 +302,7 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
         return 0;
     }
     agt_mc_rx_begin(&key, buf, len);
-    agt_mc_rx_wait(w);
+    agt_mc_rx_wait();
     fwd.nchild = 0;
     return 0;
 }

@@ -10,28 +10,28 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+#include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_coll.h"
 #include "netmod/agent/agent_ring.h"
 
 /* One pass of a wait for something the agent frees without waking us (tx
  * slots, results): progress, and yield the core every 16 idle passes. */
-static inline void agt_mc_idle(const agt_coll_waiter *w, unsigned pass)
+static inline void agt_mc_idle(unsigned pass)
 {
-    if (w->progress() == 0 && (pass & 15) == 15)
+    if (agt_chan_progress() == 0 && (pass & 15) == 15)
         sched_yield();
 }
 
 /* Post a command (the packet in iov), progressing while tx slots are busy. */
-void agt_mc_post(uint8_t op, const struct iovec *iov, int n, const agt_coll_waiter *w);
+void agt_mc_post(uint8_t op, const struct iovec *iov, int n);
 /* The key of the tree (ctx, root, shape, members), installing it at the
  * node's agent at this rank's first use, with the next operation number
  * of that tree (every member counts the same calls). 0 or -errno. */
-int  agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world,
-                const agt_coll_waiter *w);
+int  agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, const int *world);
 /* Receive operation key's MCAST packets (total bytes, at least one packet)
  * into buf: begin takes what came early, wait progresses until all is in. */
 void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total);
-void agt_mc_rx_wait(const agt_coll_waiter *w);
+void agt_mc_rx_wait(void);
 /* Packets of the current receive taken so far. */
 size_t agt_mc_rx_count(void);
 

@@ -46,8 +46,7 @@ int agt_coll_red_ok(int op, int basic)
 }
 
 int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, int all, int root,
-                    int shape, uint32_t ctx, int rank, int size, const int *world,
-                    const agt_coll_waiter *w)
+                    int shape, uint32_t ctx, int rank, int size, const int *world)
 {
     if (bytes > UINT32_MAX)
         return -E2BIG;
@@ -55,7 +54,7 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
         return -EINVAL;
     agt_red_hdr h = { .op = (uint8_t)(bytes ? op : 0), .basic = (uint8_t)(bytes ? basic : 0),
                       .what = all ? AGT_RED_ALLREDUCE : AGT_RED_REDUCE };
-    int rc = agt_mc_key(&h.mc, shape, ctx, root, size, world, w);
+    int rc = agt_mc_key(&h.mc, shape, ctx, root, size, world);
     if (rc)
         return rc;
     h.mc.total = (uint32_t)bytes;
@@ -73,7 +72,7 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
     do {   /* an empty operation (barrier) is one empty packet */
         if (all && i >= agt_mc_rx_count() + red_ahead) {
             red_posted = i;
-            w->until(window_open, NULL);
+            agt_chan_progress_until(window_open, NULL);
         }
         i++;
         size_t n = bytes - off < chunk ? bytes - off : chunk;
@@ -81,10 +80,10 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
         h.mc.off = (uint32_t)off;
         struct iovec iov[3] = { { &wire, sizeof wire }, { &h, sizeof h },
                                 { (char *)in + off, n } };
-        agt_mc_post(AGT_CMD_PIO, iov, n ? 3 : 2, w);   /* a barrier has no buffer */
+        agt_mc_post(AGT_CMD_PIO, iov, n ? 3 : 2);   /* a barrier has no buffer */
         off += n;
     } while (off < bytes);
     if (wants)
-        agt_mc_rx_wait(w);
+        agt_mc_rx_wait();
     return 0;
 }
