@@ -21,14 +21,35 @@
  * the map from communicator rank to world rank. Embedded in the MPI layer's
  * communicator object. */
 typedef struct mpid_comm {
-    uint32_t   context_id;   /* even; +MPID_CTX_COLL is the collective context */
+    uint32_t   context_id;   /* even; +MPID_CTX_COLL is the collective context:
+                                what receives and probes match on */
     int        rank;         /* my rank in the communicator */
     int        size;
     const int *world_ranks;  /* [size]: communicator rank -> world rank */
     int        foreign;      /* some world_ranks are processes of other jobs (routing
                                 slots past the world): choices that rest on this job's
                                 node map or load must not differ between the jobs */
+    uint32_t   remote_context_id;  /* what sends carry: the context the destination
+                                      receives on; context_id but where one process
+                                      stands on both sides of a connection (its two
+                                      communicators then receive apart); with
+                                      MPID_CTX_BY_RANK see mpid_ctx_of_rank */
+    int        ctx_split;    /* MPID_CTX_BY_RANK: the first rank receiving on +2 */
 } mpid_comm;
+
+/* In remote_context_id: ranks below ctx_split receive on the context in the
+ * other bits, the rest on the one after it (+2): an intracommunicator
+ * merged from two groups that share processes. */
+#define MPID_CTX_BY_RANK 0x80000000u
+
+/* The context a send to rank dest of comm carries (ctx_off added). */
+static inline uint32_t mpid_ctx_of_rank(const mpid_comm *comm, int dest, unsigned ctx_off)
+{
+    uint32_t ctx = comm->remote_context_id + ctx_off;
+    if (__builtin_expect(ctx & MPID_CTX_BY_RANK, 0))
+        ctx = (ctx & ~MPID_CTX_BY_RANK) + (dest >= comm->ctx_split ? 2u : 0u);
+    return ctx;
+}
 
 /* Context offsets: point-to-point traffic and collective traffic of one
  * communicator never match each other. */

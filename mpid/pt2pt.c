@@ -36,6 +36,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
         return MPI_SUCCESS;
     }
     int w = comm->world_ranks[dest];
+    uint32_t ctx = mpid_ctx_of_rank(comm, dest, ctx_off);
     mpid_dest *d = &mpid_dests[w];
     size_t bytes = dt->size * count;
     mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
@@ -43,8 +44,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
     /* Fast path: contiguous eager with nothing queued before it. */
     if (__builtin_expect(dt->contig && bytes <= d->eager_max && mode != MPID_SEND_SYNC &&
                          d->qhead == NULL, 1)) {
-        mpid_pkt_msg h = { MPID_PKT_EAGER, 0, 0, comm->context_id + ctx_off,
-                           comm->rank, tag };
+        mpid_pkt_msg h = { MPID_PKT_EAGER, 0, 0, ctx, comm->rank, tag };
         struct iovec iov = { (char *)buf + dt->true_lb, bytes };
         int rc = d->ch->send(w, &h, sizeof h, &iov, bytes ? 1 : 0, 0);
         if (__builtin_expect(rc == 0, 1)) {
@@ -64,7 +64,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
     r->p.count = count;
     r->p.dt = dt;
     r->p.bytes = bytes;
-    r->p.ctx = comm->context_id + ctx_off;
+    r->p.ctx = ctx;
     r->p.rank = dest;
     r->p.tag = tag;
     r->p.my_rank = comm->rank;

@@ -144,10 +144,22 @@ int mpir_ctx_taken_by_other(int ctx, uint64_t agreement)
     for (int i = 1; i < mpir_comms.cap; i++) {
         const mpir_comm *c = mpir_comms.obj[i];
         if (c && (c->dev.context_id == (uint32_t)ctx ||
+                  (c->dev.remote_context_id & ~MPID_CTX_BY_RANK) == (uint32_t)ctx ||
                   (c->local_comm && c->local_comm->dev.context_id == (uint32_t)ctx)))
             return 1;
     }
     return 0;
+}
+
+/* The base is the lower of c's receive and send contexts, the same at both
+ * sides' objects of a process on both sides, and taken here while c lives
+ * (mpir_ctx_taken_by_other counts send contexts too), so no two live
+ * communicators of a process share it. */
+uint64_t mpir_ctx_agreement(const mpir_comm *c, unsigned kind, unsigned seq)
+{
+    uint32_t a = c->dev.context_id, b = c->dev.remote_context_id & ~MPID_CTX_BY_RANK;
+    uint32_t base = a < b ? a : b;
+    return 1ull << 63 | (uint64_t)(kind & 3) << 61 | (uint64_t)(base & 0x1fffffff) << 32 | seq;
 }
 
 /* A communicator over group (retained) with context ctx; it inherits
@@ -160,6 +172,7 @@ static mpir_comm *comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int 
     if (!c)
         return NULL;
     c->dev.context_id = (uint32_t)ctx;
+    c->dev.remote_context_id = (uint32_t)ctx;
     c->dev.rank = g->rank;
     c->dev.size = g->size;
     c->dev.world_ranks = g->world_ranks;
@@ -254,13 +267,15 @@ static int allgather_ints(const int *mine, int n, int *all, const mpid_comm *vie
                                         view, tag);
 }
 
-int mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx)
+int mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, uint64_t agreement,
+                     int *ctx)
 {
     for (;;) {
-        int refused = mpir_ctx_taken(m) || (span > 1 && mpir_ctx_taken(m + 2));
-        int held = 0;
+        int refused = 0, held = 0;
+        for (int k = 0; k < span && !refused; k++)
+            refused = mpir_ctx_taken_by_other(m + 2 * k, agreement);
         while (!refused && held < span)
-            if (mpir_ctx_reserve(m + 2 * held++) != MPI_SUCCESS)
+            if (mpir_ctx_reserve_as(m + 2 * held++, agreement) != MPI_SUCCESS)
                 refused = 1;
         mpir_ctx_accept(m + 2 * (span - 1));
         int mine[2] = { refused, mpir_ctx_next() }, max[2];
@@ -335,7 +350,7 @@ static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **a
     int mt = 0, m = mpir_ctx_sample_max(a, view->size, nint, nint - 1, 0, &mt);
     if (mt) {
         view_arg va = { view, tag };
-        rc = mpir_ctx_confirm(view_max, &va, m, 1, &m);
+        rc = mpir_ctx_confirm(view_max, &va, m, 1, 0, &m);
     }
     mpir_ctx_end(rc == MPI_SUCCESS ? m : -1);
     if (rc != MPI_SUCCESS) {
@@ -627,7 +642,9 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     /* Only the group's members take part: they agree among themselves,
      * ranked as in the group, on the parent's collective context, kept
      * apart from other such calls by the user's tag. */
-    mpid_comm sub = { c->dev.context_id, g->rank, g->size, g->world_ranks };
+    mpid_comm sub = { .context_id = c->dev.context_id, .rank = g->rank, .size = g->size,
+                      .world_ranks = g->world_ranks,
+                      .remote_context_id = c->dev.remote_context_id };
     int mine, *all = NULL, m;
     rc = agree_on(&sub, tag, &mine, 1, &all, &m);
     free(all);

@@ -15,7 +15,11 @@
  *   the next round's maximum of `refused` says whether everyone took m; if
  *   someone refused, its maximum of the counters is the next proposal.
  * Communicators made meanwhile start above m on every process that has seen
- * it, and the ones made before are caught by the refusals.
+ * it, and the ones made before are caught by the refusals. An
+ * intercommunicator's duplicate takes m and m+2, or m .. m+6 when its sides
+ * receive apart; then a process may be on both sides, so the reservations
+ * carry the agreement's identity (mpir_ctx_agreement) and its two threads
+ * never refuse each other.
  *
  * A round: the members send their records to rank 0 of their group, which
  * folds them, swaps with the other group's rank 0 (intercommunicators), and
@@ -45,6 +49,10 @@ typedef struct idup_op {
     mpid_request **reqs;    /* [local.size + 1] */
     int           nreq;
     int           proposal; /* the id under test, or -1 */
+    int           side;     /* intercommunicator parent: mpir_intercomm_side */
+    int           span;     /* ids the duplicate takes from the proposal */
+    int           held;     /* of them, reserved here */
+    uint64_t      id;       /* the agreement's identity (0: anonymous) */
     int           err;
 } idup_op;
 
@@ -104,6 +112,13 @@ static void start_round(idup_op *op, int refused)
         op->err = rc;
 }
 
+/* Gives up the ids this process reserved for the proposal. */
+static void unreserve(idup_op *op)
+{
+    while (op->held > 0)
+        mpir_ctx_unreserve(op->proposal + 2 * --op->held);
+}
+
 /* Every process of the parent has this round's maximum in op->acc. */
 static void round_done(idup_op *op)
 {
@@ -111,16 +126,17 @@ static void round_done(idup_op *op)
         op->state = ST_DONE;   /* everyone took the proposal */
         return;
     }
-    if (op->proposal >= 0)
-        mpir_ctx_unreserve(op->proposal);   /* no-op where it was refused */
-    int m = op->proposal = op->acc[0];
+    unreserve(op);
+    int m = op->proposal = op->acc[0], last = m + 2 * (op->span - 1);
     /* a blocking agreement under way here may end on any id from its sample */
     int busy = mpir_ctx_inflight();
-    int refused = (busy >= 0 && m + 2 >= busy) || mpir_ctx_taken(m) ||
-                  (op->is_inter && mpir_ctx_taken(m + 2));
-    if (!refused && mpir_ctx_reserve(m) != MPI_SUCCESS)
-        refused = 1;
-    mpir_ctx_accept(op->is_inter ? m + 2 : m);
+    int refused = busy >= 0 && last + 2 >= busy;
+    for (int k = 0; k < op->span && !refused; k++)
+        refused = mpir_ctx_taken_by_other(m + 2 * k, op->id);
+    while (!refused && op->held < op->span)
+        if (mpir_ctx_reserve_as(m + 2 * op->held++, op->id) != MPI_SUCCESS)
+            refused = 1;
+    mpir_ctx_accept(last);
     start_round(op, refused);
 }
 
@@ -193,12 +209,15 @@ static int idup_poll(mpid_request *req)
         return moved;   /* a failed round: let what is posted finish */
     if (op->state != ST_DONE && op->err == MPI_SUCCESS)
         return moved;
-    if (op->proposal >= 0)
-        mpir_ctx_unreserve(op->proposal);
+    unreserve(op);
     if (op->nc && op->err == MPI_SUCCESS) {
-        op->nc->dev.context_id = (uint32_t)op->proposal;
-        if (op->is_inter)
-            op->nc->local_comm->dev.context_id = (uint32_t)op->proposal + 2;
+        mpir_comm *nc = op->nc;
+        nc->dev.context_id = nc->dev.remote_context_id = (uint32_t)op->proposal;
+        if (op->side >= 0)
+            mpir_intercomm_set_sides(nc, op->proposal, op->side);
+        else if (op->is_inter)
+            nc->local_comm->dev.context_id = nc->local_comm->dev.remote_context_id =
+                (uint32_t)op->proposal + 2;
     }
     mpir_status_empty(&req->status);
     req->status.MPI_ERROR = op->err;
@@ -227,6 +246,9 @@ static int idup_start(mpir_comm *c, mpir_comm *nc, mpid_request **out)
         op->rg = c->remote_group;
         mpir_group_retain(op->rg);
     }
+    op->side = c->is_inter ? mpir_intercomm_side(c) : -1;
+    op->span = !c->is_inter ? 1 : op->side < 0 ? 2 : MPIR_SIDES_SPAN;
+    op->id = op->side >= 0 ? mpir_ctx_agreement(c, 1, c->idup_seq) : 0;
     op->tag = IDUP_TAG_FIRST - (int)(c->idup_seq++ & IDUP_SEQ_MASK);
     op->proposal = -1;
     op->in = malloc((size_t)op->local.size * 2 * sizeof(int));
@@ -264,9 +286,10 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     if (prc != MPI_SUCCESS)
         nc = NULL;   /* released; still take part, so the others complete */
     else {
-        nc->dev.context_id = MPIR_CTX_PENDING;
+        nc->dev.context_id = nc->dev.remote_context_id = MPIR_CTX_PENDING;
         if (nc->is_inter)
-            nc->local_comm->dev.context_id = MPIR_CTX_PENDING;
+            nc->local_comm->dev.context_id = nc->local_comm->dev.remote_context_id =
+                MPIR_CTX_PENDING;
     }
     mpid_request *r;
     rc = idup_start(c, nc, &r);

@@ -84,9 +84,16 @@ int  mpir_ctx_taken_by_other(int ctx, uint64_t agreement);
  * bit 1) a blocking agreement's maximum m may be taken here by a
  * concurrent one: rounds of maxfn (the maximum of each of the n ints over
  * every member) until no member refuses the ids m .. m + 2 * (span - 1);
- * the id all took goes to *ctx (see comm.c). */
+ * the id all took goes to *ctx (see comm.c). agreement: its identity
+ * (mpir_ctx_reserve_as), or 0. */
 typedef int mpir_ctx_maxfn(void *arg, const int *mine, int n, int *max);
-int  mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, int *ctx);
+int  mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, uint64_t agreement,
+                      int *ctx);
+/* The identity of agreement number seq of kind (0: blocking, 1: idup) over
+ * c: the same at every member of c, also at the two objects of a process
+ * on both sides of an intercommunicator, and apart from every other
+ * agreement a process takes part in meanwhile (dynamic.c's: bit 63 clear). */
+uint64_t mpir_ctx_agreement(const mpir_comm *c, unsigned kind, unsigned seq);
 /* Folds into max[0..n) the largest of each column of a table of rows
  * records of n ints (max starts at the caller's values). */
 void mpir_ctx_fold_max(const int *table, int rows, int n, int *max);
@@ -112,6 +119,20 @@ int  mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out);
  * handler; NULL when memory runs out. */
 mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
                               int ctx);
+/* A process may stand on both sides of an intercommunicator (MPI_Comm_accept
+ * in one thread, MPI_Comm_connect in another): then each side receives on
+ * its own context. side 0 receives on x, side 1 on x + 2, each sends with
+ * the other's, and their local intracommunicators take x + 4 and x + 6.
+ * mpir_intercomm_side: ic's side (0 or 1), or -1 when both sides share
+ * one context; mpir_intercomm_set_sides gives ic side's contexts from x;
+ * MPIR_SIDES_SPAN: the ids that takes. */
+#define MPIR_SIDES_SPAN 4
+static inline int mpir_intercomm_side(const mpir_comm *ic)
+{
+    return ic->dev.context_id == ic->dev.remote_context_id ? -1
+           : ic->dev.context_id > ic->dev.remote_context_id;
+}
+void mpir_intercomm_set_sides(mpir_comm *ic, int x, int side);
 
 /* ---- attr.c ------------------------------------------------------------------ */
 void mpir_attr_init(int universe_size, int appnum);

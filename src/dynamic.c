@@ -23,11 +23,12 @@
  * connects), so the agreement has an identity, the larger of the roots'
  * random ids, and its own reservations never refuse it; the two sides are
  * told apart by the roots' ids (side 0: the smaller) and given disjoint
- * parts: one slot range of both groups' sizes, side 0's table first; ids
- * X (the intercommunicator), X+2 (side 0's local communicator) and X+4
- * (side 1's). A process on both sides has two intercommunicators of
- * context X, told apart only by the source slots: there a receive with
- * MPI_ANY_SOURCE on one may match the other's traffic.
+ * parts: one slot range of both groups' sizes, side 1's table first, and
+ * contexts of their own (mpir_intercomm_set_sides): side 0 receives on X
+ * and side 1 on X+2, each sending with the other's, and their local
+ * communicators take X+4 and X+6. So the two intercommunicators of a
+ * process on both sides match nothing of each other's, and its two
+ * incarnations reach each other through two slots of their own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -240,7 +241,7 @@ static int round_swap(const agreement *a, const int *mine, int *out)
     return rc;
 }
 
-/* Gives up what a round held: the first `held` of ids x, x+2, x+4, and
+/* Gives up what a round held: the first `held` of ids x, x+2, ..., and
  * slots from s when sheld. */
 static void release(const agreement *a, int x, int s, int held, int sheld)
 {
@@ -258,14 +259,14 @@ static int confirm(const agreement *a, int *x, int *s)
 {
     for (;;) {
         int refused = slots_busy(*s, a->total, a->id), held = 0, sheld = 0;
-        for (int k = 0; k < 3 && !refused; k++)
+        for (int k = 0; k < MPIR_SIDES_SPAN && !refused; k++)
             refused = mpir_ctx_taken_by_other(*x + 2 * k, a->id);
-        while (!refused && held < 3)
+        while (!refused && held < MPIR_SIDES_SPAN)
             if (mpir_ctx_reserve_as(*x + 2 * held++, a->id) != MPI_SUCCESS)
                 refused = 1;
         if (!refused)
             refused = !(sheld = slots_hold(*s, a->total, a->id) == MPI_SUCCESS);
-        mpir_ctx_accept(*x + 4);
+        mpir_ctx_accept(*x + 2 * (MPIR_SIDES_SPAN - 1));
         int next = slot_next(), out[4];
         int mine[3] = { refused, mpir_ctx_next(), next > *s + a->total ? next : *s + a->total };
         int rc = round_swap(a, mine, out);
@@ -329,9 +330,9 @@ static int root_swap(const char *fn, int fd, int err, int errclass, long long de
     return MPI_SUCCESS;
 }
 
-/* Routes every remote process and makes the intercommunicator (its local
- * communicator on context lctx), at every member alike. */
-static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, int lctx,
+/* Routes every remote process and makes the intercommunicator, at every
+ * member alike: its sides receive apart when side >= 0 (mine). */
+static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, int side,
                  mpir_comm **out)
 {
     int rsize = res[1], base = res[2], rbase = res[3], x = res[4], rc = MPI_SUCCESS;
@@ -354,7 +355,8 @@ static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, in
     mpir_group_release(rg);
     if (!ic)
         return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    ic->local_comm->dev.context_id = (uint32_t)lctx;
+    if (side >= 0)
+        mpir_intercomm_set_sides(ic, x, side);
     *out = ic;
     return MPI_SUCCESS;
 }
@@ -415,23 +417,22 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
         rc = mpir_err(rc, fn, "the root could not share the other group's addresses");
     agreement a = { fn, c, root, fd, errclass, deadline_ns,
                     (uint64_t)res[6] << 32 | (uint32_t)res[7], lsize + res[1] };
-    int x = res[4], s = res[2] > res[3] ? res[2] : res[3], lctx = x + 2;
+    int x = res[4], s = res[2] > res[3] ? res[2] : res[3];
     if (rc == MPI_SUCCESS && res[5]) {
         rc = confirm(&a, &x, &s);
         res[4] = x;
-        res[2] = res[8] ? s + lsize : s;       /* side 0's table first */
+        res[2] = res[8] ? s + lsize : s;       /* side 1's table first */
         res[3] = res[8] ? s : s + res[1];
-        lctx = res[8] ? x + 4 : x + 2;
     }
     if (rc != MPI_SUCCESS) {
         free(rt);
         mpir_ctx_end(-1);
         return rc;
     }
-    mpir_ctx_end(res[5] ? x + 4 : x + 2);
-    rc = build(fn, c, res, rt, lctx, out);
+    mpir_ctx_end(res[5] ? x + 2 * (MPIR_SIDES_SPAN - 1) : x + 2);
+    rc = build(fn, c, res, rt, res[5] ? res[8] : -1, out);
     if (res[5])   /* the communicator and the routes show them now */
-        release(&a, x, s, 3, 1);
+        release(&a, x, s, MPIR_SIDES_SPAN, 1);
     free(rt);
     return rc;
 }

@@ -11,6 +11,14 @@
  * maximum X: an intercommunicator takes X, its local intracommunicator X+2
  * (the same id in both groups, which are disjoint), a merged one X; every
  * process of both groups moves its counter past X+2.
+ *
+ * From an intercommunicator whose sides receive apart (a process may be on
+ * both: dynamic.c) the new ones do too: an intercommunicator takes X .. X+6
+ * (mpir_intercomm_set_sides, each group keeping its side), a merged one X
+ * for the group that comes first and X+2 for the other, each member sending
+ * with the context of its destination's group (MPID_CTX_BY_RANK). Such
+ * agreements carry an identity (mpir_ctx_agreement), so that the two
+ * threads of a process on both sides never refuse each other's ids.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -201,9 +209,19 @@ mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_g
     return ic;
 }
 
+void mpir_intercomm_set_sides(mpir_comm *ic, int x, int side)
+{
+    ic->dev.context_id = (uint32_t)(x + 2 * side);
+    ic->dev.remote_context_id = (uint32_t)(x + 2 * (1 - side));
+    ic->local_comm->dev.context_id = ic->local_comm->dev.remote_context_id =
+        (uint32_t)(x + 4 + 2 * side);
+}
+
 int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
 {
     int mine[3] = { color, key, mpir_ctx_begin() | (cu_mt != 0) }, *lall, *rall;
+    int side = mpir_intercomm_side(ic), span = side < 0 ? 2 : MPIR_SIDES_SPAN;
+    uint64_t id = mpir_ctx_agreement(ic, 0, ic->agree_seq++);
     *out = NULL;
     int rc = swap_over(ic, mine, 3, &lall, &rall);
     if (rc != MPI_SUCCESS) {
@@ -213,8 +231,8 @@ int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
     int lsize = ic->group->size, rsize = ic->remote_group->size, mt;
     int x = sample_max(lall, lsize, rall, rsize, 3, 2, &mt);
     if (mt)
-        rc = mpir_ctx_confirm(over_max, ic, x, 2, &x);
-    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
+        rc = mpir_ctx_confirm(over_max, ic, x, span, id, &x);
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 * (span - 1) : -1);
     if (rc != MPI_SUCCESS) {
         free(lall);
         free(rall);
@@ -228,6 +246,8 @@ int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
             rc = MPI_ERR_NO_MEM;
         else if (rg->size > 0)   /* lg holds me at least */
             rc = (*out = mpir_intercomm_new(ic, lg, rg, x)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        if (*out && side >= 0)
+            mpir_intercomm_set_sides(*out, x, side);
     }
     mpir_group_release(lg);
     mpir_group_release(rg);
@@ -331,7 +351,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     int x = sample_max(lall, lc->group->size, rall, rsize, 2, 1, &mt);
     if (mt) {
         create_arg ca = { &lc->dev, peer ? &peer->dev : NULL, local_leader, remote_leader, tag };
-        rc = mpir_ctx_confirm(create_max, &ca, x, 2, &x);
+        rc = mpir_ctx_confirm(create_max, &ca, x, 2, 0, &x);
     }
     mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
     if (rc != MPI_SUCCESS) {
@@ -378,6 +398,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     if (!newintracomm)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
     int mine[3] = { high ? 1 : 0, mpir_ctx_begin() | (cu_mt != 0), mpir_dyn_key() }, *lall, *rall;
+    int side = mpir_intercomm_side(ic), span = side < 0 ? 1 : 2;
+    uint64_t id = mpir_ctx_agreement(ic, 0, ic->agree_seq++);
     rc = swap_over(ic, mine, 3, &lall, &rall);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
@@ -386,8 +408,8 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     const mpir_group *lg = ic->group, *rg = ic->remote_group;
     int mt, x = sample_max(lall, lg->size, rall, rg->size, 3, 1, &mt);
     if (mt)
-        rc = mpir_ctx_confirm(over_max, ic, x, 1, &x);
-    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
+        rc = mpir_ctx_confirm(over_max, ic, x, span, id, &x);
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 * span : -1);
     if (rc != MPI_SUCCESS) {
         free(lall);
         free(rall);
@@ -398,10 +420,12 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
      * order is ours to choose: the group holding the lower world rank at its
      * rank 0 comes first, which both groups work out alike; for groups of
      * different jobs (routing slots, which each side numbers its own way)
-     * the lower random key of the leaders. */
+     * the lower random key of the leaders; for sides that receive apart
+     * (perhaps one process on both, with one key) side 0. */
     int lhigh = lall[0], rhigh = rall[0], ws = mpid_world_size();
     int same_job = lg->world_ranks[0] < ws && rg->world_ranks[0] < ws;
     int local_first = lhigh != rhigh ? !lhigh
+                      : side >= 0 ? side == 0
                       : same_job ? lg->world_ranks[0] < rg->world_ranks[0] : lall[2] < rall[2];
     free(lall);
     free(rall);
@@ -418,6 +442,11 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     mpir_group_release(g);
     if (!nc)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    if (side >= 0) {   /* the first group receives on x, the other on x + 2 */
+        nc->dev.context_id = (uint32_t)(local_first ? x : x + 2);
+        nc->dev.remote_context_id = (uint32_t)x | MPID_CTX_BY_RANK;
+        nc->dev.ctx_split = a->size;
+    }
     *newintracomm = nc->handle;
     return MPI_SUCCESS;
 }

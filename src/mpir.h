@@ -87,7 +87,7 @@ typedef struct mpir_topo mpir_topo;   /* Cartesian / graph data (topo.c) */
 
 /* An intercommunicator (is_inter) joins two disjoint groups: group is the
  * local one, remote_group the other. Its dev is the device's view for
- * traffic between the groups: the context both groups agreed on, rank = my
+ * traffic between the groups: the contexts the groups agreed on, rank = my
  * rank in the local group, size and world_ranks = the REMOTE group's, so
  * point-to-point ranks name remote processes. local_comm is an internal
  * intracommunicator over the local group (own context, no handle) for the
@@ -107,6 +107,7 @@ typedef struct mpir_comm {
     struct mpir_comm *local_comm; /* intercommunicator: internal intracommunicator over
                                    * the local group; else NULL */
     unsigned    idup_seq;      /* MPI_Comm_idup calls on it so far (their tags) */
+    unsigned    agree_seq;     /* blocking agreements over it so far (their identity) */
 } mpir_comm;
 
 static inline mpir_comm *mpir_comm_get(MPI_Comm c)
