@@ -39,7 +39,7 @@ typedef struct mpid_agent_rma {
     uint8_t  kind, op, basic, ltype;  /* op: CU_OP_*; basic: element type; lock type */
     uint32_t win;         /* the target's window index */
     uint32_t nseg;        /* request: (offset, len) pairs first in the payload (0: one
-                             segment at addr); answer: 0 or an MPI error class */
+                             segment at addr); answer: MPID_AGENT_RMA_OK or an error */
     uint32_t len;         /* target bytes of this chunk */
     uint64_t addr;
     uint64_t oreq, ooff;  /* the origin's, echoed in the answer */
@@ -47,6 +47,11 @@ typedef struct mpid_agent_rma {
     int32_t  osrc;        /* the target's rank in the window, echoed */
 } mpid_agent_rma;
 _Static_assert(sizeof(mpid_agent_rma) <= MPID_HDR_MAX, "agent RMA header too large");
+/* An answer's outcome: done; a malformed request; segments outside the
+ * window; the target's memory could not be read or written. The device
+ * reports them as MPI error classes. */
+enum { MPID_AGENT_RMA_OK = 0, MPID_AGENT_RMA_EBADREQ, MPID_AGENT_RMA_ERANGE,
+       MPID_AGENT_RMA_EACCESS };
 
 /* The words of one (rank, window) the agent serves, in memory it shares
  * with the node's ranks: the lock and accumulate words (the layout of the

@@ -102,11 +102,22 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
     }
 }
 
+/* The MPI error class of an agent's answer (MPID_AGENT_RMA_*). */
+static uint32_t answer_class(uint32_t outcome)
+{
+    switch (outcome) {
+    case MPID_AGENT_RMA_OK:      return MPI_SUCCESS;
+    case MPID_AGENT_RMA_ERANGE:  return MPI_ERR_RMA_RANGE;
+    case MPID_AGENT_RMA_EACCESS: return MPI_ERR_OTHER;
+    default:                     return MPI_ERR_INTERN;   /* EBADREQ */
+    }
+}
+
 void mpid_on_agent_rma_answer(const mpid_agent_rma *c, const void *payload, size_t len)
 {
     mpid_pkt_rma h = { .type = MPID_PKT_RMA, .kind = c->kind, .win = c->owin,
-                       .oreq = c->oreq, .ooff = c->ooff, .len = c->len, .nseg = c->nseg,
-                       .src = c->osrc };
+                       .oreq = c->oreq, .ooff = c->ooff, .len = c->len,
+                       .nseg = answer_class(c->nseg), .src = c->osrc };
     mpid_rma_on_answer(&h, payload, len);
 }
 

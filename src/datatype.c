@@ -724,6 +724,26 @@ MPIR_WEAK(Pack_size)
 
 /* ---- life cycle ---------------------------------------------------------- */
 
+/* The handle of each predefined type carries the datatype engine's index
+ * of it (CU_DT_* of src/util/dtype.h, which numbers them without mpi.h):
+ * handles and engine agree by construction, so nothing is translated. */
+#define SAME_DT(x) _Static_assert(MPI_##x == CLUMPI_DT(CU_DT_##x), "MPI_" #x " != CU_DT_" #x);
+SAME_DT(CHAR) SAME_DT(SIGNED_CHAR) SAME_DT(UNSIGNED_CHAR) SAME_DT(BYTE) SAME_DT(SHORT)
+SAME_DT(UNSIGNED_SHORT) SAME_DT(INT) SAME_DT(UNSIGNED) SAME_DT(LONG) SAME_DT(UNSIGNED_LONG)
+SAME_DT(LONG_LONG_INT) SAME_DT(UNSIGNED_LONG_LONG) SAME_DT(FLOAT) SAME_DT(DOUBLE)
+SAME_DT(LONG_DOUBLE) SAME_DT(WCHAR) SAME_DT(C_BOOL) SAME_DT(INT8_T) SAME_DT(INT16_T)
+SAME_DT(INT32_T) SAME_DT(INT64_T) SAME_DT(UINT8_T) SAME_DT(UINT16_T) SAME_DT(UINT32_T)
+SAME_DT(UINT64_T) SAME_DT(AINT) SAME_DT(COUNT) SAME_DT(OFFSET) SAME_DT(C_FLOAT_COMPLEX)
+SAME_DT(C_DOUBLE_COMPLEX) SAME_DT(C_LONG_DOUBLE_COMPLEX) SAME_DT(PACKED) SAME_DT(FLOAT_INT)
+SAME_DT(DOUBLE_INT) SAME_DT(LONG_INT) SAME_DT(2INT) SAME_DT(SHORT_INT) SAME_DT(LONG_DOUBLE_INT)
+#undef SAME_DT
+_Static_assert(MPI_DATATYPE_NULL == CLUMPI_DT(CU_DT_NULL), "MPI_DATATYPE_NULL != CU_DT_NULL");
+_Static_assert(CLUMPI_DT_BUILTIN_COUNT == CU_DT_BUILTIN_COUNT, "predefined type counts differ");
+_Static_assert(_Generic((MPI_Aint)0, cu_aint: 1, default: 0) &&
+               _Generic((MPI_Count)0, cu_count: 1, default: 0) &&
+               _Generic((MPI_Offset)0, cu_offset: 1, default: 0),
+               "MPI_Aint/Count/Offset are not the engine's C types");
+
 int mpir_dtype_init(void)
 {
     for (int i = 1; i < CLUMPI_DT_BUILTIN_COUNT; i++)

@@ -16,6 +16,19 @@ typedef struct mpir_op {
 
 static mpir_op predefined[CLUMPI_OP_BUILTIN_COUNT];
 
+/* The handle of each predefined op carries the kernels' index of it (CU_OP_*
+ * of src/util/op.h, which numbers them without mpi.h), so nothing is
+ * translated on the way down. */
+#define SAME_OP(x) _Static_assert(MPI_##x == CLUMPI_HANDLE(CLUMPI_KIND_OP, CU_OP_##x), \
+                                  "MPI_" #x " != CU_OP_" #x);
+SAME_OP(MAX) SAME_OP(MIN) SAME_OP(SUM) SAME_OP(PROD) SAME_OP(LAND)
+SAME_OP(BAND) SAME_OP(LOR) SAME_OP(BOR) SAME_OP(LXOR) SAME_OP(BXOR) SAME_OP(MINLOC)
+SAME_OP(MAXLOC) SAME_OP(REPLACE) SAME_OP(NO_OP)
+#undef SAME_OP
+_Static_assert(MPI_OP_NULL == CLUMPI_HANDLE(CLUMPI_KIND_OP, CU_OP_NULL),
+               "MPI_OP_NULL != CU_OP_NULL");
+_Static_assert(CLUMPI_OP_BUILTIN_COUNT == CU_OP_COUNT, "predefined op counts differ");
+
 int mpir_op_init(void)
 {
     for (int i = 1; i < CLUMPI_OP_BUILTIN_COUNT; i++) {

@@ -45,7 +45,6 @@
 #include "mpid/channel.h"
 #include "netmod/agent/agent.h"
 #include "netmod/agent/agent_mc.h"
-#include "mpi.h"   /* the error classes answers carry */
 #include "src/util/op.h"
 #include "src/util/rma_apply.h"
 
@@ -138,6 +137,8 @@ static void answer(uint32_t k, int kind, int err, size_t bytes)
     agt_mc_send(k, (int)agt_nodes(A.h)[origin]);
 }
 
+/* The answer's outcome of one process_vm_* transfer: OK when it moved all
+ * `want` bytes, else EACCESS (said once on stderr). */
 static int cma_err(ssize_t got, size_t want)
 {
     static int warned;
@@ -146,7 +147,7 @@ static int cma_err(ssize_t got, size_t want)
     if (!warned++)
         fprintf(stderr, "clumpi-agent[node %d]: one-sided access to a rank's window failed: %s\n",
                 A.node, got < 0 ? strerror(errno) : "short transfer");
-    return MPI_ERR_OTHER;
+    return MPID_AGENT_RMA_EACCESS;
 }
 
 /* A put, get or accumulate kind: apply it, answer. */
@@ -164,7 +165,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
     int err = 0;
     if (nseg > SEGS_MAX || len > AGT_MAX_PAYLOAD ||
         (h->nseg ? nseg * sizeof *segs : 0) + dlen > w->len) {
-        err = MPI_ERR_INTERN;
+        err = MPID_AGENT_RMA_EBADREQ;
         goto done;
     }
     if (h->nseg) {
@@ -178,7 +179,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
     for (size_t i = 0; i < nseg; i++) {
         uint64_t o = (uintptr_t)segs[i].iov_base, n = segs[i].iov_len;
         if (o > size || n > size - o) {
-            err = MPI_ERR_RMA_RANGE;
+            err = MPID_AGENT_RMA_ERANGE;
             goto done;
         }
         segs[i].iov_base = (void *)(uintptr_t)(base + o);

@@ -14,6 +14,26 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+/* The predefined element types, numbered as the MPI layer numbers its
+ * predefined datatype handles (src/datatype.c checks the two agree at
+ * compile time, so no translation is needed between them). */
+enum {
+    CU_DT_NULL = 0, CU_DT_CHAR, CU_DT_SIGNED_CHAR, CU_DT_UNSIGNED_CHAR, CU_DT_BYTE, CU_DT_SHORT,
+    CU_DT_UNSIGNED_SHORT, CU_DT_INT, CU_DT_UNSIGNED, CU_DT_LONG, CU_DT_UNSIGNED_LONG,
+    CU_DT_LONG_LONG_INT, CU_DT_UNSIGNED_LONG_LONG, CU_DT_FLOAT, CU_DT_DOUBLE, CU_DT_LONG_DOUBLE,
+    CU_DT_WCHAR, CU_DT_C_BOOL, CU_DT_INT8_T, CU_DT_INT16_T, CU_DT_INT32_T, CU_DT_INT64_T,
+    CU_DT_UINT8_T, CU_DT_UINT16_T, CU_DT_UINT32_T, CU_DT_UINT64_T, CU_DT_AINT, CU_DT_COUNT,
+    CU_DT_OFFSET, CU_DT_C_FLOAT_COMPLEX, CU_DT_C_DOUBLE_COMPLEX, CU_DT_C_LONG_DOUBLE_COMPLEX,
+    CU_DT_PACKED, CU_DT_FLOAT_INT, CU_DT_DOUBLE_INT, CU_DT_LONG_INT, CU_DT_2INT,
+    CU_DT_SHORT_INT, CU_DT_LONG_DOUBLE_INT, CU_DT_BUILTIN_COUNT
+};
+
+/* The C types of the multi-language types MPI_AINT, MPI_COUNT, MPI_OFFSET
+ * (src/datatype.c checks them against MPI_Aint, MPI_Count, MPI_Offset). */
+typedef intptr_t  cu_aint;
+typedef long long cu_count;
+typedef long long cu_offset;
+
 typedef struct cu_dtype cu_dtype;
 
 /* The leading fields are public so that fast paths can read them inline;
@@ -35,7 +55,7 @@ struct cu_dtype {
     struct cu_dtype_priv *priv;
 };
 
-/* The predefined type at index i of mpi.h's table (1..CLUMPI_DT_BUILTIN_COUNT-1). */
+/* The predefined type of index i (CU_DT_CHAR .. CU_DT_BUILTIN_COUNT-1). */
 const cu_dtype *cu_dtype_builtin(int index);
 
 /* Hot-path helpers (static inline: called for every message). */

@@ -1,6 +1,6 @@
 /*
- * dtype_builtin.c — the predefined datatypes, in mpi.h's index order
- * (CLUMPI_DT(1) .. CLUMPI_DT(38)). Sizes, alignments and the pair types'
+ * dtype_builtin.c — the predefined datatypes, by their CU_DT_* index
+ * (dtype.h). Sizes, alignments and the pair types'
  * layouts come from the C compiler, so they match what user code declares.
  */
 #include <complex.h>
@@ -9,7 +9,6 @@
 #include <stddef.h>
 #include <string.h>
 #include <wchar.h>
-#include "src/include/mpi.h"
 #include "src/util/dtype_impl.h"
 
 /* The pair types of MPI_MINLOC / MPI_MAXLOC, laid out as C lays them out. */
@@ -32,51 +31,51 @@ typedef struct bdesc {
 #define B(NAME, T)  { NAME, sizeof(T), alignof(T), 0, 0 }
 #define P(NAME, S, FIRST) { NAME, sizeof(S), alignof(S), FIRST, offsetof(S, i) }
 
-static const bdesc desc[CLUMPI_DT_BUILTIN_COUNT] = {
-    [0]  = { "MPI_DATATYPE_NULL", 0, 1, 0, 0 },
-    [1]  = B("MPI_CHAR", char),
-    [2]  = B("MPI_SIGNED_CHAR", signed char),
-    [3]  = B("MPI_UNSIGNED_CHAR", unsigned char),
-    [4]  = B("MPI_BYTE", unsigned char),
-    [5]  = B("MPI_SHORT", short),
-    [6]  = B("MPI_UNSIGNED_SHORT", unsigned short),
-    [7]  = B("MPI_INT", int),
-    [8]  = B("MPI_UNSIGNED", unsigned),
-    [9]  = B("MPI_LONG", long),
-    [10] = B("MPI_UNSIGNED_LONG", unsigned long),
-    [11] = B("MPI_LONG_LONG_INT", long long),
-    [12] = B("MPI_UNSIGNED_LONG_LONG", unsigned long long),
-    [13] = B("MPI_FLOAT", float),
-    [14] = B("MPI_DOUBLE", double),
-    [15] = B("MPI_LONG_DOUBLE", long double),
-    [16] = B("MPI_WCHAR", wchar_t),
-    [17] = B("MPI_C_BOOL", _Bool),
-    [18] = B("MPI_INT8_T", int8_t),
-    [19] = B("MPI_INT16_T", int16_t),
-    [20] = B("MPI_INT32_T", int32_t),
-    [21] = B("MPI_INT64_T", int64_t),
-    [22] = B("MPI_UINT8_T", uint8_t),
-    [23] = B("MPI_UINT16_T", uint16_t),
-    [24] = B("MPI_UINT32_T", uint32_t),
-    [25] = B("MPI_UINT64_T", uint64_t),
-    [26] = B("MPI_AINT", MPI_Aint),
-    [27] = B("MPI_COUNT", MPI_Count),
-    [28] = B("MPI_OFFSET", MPI_Offset),
-    [29] = B("MPI_C_FLOAT_COMPLEX", float _Complex),
-    [30] = B("MPI_C_DOUBLE_COMPLEX", double _Complex),
-    [31] = B("MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex),
-    [32] = B("MPI_PACKED", unsigned char),
-    [33] = P("MPI_FLOAT_INT", struct cu_float_int, 13),
-    [34] = P("MPI_DOUBLE_INT", struct cu_double_int, 14),
-    [35] = P("MPI_LONG_INT", struct cu_long_int, 9),
-    [36] = P("MPI_2INT", struct cu_2int, 7),
-    [37] = P("MPI_SHORT_INT", struct cu_short_int, 5),
-    [38] = P("MPI_LONG_DOUBLE_INT", struct cu_ldouble_int, 15),
+static const bdesc desc[CU_DT_BUILTIN_COUNT] = {
+    [CU_DT_NULL] = { "MPI_DATATYPE_NULL", 0, 1, 0, 0 },
+    [CU_DT_CHAR] = B("MPI_CHAR", char),
+    [CU_DT_SIGNED_CHAR] = B("MPI_SIGNED_CHAR", signed char),
+    [CU_DT_UNSIGNED_CHAR] = B("MPI_UNSIGNED_CHAR", unsigned char),
+    [CU_DT_BYTE] = B("MPI_BYTE", unsigned char),
+    [CU_DT_SHORT] = B("MPI_SHORT", short),
+    [CU_DT_UNSIGNED_SHORT] = B("MPI_UNSIGNED_SHORT", unsigned short),
+    [CU_DT_INT] = B("MPI_INT", int),
+    [CU_DT_UNSIGNED] = B("MPI_UNSIGNED", unsigned),
+    [CU_DT_LONG] = B("MPI_LONG", long),
+    [CU_DT_UNSIGNED_LONG] = B("MPI_UNSIGNED_LONG", unsigned long),
+    [CU_DT_LONG_LONG_INT] = B("MPI_LONG_LONG_INT", long long),
+    [CU_DT_UNSIGNED_LONG_LONG] = B("MPI_UNSIGNED_LONG_LONG", unsigned long long),
+    [CU_DT_FLOAT] = B("MPI_FLOAT", float),
+    [CU_DT_DOUBLE] = B("MPI_DOUBLE", double),
+    [CU_DT_LONG_DOUBLE] = B("MPI_LONG_DOUBLE", long double),
+    [CU_DT_WCHAR] = B("MPI_WCHAR", wchar_t),
+    [CU_DT_C_BOOL] = B("MPI_C_BOOL", _Bool),
+    [CU_DT_INT8_T] = B("MPI_INT8_T", int8_t),
+    [CU_DT_INT16_T] = B("MPI_INT16_T", int16_t),
+    [CU_DT_INT32_T] = B("MPI_INT32_T", int32_t),
+    [CU_DT_INT64_T] = B("MPI_INT64_T", int64_t),
+    [CU_DT_UINT8_T] = B("MPI_UINT8_T", uint8_t),
+    [CU_DT_UINT16_T] = B("MPI_UINT16_T", uint16_t),
+    [CU_DT_UINT32_T] = B("MPI_UINT32_T", uint32_t),
+    [CU_DT_UINT64_T] = B("MPI_UINT64_T", uint64_t),
+    [CU_DT_AINT] = B("MPI_AINT", cu_aint),
+    [CU_DT_COUNT] = B("MPI_COUNT", cu_count),
+    [CU_DT_OFFSET] = B("MPI_OFFSET", cu_offset),
+    [CU_DT_C_FLOAT_COMPLEX] = B("MPI_C_FLOAT_COMPLEX", float _Complex),
+    [CU_DT_C_DOUBLE_COMPLEX] = B("MPI_C_DOUBLE_COMPLEX", double _Complex),
+    [CU_DT_C_LONG_DOUBLE_COMPLEX] = B("MPI_C_LONG_DOUBLE_COMPLEX", long double _Complex),
+    [CU_DT_PACKED] = B("MPI_PACKED", unsigned char),
+    [CU_DT_FLOAT_INT] = P("MPI_FLOAT_INT", struct cu_float_int, CU_DT_FLOAT),
+    [CU_DT_DOUBLE_INT] = P("MPI_DOUBLE_INT", struct cu_double_int, CU_DT_DOUBLE),
+    [CU_DT_LONG_INT] = P("MPI_LONG_INT", struct cu_long_int, CU_DT_LONG),
+    [CU_DT_2INT] = P("MPI_2INT", struct cu_2int, CU_DT_INT),
+    [CU_DT_SHORT_INT] = P("MPI_SHORT_INT", struct cu_short_int, CU_DT_SHORT),
+    [CU_DT_LONG_DOUBLE_INT] = P("MPI_LONG_DOUBLE_INT", struct cu_ldouble_int, CU_DT_LONG_DOUBLE),
 };
 
-static cu_dtype             types[CLUMPI_DT_BUILTIN_COUNT];
-static struct cu_dtype_priv privs[CLUMPI_DT_BUILTIN_COUNT];
-static cu_dtype            *pair_sc[CLUMPI_DT_BUILTIN_COUNT][2];
+static cu_dtype             types[CU_DT_BUILTIN_COUNT];
+static struct cu_dtype_priv privs[CU_DT_BUILTIN_COUNT];
+static cu_dtype            *pair_sc[CU_DT_BUILTIN_COUNT][2];
 static size_t               pair_sc_copies[2] = { 1, 1 };
 static pthread_once_t       once = PTHREAD_ONCE_INIT;
 
@@ -125,13 +124,13 @@ static void init_one(int i)
 
 static void init_all(void)
 {
-    for (int i = 1; i < CLUMPI_DT_BUILTIN_COUNT; i++)
+    for (int i = 1; i < CU_DT_BUILTIN_COUNT; i++)
         init_one(i);
 }
 
 const cu_dtype *cu_dtype_builtin(int index)
 {
-    if (index <= 0 || index >= CLUMPI_DT_BUILTIN_COUNT)
+    if (index <= 0 || index >= CU_DT_BUILTIN_COUNT)
         return NULL;
     pthread_once(&once, init_all);
     return &types[index];

@@ -12,7 +12,6 @@
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
-#include "src/include/mpi.h"
 #include "src/util/dtype_impl.h"
 
 #if !defined(__BYTE_ORDER__) || (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ && \
@@ -36,46 +35,45 @@ typedef struct ext_desc {
     unsigned char kind, ext, sub, sub2;
 } ext_desc;
 
-#define MI(t) ((unsigned char)((t) & 0xff))
-static const ext_desc ext_table[CLUMPI_DT_BUILTIN_COUNT] = {
-    [MI(MPI_CHAR)] = { K_UINT, 1, 0 },
-    [MI(MPI_SIGNED_CHAR)] = { K_INT, 1, 0 },
-    [MI(MPI_UNSIGNED_CHAR)] = { K_UINT, 1, 0 },
-    [MI(MPI_BYTE)] = { K_UINT, 1, 0 },
-    [MI(MPI_SHORT)] = { K_INT, 2, 0 },
-    [MI(MPI_UNSIGNED_SHORT)] = { K_UINT, 2, 0 },
-    [MI(MPI_INT)] = { K_INT, 4, 0 },
-    [MI(MPI_UNSIGNED)] = { K_UINT, 4, 0 },
-    [MI(MPI_LONG)] = { K_INT, 4, 0 },
-    [MI(MPI_UNSIGNED_LONG)] = { K_UINT, 4, 0 },
-    [MI(MPI_LONG_LONG_INT)] = { K_INT, 8, 0 },
-    [MI(MPI_UNSIGNED_LONG_LONG)] = { K_UINT, 8, 0 },
-    [MI(MPI_FLOAT)] = { K_UINT, 4, 0 },
-    [MI(MPI_DOUBLE)] = { K_UINT, 8, 0 },
-    [MI(MPI_LONG_DOUBLE)] = { K_LDBL, 16, 0 },
-    [MI(MPI_WCHAR)] = { K_UINT, 2, 0 },
-    [MI(MPI_C_BOOL)] = { K_UINT, 1, 0 },
-    [MI(MPI_INT8_T)] = { K_INT, 1, 0 },
-    [MI(MPI_INT16_T)] = { K_INT, 2, 0 },
-    [MI(MPI_INT32_T)] = { K_INT, 4, 0 },
-    [MI(MPI_INT64_T)] = { K_INT, 8, 0 },
-    [MI(MPI_UINT8_T)] = { K_UINT, 1, 0 },
-    [MI(MPI_UINT16_T)] = { K_UINT, 2, 0 },
-    [MI(MPI_UINT32_T)] = { K_UINT, 4, 0 },
-    [MI(MPI_UINT64_T)] = { K_UINT, 8, 0 },
-    [MI(MPI_AINT)] = { K_INT, 8, 0 },
-    [MI(MPI_COUNT)] = { K_INT, 8, 0 },
-    [MI(MPI_OFFSET)] = { K_INT, 8, 0 },
-    [MI(MPI_C_FLOAT_COMPLEX)] = { K_TWO, 8, MI(MPI_FLOAT), MI(MPI_FLOAT) },
-    [MI(MPI_C_DOUBLE_COMPLEX)] = { K_TWO, 16, MI(MPI_DOUBLE), MI(MPI_DOUBLE) },
-    [MI(MPI_C_LONG_DOUBLE_COMPLEX)] = { K_TWO, 32, MI(MPI_LONG_DOUBLE), MI(MPI_LONG_DOUBLE) },
-    [MI(MPI_PACKED)] = { K_UINT, 1, 0 },
-    [MI(MPI_FLOAT_INT)] = { K_TWO, 8, MI(MPI_FLOAT), MI(MPI_INT) },
-    [MI(MPI_DOUBLE_INT)] = { K_TWO, 12, MI(MPI_DOUBLE), MI(MPI_INT) },
-    [MI(MPI_LONG_INT)] = { K_TWO, 8, MI(MPI_LONG), MI(MPI_INT) },
-    [MI(MPI_2INT)] = { K_TWO, 8, MI(MPI_INT), MI(MPI_INT) },
-    [MI(MPI_SHORT_INT)] = { K_TWO, 6, MI(MPI_SHORT), MI(MPI_INT) },
-    [MI(MPI_LONG_DOUBLE_INT)] = { K_TWO, 20, MI(MPI_LONG_DOUBLE), MI(MPI_INT) },
+static const ext_desc ext_table[CU_DT_BUILTIN_COUNT] = {
+    [CU_DT_CHAR] = { K_UINT, 1, 0 },
+    [CU_DT_SIGNED_CHAR] = { K_INT, 1, 0 },
+    [CU_DT_UNSIGNED_CHAR] = { K_UINT, 1, 0 },
+    [CU_DT_BYTE] = { K_UINT, 1, 0 },
+    [CU_DT_SHORT] = { K_INT, 2, 0 },
+    [CU_DT_UNSIGNED_SHORT] = { K_UINT, 2, 0 },
+    [CU_DT_INT] = { K_INT, 4, 0 },
+    [CU_DT_UNSIGNED] = { K_UINT, 4, 0 },
+    [CU_DT_LONG] = { K_INT, 4, 0 },
+    [CU_DT_UNSIGNED_LONG] = { K_UINT, 4, 0 },
+    [CU_DT_LONG_LONG_INT] = { K_INT, 8, 0 },
+    [CU_DT_UNSIGNED_LONG_LONG] = { K_UINT, 8, 0 },
+    [CU_DT_FLOAT] = { K_UINT, 4, 0 },
+    [CU_DT_DOUBLE] = { K_UINT, 8, 0 },
+    [CU_DT_LONG_DOUBLE] = { K_LDBL, 16, 0 },
+    [CU_DT_WCHAR] = { K_UINT, 2, 0 },
+    [CU_DT_C_BOOL] = { K_UINT, 1, 0 },
+    [CU_DT_INT8_T] = { K_INT, 1, 0 },
+    [CU_DT_INT16_T] = { K_INT, 2, 0 },
+    [CU_DT_INT32_T] = { K_INT, 4, 0 },
+    [CU_DT_INT64_T] = { K_INT, 8, 0 },
+    [CU_DT_UINT8_T] = { K_UINT, 1, 0 },
+    [CU_DT_UINT16_T] = { K_UINT, 2, 0 },
+    [CU_DT_UINT32_T] = { K_UINT, 4, 0 },
+    [CU_DT_UINT64_T] = { K_UINT, 8, 0 },
+    [CU_DT_AINT] = { K_INT, 8, 0 },
+    [CU_DT_COUNT] = { K_INT, 8, 0 },
+    [CU_DT_OFFSET] = { K_INT, 8, 0 },
+    [CU_DT_C_FLOAT_COMPLEX] = { K_TWO, 8, CU_DT_FLOAT, CU_DT_FLOAT },
+    [CU_DT_C_DOUBLE_COMPLEX] = { K_TWO, 16, CU_DT_DOUBLE, CU_DT_DOUBLE },
+    [CU_DT_C_LONG_DOUBLE_COMPLEX] = { K_TWO, 32, CU_DT_LONG_DOUBLE, CU_DT_LONG_DOUBLE },
+    [CU_DT_PACKED] = { K_UINT, 1, 0 },
+    [CU_DT_FLOAT_INT] = { K_TWO, 8, CU_DT_FLOAT, CU_DT_INT },
+    [CU_DT_DOUBLE_INT] = { K_TWO, 12, CU_DT_DOUBLE, CU_DT_INT },
+    [CU_DT_LONG_INT] = { K_TWO, 8, CU_DT_LONG, CU_DT_INT },
+    [CU_DT_2INT] = { K_TWO, 8, CU_DT_INT, CU_DT_INT },
+    [CU_DT_SHORT_INT] = { K_TWO, 6, CU_DT_SHORT, CU_DT_INT },
+    [CU_DT_LONG_DOUBLE_INT] = { K_TWO, 20, CU_DT_LONG_DOUBLE, CU_DT_INT },
 };
 
 /* A conversion in progress: `src` and `dst` advance through the two

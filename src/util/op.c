@@ -18,10 +18,10 @@
 #include <stdint.h>
 #include <string.h>
 #include <wchar.h>
-#include "src/include/mpi.h"
+#include "src/util/dtype.h"
 #include "src/util/op.h"
 
-#define NTYPES CLUMPI_DT_BUILTIN_COUNT
+#define NTYPES CU_DT_BUILTIN_COUNT
 
 /* ---- kernel generators ---------------------------------------------------- */
 #define KERNEL(name, T, BODY)                                                   \
@@ -147,47 +147,47 @@ typedef struct tinfo {
 #define T(I, NAME, CLS, TYPE) [I] = { NAME, CLS, sizeof(TYPE), sizeof(TYPE) }
 #define TP(I, NAME, VT, ST)   [I] = { NAME, C_PAIR, sizeof(ST), sizeof(VT) + sizeof(int) }
 static const tinfo types[NTYPES] = {
-    [0] = { "MPI_DATATYPE_NULL", C_NONE, 0, 0 },
+    [CU_DT_NULL] = { "MPI_DATATYPE_NULL", C_NONE, 0, 0 },
     /* MPI_CHAR is not in MPI-3.1's integer class, but MPICH and Open MPI
      * reduce it as one (the OSU benchmarks do by default): so do we. */
-    T(1, "MPI_CHAR", C_INT, char),
-    T(2, "MPI_SIGNED_CHAR", C_INT, signed char),
-    T(3, "MPI_UNSIGNED_CHAR", C_INT, unsigned char),
-    T(4, "MPI_BYTE", C_BYTE, unsigned char),
-    T(5, "MPI_SHORT", C_INT, short),
-    T(6, "MPI_UNSIGNED_SHORT", C_INT, unsigned short),
-    T(7, "MPI_INT", C_INT, int),
-    T(8, "MPI_UNSIGNED", C_INT, unsigned),
-    T(9, "MPI_LONG", C_INT, long),
-    T(10, "MPI_UNSIGNED_LONG", C_INT, unsigned long),
-    T(11, "MPI_LONG_LONG_INT", C_INT, long long),
-    T(12, "MPI_UNSIGNED_LONG_LONG", C_INT, unsigned long long),
-    T(13, "MPI_FLOAT", C_FLT, float),
-    T(14, "MPI_DOUBLE", C_FLT, double),
-    T(15, "MPI_LONG_DOUBLE", C_FLT, long double),
-    T(16, "MPI_WCHAR", C_NONE, wchar_t),
-    T(17, "MPI_C_BOOL", C_BOOL, bool),
-    T(18, "MPI_INT8_T", C_INT, int8_t),
-    T(19, "MPI_INT16_T", C_INT, int16_t),
-    T(20, "MPI_INT32_T", C_INT, int32_t),
-    T(21, "MPI_INT64_T", C_INT, int64_t),
-    T(22, "MPI_UINT8_T", C_INT, uint8_t),
-    T(23, "MPI_UINT16_T", C_INT, uint16_t),
-    T(24, "MPI_UINT32_T", C_INT, uint32_t),
-    T(25, "MPI_UINT64_T", C_INT, uint64_t),
-    T(26, "MPI_AINT", C_MULTI, MPI_Aint),
-    T(27, "MPI_COUNT", C_MULTI, MPI_Count),
-    T(28, "MPI_OFFSET", C_MULTI, MPI_Offset),
-    T(29, "MPI_C_FLOAT_COMPLEX", C_CPLX, float _Complex),
-    T(30, "MPI_C_DOUBLE_COMPLEX", C_CPLX, double _Complex),
-    T(31, "MPI_C_LONG_DOUBLE_COMPLEX", C_CPLX, long double _Complex),
-    T(32, "MPI_PACKED", C_NONE, unsigned char),
-    TP(33, "MPI_FLOAT_INT", float, struct pair_f),
-    TP(34, "MPI_DOUBLE_INT", double, struct pair_d),
-    TP(35, "MPI_LONG_INT", long, struct pair_l),
-    TP(36, "MPI_2INT", int, struct pair_i),
-    TP(37, "MPI_SHORT_INT", short, struct pair_s),
-    TP(38, "MPI_LONG_DOUBLE_INT", long double, struct pair_ld),
+    T(CU_DT_CHAR, "MPI_CHAR", C_INT, char),
+    T(CU_DT_SIGNED_CHAR, "MPI_SIGNED_CHAR", C_INT, signed char),
+    T(CU_DT_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", C_INT, unsigned char),
+    T(CU_DT_BYTE, "MPI_BYTE", C_BYTE, unsigned char),
+    T(CU_DT_SHORT, "MPI_SHORT", C_INT, short),
+    T(CU_DT_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", C_INT, unsigned short),
+    T(CU_DT_INT, "MPI_INT", C_INT, int),
+    T(CU_DT_UNSIGNED, "MPI_UNSIGNED", C_INT, unsigned),
+    T(CU_DT_LONG, "MPI_LONG", C_INT, long),
+    T(CU_DT_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", C_INT, unsigned long),
+    T(CU_DT_LONG_LONG_INT, "MPI_LONG_LONG_INT", C_INT, long long),
+    T(CU_DT_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", C_INT, unsigned long long),
+    T(CU_DT_FLOAT, "MPI_FLOAT", C_FLT, float),
+    T(CU_DT_DOUBLE, "MPI_DOUBLE", C_FLT, double),
+    T(CU_DT_LONG_DOUBLE, "MPI_LONG_DOUBLE", C_FLT, long double),
+    T(CU_DT_WCHAR, "MPI_WCHAR", C_NONE, wchar_t),
+    T(CU_DT_C_BOOL, "MPI_C_BOOL", C_BOOL, bool),
+    T(CU_DT_INT8_T, "MPI_INT8_T", C_INT, int8_t),
+    T(CU_DT_INT16_T, "MPI_INT16_T", C_INT, int16_t),
+    T(CU_DT_INT32_T, "MPI_INT32_T", C_INT, int32_t),
+    T(CU_DT_INT64_T, "MPI_INT64_T", C_INT, int64_t),
+    T(CU_DT_UINT8_T, "MPI_UINT8_T", C_INT, uint8_t),
+    T(CU_DT_UINT16_T, "MPI_UINT16_T", C_INT, uint16_t),
+    T(CU_DT_UINT32_T, "MPI_UINT32_T", C_INT, uint32_t),
+    T(CU_DT_UINT64_T, "MPI_UINT64_T", C_INT, uint64_t),
+    T(CU_DT_AINT, "MPI_AINT", C_MULTI, cu_aint),
+    T(CU_DT_COUNT, "MPI_COUNT", C_MULTI, cu_count),
+    T(CU_DT_OFFSET, "MPI_OFFSET", C_MULTI, cu_offset),
+    T(CU_DT_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", C_CPLX, float _Complex),
+    T(CU_DT_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", C_CPLX, double _Complex),
+    T(CU_DT_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", C_CPLX, long double _Complex),
+    T(CU_DT_PACKED, "MPI_PACKED", C_NONE, unsigned char),
+    TP(CU_DT_FLOAT_INT, "MPI_FLOAT_INT", float, struct pair_f),
+    TP(CU_DT_DOUBLE_INT, "MPI_DOUBLE_INT", double, struct pair_d),
+    TP(CU_DT_LONG_INT, "MPI_LONG_INT", long, struct pair_l),
+    TP(CU_DT_2INT, "MPI_2INT", int, struct pair_i),
+    TP(CU_DT_SHORT_INT, "MPI_SHORT_INT", short, struct pair_s),
+    TP(CU_DT_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", long double, struct pair_ld),
 };
 
 /* Which ops each class allows in a reduction (bit op). */
@@ -242,21 +242,25 @@ static void init_tables(void)
 {
     cu_op_kernel *row[CU_OP_COUNT];
     static const struct { int idx; size_t size; int sgn; } ints[] = {
-        { 2, sizeof(signed char), 1 }, { 3, sizeof(unsigned char), 0 },
-        { 4, 1, 0 },  /* MPI_BYTE: the bitwise ops of uint8 */
-        { 5, sizeof(short), 1 }, { 6, sizeof(unsigned short), 0 },
-        { 7, sizeof(int), 1 }, { 8, sizeof(unsigned), 0 },
-        { 9, sizeof(long), 1 }, { 10, sizeof(unsigned long), 0 },
-        { 11, sizeof(long long), 1 }, { 12, sizeof(unsigned long long), 0 },
-        { 16, sizeof(wchar_t), SIGNED(wchar_t) },  /* for REPLACE only */
-        { 1, sizeof(char), SIGNED(char) },
-        { 18, 1, 1 }, { 19, 2, 1 }, { 20, 4, 1 }, { 21, 8, 1 },
-        { 22, 1, 0 }, { 23, 2, 0 }, { 24, 4, 0 }, { 25, 8, 0 },
-        { 26, sizeof(MPI_Aint), SIGNED(MPI_Aint) },
-        { 27, sizeof(MPI_Count), SIGNED(MPI_Count) },
-        { 28, sizeof(MPI_Offset), SIGNED(MPI_Offset) },
-        { 32, 1, 0 },                               /* MPI_PACKED: REPLACE only */
-        { 17, sizeof(bool), 0 },                    /* C_BOOL: REPLACE (below) */
+        { CU_DT_SIGNED_CHAR, sizeof(signed char), 1 },
+        { CU_DT_UNSIGNED_CHAR, sizeof(unsigned char), 0 },
+        { CU_DT_BYTE, 1, 0 },                        /* MPI_BYTE: the bitwise ops of uint8 */
+        { CU_DT_SHORT, sizeof(short), 1 }, { CU_DT_UNSIGNED_SHORT, sizeof(unsigned short), 0 },
+        { CU_DT_INT, sizeof(int), 1 }, { CU_DT_UNSIGNED, sizeof(unsigned), 0 },
+        { CU_DT_LONG, sizeof(long), 1 }, { CU_DT_UNSIGNED_LONG, sizeof(unsigned long), 0 },
+        { CU_DT_LONG_LONG_INT, sizeof(long long), 1 },
+        { CU_DT_UNSIGNED_LONG_LONG, sizeof(unsigned long long), 0 },
+        { CU_DT_WCHAR, sizeof(wchar_t), SIGNED(wchar_t) },  /* for REPLACE only */
+        { CU_DT_CHAR, sizeof(char), SIGNED(char) },
+        { CU_DT_INT8_T, 1, 1 }, { CU_DT_INT16_T, 2, 1 },
+        { CU_DT_INT32_T, 4, 1 }, { CU_DT_INT64_T, 8, 1 },
+        { CU_DT_UINT8_T, 1, 0 }, { CU_DT_UINT16_T, 2, 0 },
+        { CU_DT_UINT32_T, 4, 0 }, { CU_DT_UINT64_T, 8, 0 },
+        { CU_DT_AINT, sizeof(cu_aint), SIGNED(cu_aint) },
+        { CU_DT_COUNT, sizeof(cu_count), SIGNED(cu_count) },
+        { CU_DT_OFFSET, sizeof(cu_offset), SIGNED(cu_offset) },
+        { CU_DT_PACKED, 1, 0 },                      /* MPI_PACKED: REPLACE only */
+        { CU_DT_C_BOOL, sizeof(bool), 0 },           /* C_BOOL: REPLACE (below) */
     };
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         memset(row, 0, sizeof row);
@@ -265,32 +269,32 @@ static void init_tables(void)
             kern[0][op][ints[k].idx] = row[op];
     }
     /* bool has its own logical kernels (a bool holds only 0 or 1). */
-    kern[0][CU_OP_LAND][17] = land_b;
-    kern[0][CU_OP_LOR][17] = lor_b;
-    kern[0][CU_OP_LXOR][17] = lxor_b;
+    kern[0][CU_OP_LAND][CU_DT_C_BOOL] = land_b;
+    kern[0][CU_OP_LOR][CU_DT_C_BOOL] = lor_b;
+    kern[0][CU_OP_LXOR][CU_DT_C_BOOL] = lxor_b;
 
 #define SET(op, idx, fn) kern[0][op][idx] = fn
 #define FLT_ROW(idx, S) SET(CU_OP_MAX, idx, max_##S); SET(CU_OP_MIN, idx, min_##S); \
     SET(CU_OP_SUM, idx, sum_##S); SET(CU_OP_PROD, idx, prod_##S); SET(CU_OP_REPLACE, idx, repl_##S)
-    FLT_ROW(13, f);
-    FLT_ROW(14, d);
-    FLT_ROW(15, ld);
+    FLT_ROW(CU_DT_FLOAT, f);
+    FLT_ROW(CU_DT_DOUBLE, d);
+    FLT_ROW(CU_DT_LONG_DOUBLE, ld);
 #define CPLX_ROW(idx, S) SET(CU_OP_SUM, idx, sum_##S); SET(CU_OP_PROD, idx, prod_##S); \
     SET(CU_OP_REPLACE, idx, repl_##S)
-    CPLX_ROW(29, cf);
-    CPLX_ROW(30, cd);
-    CPLX_ROW(31, cld);
+    CPLX_ROW(CU_DT_C_FLOAT_COMPLEX, cf);
+    CPLX_ROW(CU_DT_C_DOUBLE_COMPLEX, cd);
+    CPLX_ROW(CU_DT_C_LONG_DOUBLE_COMPLEX, cld);
     /* Packed and memory layouts agree for everything but the pairs. */
     memcpy(kern[1], kern[0], sizeof kern[0]);
 #define PAIR_ROW(idx, S) SET(CU_OP_MINLOC, idx, minloc_##S); SET(CU_OP_MAXLOC, idx, maxloc_##S); \
     SET(CU_OP_REPLACE, idx, repl_p##S); kern[1][CU_OP_MINLOC][idx] = pminloc_##S;             \
     kern[1][CU_OP_MAXLOC][idx] = pmaxloc_##S; kern[1][CU_OP_REPLACE][idx] = prepl_p##S
-    PAIR_ROW(33, f);
-    PAIR_ROW(34, d);
-    PAIR_ROW(35, l);
-    PAIR_ROW(36, i);
-    PAIR_ROW(37, s);
-    PAIR_ROW(38, ld);
+    PAIR_ROW(CU_DT_FLOAT_INT, f);
+    PAIR_ROW(CU_DT_DOUBLE_INT, d);
+    PAIR_ROW(CU_DT_LONG_INT, l);
+    PAIR_ROW(CU_DT_2INT, i);
+    PAIR_ROW(CU_DT_SHORT_INT, s);
+    PAIR_ROW(CU_DT_LONG_DOUBLE_INT, ld);
     for (int t = 1; t < NTYPES; t++) {
         kern[0][CU_OP_NO_OP][t] = noop;
         kern[1][CU_OP_NO_OP][t] = noop;

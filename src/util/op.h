@@ -1,11 +1,11 @@
 /*
  * op.h — kernels of the predefined reduction operations (MPI-3.1 §5.9.2) on
- * the predefined element types. A leaf utility: it needs mpi.h's index
- * numbering only, so the NI agent can link it without the MPI layer.
+ * the predefined element types. A leaf utility with its own numbering, so
+ * the NI agent links it without the MPI layer.
  *
- * Op indices are those of mpi.h's predefined handles (MPI_MAX is index 1 ...
- * MPI_NO_OP is 14); type indices are those of mpi.h's predefined datatypes
- * (the `basic` field of a cu_dtype).
+ * Ops are the CU_OP_* below, types the CU_DT_* of dtype.h (the `basic`
+ * field of a cu_dtype); src/op.c and src/datatype.c check at compile time
+ * that mpi.h numbers its predefined handles the same way.
  *
  * Every kernel computes inout[i] = in[i] op inout[i] for n elements. in and
  * inout must not overlap (they are declared restrict so loops vectorize).

@@ -13,7 +13,8 @@
 
 /* Operation kinds (the device's MPID_RMA_* are these). */
 enum { CU_RMA_PUT = 1, CU_RMA_GET, CU_RMA_ACC, CU_RMA_GACC, CU_RMA_FOP, CU_RMA_CAS };
-/* Lock types as MPI numbers them (MPI_LOCK_SHARED, MPI_LOCK_EXCLUSIVE). */
+/* Lock types (the device's MPID_LOCK_*_T are these; src/win_sync.c turns
+ * MPI_LOCK_SHARED and MPI_LOCK_EXCLUSIVE into them). */
 enum { CU_LOCK_SHARED = 1, CU_LOCK_EXCL = 2 };
 
 /* Applies one chunk: segs hold offsets relative to base (NULL: addresses);
