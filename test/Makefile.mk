@@ -281,3 +281,8 @@ check-valgrind: $(VALGRIND_TEST_PROGS) src/tools/mpirun netmod/agent/clumpi-agen
 	    $(SHELL) $(srcdir)/test/valgrind.sh
 .PHONY: check-valgrind
 EXTRA_DIST += test/valgrind.sh test/valgrind.supp
+
+# The include rule src -> coll -> mpid -> {shmmod, netmod} -> src/util, on
+# every #include of the tree (exceptions being removed: test/layers.allow).
+TESTS += test/layers.sh
+EXTRA_DIST += test/layers.sh test/layers.allow
