@@ -43,9 +43,12 @@ int  mpir_port_open(const char *fn, char *port_name);
 int  mpir_port_close(const char *port_name);
 /* Accept (connecting 0) at a port of the root's, or connect to one, and
  * make *out, collectively over c. root_err, at the root, is an error found
- * before (nothing is waited for; every member returns its class). */
+ * before (nothing is waited for; every member returns its class).
+ * accept_deadline_ns (cu_now_ns clock, 0: none): an accepting root waiting
+ * for spawned processes gives up then, with MPI_ERR_SPAWN. */
 int  mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting,
-                    const char *port_name, int root_err, mpir_comm **out);
+                    const char *port_name, int root_err, long long accept_deadline_ns,
+                    mpir_comm **out);
 
 /* The parent intercommunicator of a spawned job (spawn.c): connects to the
  * parents' port (CLUMPI_PARENT_PORT, or the PMI key PARENT_ROOT_PORT_NAME)

@@ -178,10 +178,16 @@ static int check_common(const char *fn, MPI_Comm comm, MPI_Info info, int root,
     return rc ? mpir_err_comm(comm, rc) : MPI_SUCCESS;
 }
 
-/* At the accepting root: the next connection to p that presents its tag. */
-static int accept_one(const char *fn, port *p, int *fd)
+/* At the accepting root: the next connection to p that presents its tag,
+ * by deadline_ns (0: none; then the spawned processes of this port are
+ * given up: MPI_ERR_SPAWN). */
+static int accept_one(const char *fn, port *p, long long deadline_ns, int *fd)
 {
     for (;;) {
+        if (deadline_ns && cu_now_ns() > deadline_ns)
+            return mpir_err(MPI_ERR_SPAWN, fn, "the spawned processes did not connect within "
+                            "CLUMPI_SPAWN_TIMEOUT (%ld s); the process manager does not "
+                            "report whether they ended", cu_param_int("SPAWN_TIMEOUT"));
         struct pollfd pf = { .fd = p->fd, .events = POLLIN };
         int n = mpir_poll(&pf, 1, 1);
         if (n < 0 && errno != EINTR)
@@ -254,7 +260,7 @@ static int connect_one(const char *fn, const char *port_name, long long deadline
 }
 
 int mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting, const char *port_name,
-                   int root_err, mpir_comm **out)
+                   int root_err, long long accept_deadline_ns, mpir_comm **out)
 {
     int fd = -1, err = root_err;
     /* only a connecting root waits for a peer that may never come */
@@ -267,7 +273,7 @@ int mpir_port_join(const char *fn, mpir_comm *c, int root, int connecting, const
             err = mpir_err(MPI_ERR_PORT, fn, "port_name \"%.64s\" is not a port this process "
                            "has open", port_name ? port_name : "(NULL)");
         else
-            err = accept_one(fn, p, &fd);
+            err = accept_one(fn, p, accept_deadline_ns, &fd);
     }
     int rc = mpir_dyn_connect(fn, c, root, fd, err, MPI_ERR_PORT, deadline, out);
     if (fd >= 0)
@@ -283,7 +289,7 @@ static int accept_connect(const char *fn, int connecting, const char *port_name,
     int rc = check_common(fn, comm, info, root, newcomm, &c);
     if (rc)
         return rc;
-    rc = mpir_port_join(fn, c, root, connecting, port_name, MPI_SUCCESS, &ic);
+    rc = mpir_port_join(fn, c, root, connecting, port_name, MPI_SUCCESS, 0, &ic);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, rc);
     *newcomm = ic->handle;

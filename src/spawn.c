@@ -16,7 +16,8 @@
  * started). Children that end before they connect (an exit before
  * MPI_Init, a crash) end their job; clumpi's mpirun then tells the root,
  * still accepting at the port (port.c), and the spawn fails with
- * MPI_ERR_SPAWN instead of waiting.
+ * MPI_ERR_SPAWN instead of waiting. Another process manager (Hydra) does
+ * not report it: there the root waits CLUMPI_SPAWN_TIMEOUT seconds at most.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include "src/core.h"
 #include "coll/coll.h"
 #include "src/dynamic.h"
+#include "src/util/clock.h"
+#include "src/util/param.h"
 #include "src/util/pmi.h"
 
 static mpir_comm *parent;   /* the parent intercommunicator, until freed */
@@ -42,7 +45,7 @@ int mpir_spawn_init(void)
         return MPI_SUCCESS;   /* not spawned */
     unsetenv("CLUMPI_PARENT_PORT");   /* for our own children, if any, it is not theirs */
     mpir_comm *ic = NULL;
-    int rc = mpir_port_join(fn, mpir_comm_get(MPI_COMM_WORLD), 0, 1, port, MPI_SUCCESS, &ic);
+    int rc = mpir_port_join(fn, mpir_comm_get(MPI_COMM_WORLD), 0, 1, port, MPI_SUCCESS, 0, &ic);
     if (rc == MPI_SUCCESS) {
         parent = ic;
         snprintf(ic->name, sizeof ic->name, "MPI_COMM_PARENT");
@@ -184,8 +187,13 @@ static int spawn_common(const char *fn, int count, char **commands, char ***argv
         if (opened)
             err = root_spawn(fn, count, commands, argvs, maxprocs, infos, port);
     }
+    /* clumpi's mpirun reports children that end before connecting; under
+     * another process manager only a deadline keeps the root from waiting
+     * for them forever */
+    long long deadline = getenv("CLUMPI_JOB_ID") ? 0 : cu_now_ns() +
+                         cu_param_int("SPAWN_TIMEOUT") * 1000000000LL;
     mpir_comm *ic = NULL;
-    rc = mpir_port_join(fn, c, root, 0, port, err, &ic);
+    rc = mpir_port_join(fn, c, root, 0, port, err, deadline, &ic);
     if (opened)
         mpir_port_close(port);
     int n = rc == MPI_SUCCESS ? ic->remote_group->size : ncodes, cls = rc & 0xff;

@@ -190,5 +190,9 @@ const cu_param_def cu_param_defs[] = {
       "other's names; unset: /tmp/clumpi-names-<uid>"),
     I("PORT_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
       "seconds MPI_Comm_connect waits for the accepting side before MPI_ERR_PORT"),
+    I("SPAWN_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
+      "seconds MPI_Comm_spawn waits for its children to connect under a process manager "
+      "other than clumpi's mpirun (Hydra), which does not report their end, before "
+      "MPI_ERR_SPAWN"),
 };
 const int cu_param_count = (int)(sizeof cu_param_defs / sizeof cu_param_defs[0]);

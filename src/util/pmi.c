@@ -833,6 +833,8 @@ static int name_request(const char *cmd, const char *key, const char *port, char
                : msg && !strcmp(msg, "not_found") ? -ENOENT : -EIO;
     }
     const char *p = value ? cu_pmi_find(kv, n, "port") : NULL;
+    if (p && !*p)
+        return -ENOENT;   /* Hydra's external name server: "ok", no port */
     if (value && (!p || strlen(p) >= cap))
         return -EIO;
     if (value)
@@ -866,6 +868,14 @@ int cu_pmi_lookup(const char *service, char *port, size_t cap)
 
 int cu_pmi_unpublish(const char *service, const char *port)
 {
+    /* Hydra's unpublish_name takes the service alone: a name published
+     * with another port must stay, so the port is checked first */
+    char cur[CU_PMI_VALLEN_MAX];
+    int rc = pmi.singleton ? 0 : cu_pmi_lookup(service, cur, sizeof cur);
+    if (rc)
+        return rc;
+    if (!pmi.singleton && strcmp(cur, port))
+        return -ENOENT;
     return name_change("unpublish_name", service, port, cu_names_unpublish);
 }
 
