@@ -8,7 +8,7 @@
 
 const cu_dtype *coll_byte(void)
 {
-    return cu_dtype_builtin(MPI_BYTE & 0xffffff);
+    return cu_dtype_builtin(CU_DT_BYTE);
 }
 
 int coll_waitall(int n, mpid_request **reqs)

@@ -59,7 +59,7 @@ static int all_local(const mpid_comm *v)
 static int xfer(const mpid_comm *v, int peer, int *val, int send)
 {
     mpid_request *r;
-    const cu_dtype *t = cu_dtype_builtin(MPI_INT & 0xffffff);
+    const cu_dtype *t = cu_dtype_builtin(CU_DT_INT);
     int rc = send ? mpid_isend(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL,
                                MPID_SEND_STANDARD, &r)
                   : mpid_irecv(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL, &r);

@@ -64,30 +64,31 @@ typedef struct keys_msg {
 } keys_msg;
 
 /* ---- MPI's types and ops in the channel's codes --------------------------- */
-#define IDX(h) ((h) & 0xffffff)
 #define INT_OF(sz, sgn) ((sz) == 1 ? MPID_CH_I8 + !(sgn) : (sz) == 2 ? MPID_CH_I16 + !(sgn) \
                          : (sz) == 4 ? MPID_CH_I32 + !(sgn) : MPID_CH_I64 + !(sgn))
 
+/* The channel's code of element type `basic` (a CU_DT_* index), -1: none. */
 static int ch_type(int basic)
 {
     switch (basic) {
-    case IDX(MPI_CHAR): return INT_OF(1, (char)-1 < 0);
-    case IDX(MPI_SIGNED_CHAR): case IDX(MPI_INT8_T): return MPID_CH_I8;
-    case IDX(MPI_UNSIGNED_CHAR): case IDX(MPI_BYTE): case IDX(MPI_UINT8_T):
+    case CU_DT_CHAR: return INT_OF(1, (char)-1 < 0);
+    case CU_DT_SIGNED_CHAR: case CU_DT_INT8_T: return MPID_CH_I8;
+    case CU_DT_UNSIGNED_CHAR: case CU_DT_BYTE: case CU_DT_UINT8_T:
         return MPID_CH_U8;
-    case IDX(MPI_C_BOOL): return INT_OF(sizeof(_Bool), 0);
-    case IDX(MPI_SHORT): case IDX(MPI_INT16_T): return MPID_CH_I16;
-    case IDX(MPI_UNSIGNED_SHORT): case IDX(MPI_UINT16_T): return MPID_CH_U16;
-    case IDX(MPI_INT): case IDX(MPI_INT32_T): return MPID_CH_I32;
-    case IDX(MPI_UNSIGNED): case IDX(MPI_UINT32_T): return MPID_CH_U32;
-    case IDX(MPI_WCHAR): return INT_OF(sizeof(wchar_t), (wchar_t)-1 < 0);
-    case IDX(MPI_LONG): return INT_OF(sizeof(long), 1);
-    case IDX(MPI_UNSIGNED_LONG): return INT_OF(sizeof(long), 0);
-    case IDX(MPI_LONG_LONG): case IDX(MPI_INT64_T): return MPID_CH_I64;
-    case IDX(MPI_UNSIGNED_LONG_LONG): case IDX(MPI_UINT64_T): return MPID_CH_U64;
-    case IDX(MPI_AINT): case IDX(MPI_COUNT): case IDX(MPI_OFFSET): return INT_OF(8, 1);
-    case IDX(MPI_FLOAT): return MPID_CH_F32;
-    case IDX(MPI_DOUBLE): return MPID_CH_F64;
+    case CU_DT_C_BOOL: return INT_OF(sizeof(_Bool), 0);
+    case CU_DT_SHORT: case CU_DT_INT16_T: return MPID_CH_I16;
+    case CU_DT_UNSIGNED_SHORT: case CU_DT_UINT16_T: return MPID_CH_U16;
+    case CU_DT_INT: case CU_DT_INT32_T: return MPID_CH_I32;
+    case CU_DT_UNSIGNED: case CU_DT_UINT32_T: return MPID_CH_U32;
+    case CU_DT_WCHAR: return INT_OF(sizeof(wchar_t), (wchar_t)-1 < 0);
+    case CU_DT_LONG: return INT_OF(sizeof(long), 1);
+    case CU_DT_UNSIGNED_LONG: return INT_OF(sizeof(long), 0);
+    case CU_DT_LONG_LONG_INT: case CU_DT_INT64_T: return MPID_CH_I64;
+    case CU_DT_UNSIGNED_LONG_LONG: case CU_DT_UINT64_T: return MPID_CH_U64;
+    case CU_DT_AINT: return INT_OF(sizeof(cu_aint), 1);
+    case CU_DT_COUNT: case CU_DT_OFFSET: return INT_OF(sizeof(cu_count), 1);
+    case CU_DT_FLOAT: return MPID_CH_F32;
+    case CU_DT_DOUBLE: return MPID_CH_F64;
     default: return -1;   /* long double, complex, pair types: never by NIC */
     }
 }
@@ -126,7 +127,7 @@ static int nic_type_ok(const mpid_channel *ch, int basic)
 static uint64_t nic_types(const mpid_channel *ch)
 {
     uint64_t m = 0;
-    for (int b = 1; b < CLUMPI_DT_BUILTIN_COUNT && b < 64; b++)
+    for (int b = 1; b < CU_DT_BUILTIN_COUNT && b < 64; b++)
         if (nic_type_ok(ch, b))
             m |= 1ull << b;
     return m;
@@ -138,7 +139,7 @@ static uint64_t nic_types(const mpid_channel *ch)
 static int exchange(mpid_win *w, const keys_msg *mine, keys_msg *all)
 {
     const mpid_comm *c = w->comm;
-    const cu_dtype *byte = cu_dtype_builtin(IDX(MPI_BYTE));
+    const cu_dtype *byte = cu_dtype_builtin(CU_DT_BYTE);
     mpid_request **rq = calloc(2 * (size_t)c->size, sizeof *rq);
     if (!rq)
         return MPI_ERR_NO_MEM;
