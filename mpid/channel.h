@@ -87,7 +87,7 @@ typedef struct mpid_chan_info {
  * the device's slots world_size .. world_size + MPID_DYN_MAX - 1. */
 #define MPID_DYN_MAX 4096
 
-/* One remote access (rma_post). Atomics name element types and ops with
+/* One remote access (mpid_chan_net_rma's post). Atomics name element types and ops with
  * the channel's own codes below (the device maps MPI's to them). */
 enum { MPID_CH_PUT, MPID_CH_GET, MPID_CH_ATOMIC, MPID_CH_FETCH, MPID_CH_CSWAP };
 enum { MPID_CH_I8, MPID_CH_U8, MPID_CH_I16, MPID_CH_U16, MPID_CH_I32, MPID_CH_U32,
@@ -138,6 +138,82 @@ typedef struct mpid_chan_coll {
                    uint32_t me);
 } mpid_chan_coll;
 
+/* Single copy between processes of one host (optional table). read: from
+ * a peer's address space (rendezvous); returns the bytes read, or -ENOTSUP
+ * / -EPERM when this channel or the kernel does not allow it (the device
+ * then falls back to pipelined packets). write: the reverse, into a peer's
+ * memory (cooperative rendezvous: the sender copies part of a large
+ * message while the receiver reads the rest), used only toward peers read
+ * already worked with; NULL: none. */
+typedef struct mpid_chan_copy {
+    ssize_t (*read)(int src, const struct iovec *local, int nlocal,
+                    const struct iovec *remote, int nremote);
+    ssize_t (*write)(int dst, const struct iovec *local, int nlocal,
+                     const struct iovec *remote, int nremote);
+} mpid_chan_copy;
+
+/* Remote memory access across a network (optional table).
+ * Message reads: a peer reads only memory its owner exposed for it.
+ * expose makes [base, base+len) readable by dest under a fresh,
+ * unguessable key (0, or -ENOTSUP and the device pipelines); unexpose ends
+ * it (the message is done). read_key reads as mpid_chan_copy's read,
+ * remote addresses inside the range the peer exposed at rbase under key.
+ * One-sided access to registered memory (NULL members: none; the device
+ * then uses active messages): mem_expose registers [base, base+len) for
+ * remote reads, writes and atomics under a fresh key (len 0: nothing to
+ * register, key 0). post starts one access to peer and returns 0, after
+ * which the channel calls mpid_on_rma_done(cookie, status) from its
+ * progress once it completed at the target; or a negative errno (nothing
+ * started). atomic_ok says whether the channel does (kind, op, type)
+ * natively (MPID_CH_ATOMIC..CSWAP). */
+typedef struct mpid_chan_net_rma {
+    int     (*expose)(int dest, const void *base, size_t len, uint64_t *key, void **handle);
+    void    (*unexpose)(void *handle);
+    ssize_t (*read_key)(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
+                        int nlocal, const struct iovec *remote, int nremote);
+    int     (*mem_expose)(void *base, size_t len, uint64_t *key, void **handle);
+    void    (*mem_unexpose)(void *handle);
+    int     (*post)(int peer, const struct mpid_chan_rma *op, void *cookie);
+    int     (*atomic_ok)(int kind, int op, int type);
+} mpid_chan_net_rma;
+
+/* Node-level shared memory (optional table; the device's node areas,
+ * mpid/node_area.c, and window segments). map maps `bytes` of a
+ * job-private area called `key` (unique in the job), creating it zeroed
+ * when create is set; NULL on failure. unlink drops the name once every
+ * user has it mapped; unmap ends one mapping. None of them needs the
+ * channel started (a job of one rank has node areas too). */
+typedef struct mpid_chan_area {
+    void *(*map)(const char *key, size_t bytes, int create);
+    void  (*unlink)(const char *key);
+    void  (*unmap)(void *base, size_t bytes);
+} mpid_chan_area;
+
+/* Agent-served one-sided operations (optional table). line: the line of
+ * window index win of world rank `world` on this node, or NULL (no such
+ * line: the window is not served). post: a request to the target's agent,
+ * header h and payload iov (at most max bytes); -EAGAIN: no room now.
+ * Answers come back through mpid_on_agent_rma_answer. */
+typedef struct mpid_chan_agent_rma {
+    mpid_agent_rma_line *(*line)(int world, uint32_t win);
+    int    (*post)(int world, const mpid_agent_rma *h, const struct iovec *iov, int iovcnt);
+    size_t max;
+} mpid_chan_agent_rma;
+
+/* Peers of other jobs (optional table). addr: this process's address on
+ * the channel into buf (*len: its capacity in, the address's bytes out).
+ * peer_add: slot peer (>= world size) is the process at addr; packets to
+ * it carry my_id as their source, the slot the peer gave us. peer_del:
+ * forget it. */
+typedef struct mpid_chan_dyn {
+    int  (*addr)(void *buf, size_t *len);
+    int  (*peer_add)(int peer, const void *addr, size_t len, int my_id);
+    void (*peer_del)(int peer);
+} mpid_chan_dyn;
+
+/* A channel: the core every channel implements, then its capabilities,
+ * each an optional table (NULL: the channel lacks it, the device takes its
+ * fallback). */
 typedef struct mpid_channel {
     const char *name;
     size_t max_payload;    /* largest payload of one packet (eager limit) */
@@ -162,42 +238,10 @@ typedef struct mpid_channel {
     /* Deliver up to budget arrived packets through mpid_on_packet().
      * Returns the number delivered. */
     int  (*progress)(int budget);
-
-    /* Single-copy read from a peer's address space (rendezvous). Returns the
-     * bytes read, or -ENOTSUP / -EPERM when this channel or the kernel does not
-     * allow it (the device then falls back to pipelined packets). NULL when
-     * the channel has no such path. */
-    ssize_t (*rma_read)(int src, const struct iovec *local, int nlocal,
-                        const struct iovec *remote, int nremote);
-    /* The reverse, into a peer's memory (cooperative rendezvous: the sender
-     * copies part of a large message while the receiver reads the rest).
-     * Used only toward peers rma_read already worked with. NULL: none. */
-    ssize_t (*rma_write)(int dst, const struct iovec *local, int nlocal,
-                         const struct iovec *remote, int nremote);
-
-    /* Reads across a network (optional, NULL: none): a peer reads only
-     * memory its owner exposed for it. rma_expose makes [base, base+len)
-     * readable by dest under a fresh, unguessable key (0, or -ENOTSUP and
-     * the device pipelines); rma_unexpose ends it (the message is done).
-     * rma_read_key reads as rma_read, remote addresses inside the range the
-     * peer exposed at rbase under key. */
-    int  (*rma_expose)(int dest, const void *base, size_t len, uint64_t *key, void **handle);
-    void (*rma_unexpose)(void *handle);
-    ssize_t (*rma_read_key)(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
-                            int nlocal, const struct iovec *remote, int nremote);
-
-    /* One-sided access to registered memory (optional, NULL: none; the
-     * device then uses active messages). mem_expose registers [base,
-     * base+len) for remote reads, writes and atomics under a fresh key
-     * (len 0: nothing to register, key 0). rma_post starts one access to
-     * peer and returns 0, after which the channel calls mpid_on_rma_done
-     * (cookie, status) from its progress once it completed at the target;
-     * or a negative errno (nothing started). rma_atomic_ok says whether
-     * the channel does (kind, op, type) natively (MPID_CH_ATOMIC..CSWAP). */
-    int  (*mem_expose)(void *base, size_t len, uint64_t *key, void **handle);
-    void (*mem_unexpose)(void *handle);
-    int  (*rma_post)(int peer, const struct mpid_chan_rma *op, void *cookie);
-    int  (*rma_atomic_ok)(int kind, int op, int type);
+    /* Optional (NULL: call progress on every pass): a word that is nonzero
+     * while progress has packets to deliver, for a channel whose packets
+     * only its own process makes. */
+    const int *pending;
 
     /* Idle support. arm_sleep() announces that this rank will block; it
      * returns nonzero if packets arrived meanwhile (then do not block).
@@ -213,40 +257,18 @@ typedef struct mpid_channel {
      * Returns -1 when the channel has none. NULL: none either. */
     int  (*wait_fd)(void);
 
-    /* Node-level shared memory (the device's node areas, mpid/node_area.c).
-     * area_map maps `bytes` of a job-private area called `key` (unique in
-     * the job), creating it zeroed when create is set; NULL on failure.
-     * area_unlink drops the name once every user has it mapped; area_unmap
-     * ends one mapping. wake(dest): a local peer that may be blocked in
-     * sleep() wakes up (it waits on a store into an area, which wakes
-     * nobody by itself); a no-op when it is awake. dest may be this rank:
-     * another thread wakes the one blocked in sleep(). NULL: no such memory. */
-    void *(*area_map)(const char *key, size_t bytes, int create);
-    void  (*area_unlink)(const char *key);
-    void  (*area_unmap)(void *base, size_t bytes);
-    void  (*wake)(int dest);
+    /* wake(dest): a local peer that may be blocked in sleep() wakes up (it
+     * waits on a store into a node area, which wakes nobody by itself); a
+     * no-op when it is awake. dest may be this rank: another thread wakes
+     * the one blocked in sleep(). NULL: none. */
+    void (*wake)(int dest);
 
-    /* Agent-served one-sided operations (NULL: none). agent_rma_line: the line
-     * of window index win of world rank `world` on this node, or NULL (no
-     * such line: the window is not served). agent_rma_post: a request to the
-     * target's agent, header h and payload iov (at most agent_rma_max bytes);
-     * -EAGAIN: no room now. Answers come back through mpid_on_agent_rma_answer. */
-    mpid_agent_rma_line *(*agent_rma_line)(int world, uint32_t win);
-    int   (*agent_rma_post)(int world, const mpid_agent_rma *h, const struct iovec *iov,
-                            int iovcnt);
-    size_t agent_rma_max;
-
-    /* Peers of other jobs (optional, NULL: the channel cannot reach them).
-     * dyn_addr: this process's address on the channel into buf (*len: its
-     * capacity in, the address's bytes out). dyn_peer_add: slot peer
-     * (>= world size) is the process at addr; packets to it carry my_id as
-     * their source, the slot the peer gave us. dyn_peer_del: forget it. */
-    int  (*dyn_addr)(void *buf, size_t *len);
-    int  (*dyn_peer_add)(int peer, const void *addr, size_t len, int my_id);
-    void (*dyn_peer_del)(int peer);
-
-    /* Offloaded collectives (NULL: none). */
-    const mpid_chan_coll *coll;
+    const mpid_chan_copy      *copy;       /* single copy on one host */
+    const mpid_chan_net_rma   *net_rma;    /* remote memory across a network */
+    const mpid_chan_area      *area;       /* node-level shared memory */
+    const mpid_chan_agent_rma *agent_rma;  /* one-sided served by the NI agent */
+    const mpid_chan_dyn       *dyn;        /* peers of other jobs */
+    const mpid_chan_coll      *coll;       /* offloaded collectives */
 } mpid_channel;
 
 /* Upcall into the device, called by channels from progress for each packet. */
@@ -261,7 +283,7 @@ void mpid_on_agent_rma_answer(const mpid_agent_rma *h, const void *payload, size
  * or a negative errno when the channel could not read it. */
 void mpid_on_send_done(void *cookie, int status);
 
-/* Upcall for rma_post: the access completed at the target (status 0) or
+/* Upcall for mpid_chan_net_rma's post: the access completed at the target (status 0) or
  * failed (negative errno). */
 void mpid_on_rma_done(void *cookie, int status);
 

@@ -30,7 +30,7 @@ int mpid_dyn_addr(void *buf, size_t *len)
         cu_debug("dynamic processes: %s", why);
         return MPI_ERR_UNSUPPORTED_OPERATION;
     }
-    return ch->dyn_addr(buf, len) == 0 ? MPI_SUCCESS : MPI_ERR_OTHER;
+    return ch->dyn->addr(buf, len) == 0 ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 int mpid_dyn_next(void)
@@ -49,7 +49,7 @@ int mpid_dyn_add(int slot, const void *addr, size_t len, int my_id)
                 MPID_DYN_MAX);
         return MPI_ERR_NO_MEM;
     }
-    if (ch->dyn_peer_add(slot, addr, len, my_id) != 0)
+    if (ch->dyn->peer_add(slot, addr, len, my_id) != 0)
         return MPI_ERR_OTHER;
     mpid_dest_set(&mpid_dests[slot], ch);
     if (slot >= mpid_dyn_top)

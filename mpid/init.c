@@ -22,6 +22,7 @@ static mpid_chan_info info;
 static int shm_up, net_up;
 static int dyn_own;   /* the direct endpoint for other jobs beside the agent */
 const mpid_channel *mpid_dyn_chan;
+const mpid_channel *const mpid_node_chan = &mpid_channel_shm;
 
 int mpid_world_rank(void) { return mpid_my_world_rank; }
 int mpid_world_size(void) { return mpid_my_world_size; }
@@ -115,18 +116,19 @@ int mpid_init(void)
     mpid_net_chan = NULL;
     if (mpid_channel_self.init(&info) != 0)
         return MPI_ERR_OTHER;
+    mpid_self_busy = mpid_channel_self.pending;
     /* shm's init holds PMI barriers, which every rank must join: on several
      * nodes a rank alone on its node takes part too (and makes no segment) */
     if (nlocal > 1 || nnodes > 1) {
-        int rc = mpid_channel_shm.init(&info);
+        int rc = mpid_node_chan->init(&info);
         if (rc != 0) {
             cu_warn("shared-memory channel failed to start (%d)", rc);
             return MPI_ERR_OTHER;
         }
         shm_up = 1;
         if (nlocal > 1) {
-            mpid_chans[mpid_nchans++] = &mpid_channel_shm;
-            mpid_sleep_chan = mpid_channel_shm.arm_sleep ? &mpid_channel_shm : NULL;
+            mpid_chans[mpid_nchans++] = mpid_node_chan;
+            mpid_sleep_chan = mpid_node_chan->arm_sleep ? mpid_node_chan : NULL;
         }
     }
     if (nnodes > 1) {
@@ -156,7 +158,7 @@ const mpid_channel *mpid_net_open_dynamic(void)
 {
     if (mpid_dyn_chan)
         return mpid_dyn_chan;
-    if (net_up && mpid_net_chan->dyn_addr) {
+    if (net_up && mpid_net_chan->dyn) {
         mpid_dyn_chan = mpid_net_chan;
         return mpid_dyn_chan;
     }
@@ -202,7 +204,7 @@ int mpid_finalize(void)
     net_up = 0;
     mpid_net_chan = NULL;
     if (shm_up)
-        mpid_channel_shm.finalize();
+        mpid_node_chan->finalize();
     shm_up = 0;
     mpid_channel_self.finalize();
     mpid_nchans = 0;

@@ -139,7 +139,7 @@ struct mpid_request_priv {
     size_t msg_size;          /* recv: size of the matched message */
     uint64_t raddr, rniov;    /* recv: the sender's memory (from RTS) */
     union {
-        uint64_t rkey[2];     /* recv: its keys (rma_read_key): data, iovec list */
+        uint64_t rkey[2];     /* recv: its keys (net_rma->read_key): data, iovec list */
         void *xh[2];          /* send: the channel's exposures of them */
     } x;
     struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */
@@ -310,7 +310,7 @@ typedef struct mpid_rndv_stats_t {
     unsigned long lsegs;     /* local segments passed to them */
     unsigned long packed;    /* RTS that asked for the pipelined path */
     unsigned long coop;      /* cooperative copies started */
-    unsigned long exposed;   /* sender: channel exposures made (rma_expose) */
+    unsigned long exposed;   /* sender: channel exposures made (net_rma->expose) */
     long live;               /* sender: exposures not yet ended (leak check) */
 } mpid_rndv_stats_t;
 extern mpid_rndv_stats_t mpid_rndv_stats;
@@ -326,8 +326,13 @@ void mpid_eager_deliver(mpid_req *r, int src, int tag, const void *payload, size
 extern const mpid_channel *mpid_chans[4];
 extern int mpid_nchans;
 extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
-extern void *mpid_self_head;                  /* self channel: first queued packet */
-static inline int mpid_self_pending(void) { return mpid_self_head != NULL; }
+/* the self channel's pending word (mpid_channel.pending), tested inline
+ * before calling its progress */
+extern const int *mpid_self_busy;
+static inline int mpid_self_pending(void) { return *mpid_self_busy; }
+/* The channel of this node's other ranks (init.c); its node areas serve
+ * every rank, started or not. */
+extern const mpid_channel *const mpid_node_chan;
 void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
 
 /* netpoll.c: the network channel (NULL on one node), polled adaptively */

@@ -44,8 +44,8 @@ static uint64_t members_hash(const mpid_comm *v)
  * one machine share memory too, but must keep to their network path). */
 static int all_local(const mpid_comm *v)
 {
-    const mpid_channel *ch = &mpid_channel_shm;
-    if (!ch->area_map)
+    const mpid_channel *ch = mpid_node_chan;
+    if (!ch->area)
         return 0;
     for (int i = 0; i < v->size; i++) {
         int w = v->world_ranks[i];
@@ -74,11 +74,11 @@ static int xfer(const mpid_comm *v, int peer, int *val, int send)
 /* The create / attach / unlink protocol; the area or NULL, alike everywhere. */
 static void *establish(const mpid_comm *v, size_t bytes, const char *key)
 {
-    const mpid_channel *ch = &mpid_channel_shm;
+    const mpid_chan_area *ar = mpid_node_chan->area;
     int ok = all_local(v), rc = MPI_SUCCESS;
     void *base = NULL;
     if (v->rank == 0) {
-        if (ok && !(base = ch->area_map(key, bytes, 1)))
+        if (ok && !(base = ar->map(key, bytes, 1)))
             ok = 0;
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
             rc = xfer(v, i, &ok, 1);
@@ -88,20 +88,20 @@ static void *establish(const mpid_comm *v, size_t bytes, const char *key)
             ok = ok && theirs;
         }
         if (base)
-            ch->area_unlink(key);   /* everyone has it mapped, or it is dropped */
+            ar->unlink(key);   /* everyone has it mapped, or it is dropped */
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
             rc = xfer(v, i, &ok, 1);
     } else {
         rc = xfer(v, 0, &ok, 0);
         int mine = rc == MPI_SUCCESS && ok && all_local(v) &&
-                   (base = ch->area_map(key, bytes, 0)) != NULL;
+                   (base = ar->map(key, bytes, 0)) != NULL;
         if (rc == MPI_SUCCESS)
             rc = xfer(v, 0, &mine, 1);
         if (rc == MPI_SUCCESS)
             rc = xfer(v, 0, &ok, 0);
     }
     if ((rc != MPI_SUCCESS || !ok) && base) {
-        ch->area_unmap(base, bytes);
+        ar->unmap(base, bytes);
         base = NULL;
     }
     return base;
@@ -136,8 +136,8 @@ int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
 void mpid_node_wake(const mpid_comm *view, int rank)
 {
     int w = view->world_ranks[rank];
-    if (w != mpid_my_world_rank && mpid_channel_shm.wake)
-        mpid_channel_shm.wake(w);
+    if (w != mpid_my_world_rank && mpid_node_chan->wake)
+        mpid_node_chan->wake(w);
 }
 
 /* Drops the areas of context ctx, or all of them (all != 0). */
@@ -151,7 +151,7 @@ static void drop(uint32_t ctx, int all)
         }
         *p = a->next;
         if (a->base)
-            mpid_channel_shm.area_unmap(a->base, a->bytes);
+            mpid_node_chan->area->unmap(a->base, a->bytes);
         free(a);
     }
 }

@@ -306,7 +306,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     case MPID_PKT_RTS: {
         mpid_pkt_rts h;
         memcpy(&h, hdr, sizeof h);
-        uint64_t rkey[2] = { 0, 0 };   /* payload: keys (rma_read_key), if any */
+        uint64_t rkey[2] = { 0, 0 };   /* payload: keys (net_rma->read_key), if any */
         if (len)
             memcpy(rkey, payload, len < sizeof rkey ? len : sizeof rkey);
         mpid_count_recv(mpid_dests[src].cnt_kind, h.size);

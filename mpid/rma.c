@@ -80,9 +80,9 @@ void mpid_win_set_paths(mpid_win *w)
             p->path = &mpid_rma_path_am;
         else if (t == me || (p->direct && !force_am))
             p->path = &mpid_rma_path_direct;
-        else if (agent && ch && ch->agent_rma_post)
+        else if (agent && ch && ch->agent_rma)
             p->path = &mpid_rma_path_agent;   /* another node, served by its agent */
-        else if (p->ts && !w->dynamic && !force_am && ch && ch->rma_read && ch->rma_write)
+        else if (p->ts && !w->dynamic && !force_am && ch && ch->copy && ch->copy->write)
             p->path = &mpid_rma_path_cma;   /* same node, user memory: its lock words are mapped */
         else
             p->path = &mpid_rma_path_am;

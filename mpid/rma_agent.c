@@ -26,7 +26,7 @@ _Static_assert(offsetof(mpid_agent_rma_line, lock) == offsetof(mpid_rma_tstate, 
 static const mpid_channel *agent_of(const mpid_win *w, int t)
 {
     const mpid_channel *ch = mpid_dests[w->comm->world_ranks[t]].ch;
-    return ch && ch->agent_rma_post && ch->agent_rma_line ? ch : NULL;
+    return ch && ch->agent_rma ? ch : NULL;
 }
 
 int mpid_rma_agent_open(mpid_win *w)
@@ -46,12 +46,12 @@ int mpid_rma_agent_open(mpid_win *w)
      * lines exist for the same indices on every node). */
     int myworld = w->comm->world_ranks[me];
     for (int t = 0; t < n; t++)
-        if (!ag->agent_rma_line(myworld, (uint32_t)w->peers[t].win_index))
+        if (!ag->agent_rma->line(myworld, (uint32_t)w->peers[t].win_index))
             return 0;
     for (int t = 0; t < n; t++) {
         if (agent_of(w, t))
             continue;   /* another node's rank */
-        mpid_agent_rma_line *l = ag->agent_rma_line(w->comm->world_ranks[t],
+        mpid_agent_rma_line *l = ag->agent_rma->line(w->comm->world_ranks[t],
                                            (uint32_t)w->peers[t].win_index);
         w->peers[t].ts = (mpid_rma_tstate *)(void *)l;
     }
@@ -90,7 +90,7 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
                       .len = (uint32_t)h->len, .addr = h->addr, .oreq = h->oreq,
                       .ooff = h->ooff, .owin = (uint32_t)w->index, .osrc = target };
     for (unsigned pass = 0;; pass++) {
-        int rc = ch->agent_rma_post(world, &c, iov, n);
+        int rc = ch->agent_rma->post(world, &c, iov, n);
         if (rc != -EAGAIN)
             return rc;
         /* The agents free our slots as answers come: leave them the core
@@ -124,7 +124,7 @@ void mpid_on_agent_rma_answer(const mpid_agent_rma *c, const void *payload, size
 static int agent_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
     return mpid_rma_msg_issue(w, a, rec,
-                              mpid_dests[w->comm->world_ranks[a->target]].ch->agent_rma_max,
+                              mpid_dests[w->comm->world_ranks[a->target]].ch->agent_rma->max,
                               agent_post);
 }
 

@@ -36,11 +36,11 @@ static int cma_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
     ssize_t m;
     switch (a->kind) {
     case MPID_RMA_PUT:
-        m = ch->rma_write(world, &l, 1, segs, n);
+        m = ch->copy->write(world, &l, 1, segs, n);
         break;
     case MPID_RMA_GET:
         l.iov_base = out;
-        m = ch->rma_read(world, &l, 1, segs, n);
+        m = ch->copy->read(world, &l, 1, segs, n);
         break;
     default: {
         /* Read, combine here, write back, under the target's accumulate
@@ -52,10 +52,10 @@ static int cma_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
         l.iov_base = t;
         mpid_rma_tstate *ts = w->peers[a->target].ts;
         mpid_rma_acc_lock(ts);
-        m = ch->rma_read(world, &l, 1, segs, n);
+        m = ch->copy->read(world, &l, 1, segs, n);
         if (m == (ssize_t)len &&
             cu_rma_apply_packed(a->kind, a->op, a->basic, t, in, out, len))
-            m = ch->rma_write(world, &l, 1, segs, n);
+            m = ch->copy->write(world, &l, 1, segs, n);
         mpid_rma_acc_unlock(ts);
         if (t != stack)
             free(t);

@@ -17,7 +17,8 @@
  * cannot be had is the user's error to see. */
 void *mpid_win_seg_map(const char *name, size_t len, int create)
 {
-    void *p = mpid_channel_shm.area_map ? mpid_channel_shm.area_map(name, len, create) : NULL;
+    const mpid_chan_area *ar = mpid_node_chan->area;
+    void *p = ar ? ar->map(name, len, create) : NULL;
     if (!p)
         cu_warn("window segment %s (%zu bytes): cannot %s it", name, len,
                 create ? "create" : "map");
@@ -26,13 +27,13 @@ void *mpid_win_seg_map(const char *name, size_t len, int create)
 
 void mpid_win_seg_unlink(const char *name)
 {
-    mpid_channel_shm.area_unlink(name);
+    mpid_node_chan->area->unlink(name);
 }
 
 void mpid_win_seg_unmap(void *seg, size_t len)
 {
     if (seg)
-        mpid_channel_shm.area_unmap(seg, len);
+        mpid_node_chan->area->unmap(seg, len);
 }
 
 /* ---- the path ------------------------------------------------------------ */

@@ -3,7 +3,7 @@
  * spans nodes registers each rank's memory with the network channel at
  * creation (mem_expose, keys and start addresses exchanged with the
  * window's peers, collectively), and origins move data with the channel's
- * remote writes, reads and atomics (rma_post: fi_write, fi_read,
+ * remote writes, reads and atomics (net_rma->post: fi_write, fi_read,
  * fi_atomic, fi_fetch_atomic, fi_compare_atomic), which the target's
  * provider serves: the target rank's MPI code is not involved (on the
  * software providers here its provider still needs its progress, as for
@@ -110,18 +110,19 @@ static int ch_op(int op)
 static int nic_type_ok(const mpid_channel *ch, int basic)
 {
     int t = ch_type(basic);
-    if (t < 0 || !ch->rma_atomic_ok)
+    int (*atomic_ok)(int, int, int) = ch->net_rma->atomic_ok;
+    if (t < 0 || !atomic_ok)
         return 0;
     for (int op = 1; op < CU_OP_COUNT; op++) {
         if (!cu_op_valid_accumulate(op, basic))
             continue;
         int c = ch_op(op);
-        if (c < 0 || !ch->rma_atomic_ok(MPID_CH_FETCH, c, t) ||
-            (op != CU_OP_NO_OP && !ch->rma_atomic_ok(MPID_CH_ATOMIC, c, t)))
+        if (c < 0 || !atomic_ok(MPID_CH_FETCH, c, t) ||
+            (op != CU_OP_NO_OP && !atomic_ok(MPID_CH_ATOMIC, c, t)))
             return 0;
     }
     return !cu_op_valid(CU_OP_BAND, basic) ||
-           ch->rma_atomic_ok(MPID_CH_CSWAP, MPID_CH_OP_CSWAP, t);
+           atomic_ok(MPID_CH_CSWAP, MPID_CH_OP_CSWAP, t);
 }
 
 static uint64_t nic_types(const mpid_channel *ch)
@@ -175,7 +176,7 @@ void mpid_rma_ofi_setup(mpid_win *w)
     for (int t = 0; t < n; t++) {
         int world = c->world_ranks[t];
         if (mpid_node_of(world) != mpid_node_of(c->world_ranks[me]) && mpid_dests[world].ch &&
-            mpid_dests[world].ch->rma_post)
+            mpid_dests[world].ch->net_rma && mpid_dests[world].ch->net_rma->post)
             ch = mpid_dests[world].ch;
     }
     if (!ch || w->dynamic || cu_param_int("RMA_AM") || !cu_param_int("RMA_OFI"))
@@ -189,7 +190,7 @@ void mpid_rma_ofi_setup(mpid_win *w)
     }
     /* Everyone takes part in the exchange, failed or not. */
     mine.ok = o && all && o->key && o->base && o->under &&
-              ch->mem_expose(w->base, w->size, &mine.key, &o->handle) == 0;
+              ch->net_rma->mem_expose(w->base, w->size, &mine.key, &o->handle) == 0;
     mine.base = (uint64_t)(uintptr_t)w->base;
     mine.nic_types = nic_types(ch);
     int rc = all ? exchange(w, &mine, all) : MPI_ERR_NO_MEM;
@@ -203,7 +204,7 @@ void mpid_rma_ofi_setup(mpid_win *w)
         /* All ranks saw the same flags: all stay on their paths. */
         cu_debug("RMA: window %d stays on active messages between nodes", w->index);
         if (o && o->handle)
-            ch->mem_unexpose(o->handle);
+            ch->net_rma->mem_unexpose(o->handle);
         if (o) {
             free(o->key);
             free(o->base);
@@ -235,7 +236,7 @@ void mpid_rma_ofi_free(mpid_win *w)
     if (!o)
         return;
     if (o->handle)
-        o->ch->mem_unexpose(o->handle);
+        o->ch->net_rma->mem_unexpose(o->handle);
     free(o->key);
     free(o->base);
     free(o->under);
@@ -342,7 +343,7 @@ static int ofi_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
         op->left++;
         mpid_rma_ofi_stats.posted++;
         mpid_rma_ofi_stats.nic_acc += r.kind >= MPID_CH_ATOMIC;
-        if ((rc = o->ch->rma_post(world, &r, op)) != 0) {
+        if ((rc = o->ch->net_rma->post(world, &r, op)) != 0) {
             op->left--;
             cu_warn("one-sided access to window rank %d (world %d) failed: %s", t, world,
                     strerror(-rc));

@@ -9,7 +9,7 @@
  * streams DATA packets of up to max_payload at offsets.
  *
  * Across a network the receiver reads only what the sender exposed for this
- * message (channel rma_expose: a registration per message under a fresh
+ * message (channel net_rma->expose: a registration per message under a fresh
  * random key, sent in the RTS payload as the 48-byte header is full): the
  * data, or the span of its segments plus the iovec list. FIN or CTS ends
  * the exposure, so memory freed after the send completes is never readable.
@@ -146,7 +146,7 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
     void *xh[2] = { NULL, NULL };
     struct iovec kv = { key, sizeof key };
     int nkv = 0;
-    if (d->ch->rma_expose && h.niov != MPID_RTS_PACKED && h.size) {
+    if (d->ch->net_rma && h.niov != MPID_RTS_PACKED && h.size) {
         nkv = 1;
         if (expose(r, d, &h, key, xh) != 0)
             h.niov = MPID_RTS_PACKED;   /* the receiver asks for DATA packets */
@@ -172,7 +172,7 @@ static void unexpose(const mpid_dest *d, void *xh[2])
 {
     for (int k = 0; k < 2; k++)
         if (xh[k]) {
-            d->ch->rma_unexpose(xh[k]);
+            d->ch->net_rma->unexpose(xh[k]);
             xh[k] = NULL;
             mpid_rndv_stats.live--;
         }
@@ -191,7 +191,7 @@ static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
 {
     int peer = r->p.peer, rc;
     if (h->niov == 0) {
-        rc = d->ch->rma_expose(peer, (const void *)(uintptr_t)h->addr, h->size, &key[0], &xh[0]);
+        rc = d->ch->net_rma->expose(peer, (const void *)(uintptr_t)h->addr, h->size, &key[0], &xh[0]);
         count_exposed(rc);
         return rc;
     }
@@ -203,10 +203,10 @@ static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
         if (b + r->p.iovs[i].iov_len > hi)
             hi = b + r->p.iovs[i].iov_len;
     }
-    rc = d->ch->rma_expose(peer, (const void *)lo, hi - lo, &key[0], &xh[0]);
+    rc = d->ch->net_rma->expose(peer, (const void *)lo, hi - lo, &key[0], &xh[0]);
     count_exposed(rc);
     if (rc == 0) {
-        rc = d->ch->rma_expose(peer, r->p.iovs, r->p.niov * sizeof *r->p.iovs, &key[1], &xh[1]);
+        rc = d->ch->net_rma->expose(peer, r->p.iovs, r->p.niov * sizeof *r->p.iovs, &key[1], &xh[1]);
         count_exposed(rc);
         if (rc)
             unexpose(d, xh);
@@ -219,11 +219,11 @@ static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
 static ssize_t chan_read(const mpid_req *r, const mpid_dest *d, int which, uint64_t base,
                          const struct iovec *lv, int ln, const struct iovec *rv, int rn)
 {
-    if (d->ch->rma_read_key)
-        return r->p.x.rkey[which] ? d->ch->rma_read_key(r->p.peer, r->p.x.rkey[which], base,
-                                                        lv, ln, rv, rn)
+    if (d->ch->net_rma)
+        return r->p.x.rkey[which] ? d->ch->net_rma->read_key(r->p.peer, r->p.x.rkey[which],
+                                                             base, lv, ln, rv, rn)
                                   : -ENOTSUP;
-    return d->ch->rma_read(r->p.peer, lv, ln, rv, rn);
+    return d->ch->copy->read(r->p.peer, lv, ln, rv, rn);
 }
 
 /* Single-copy read of bytes [start, want) into the receive buffer (start > 0
@@ -366,7 +366,7 @@ static int coop_start(mpid_req *r, mpid_dest *d, size_t want)
     const cu_dtype *dt = r->p.dt;
     /* rts_out: we are sending large messages to that peer ourselves, so its
      * core is busy reading them (bidirectional traffic): no idle core to use. */
-    if (!min || want < min || !d->rma_ok || !d->ch->rma_write || r->p.rniov != 0 ||
+    if (!min || want < min || !d->rma_ok || !d->ch->copy || !d->ch->copy->write || r->p.rniov != 0 ||
         !dt->contig || d->rts_out)
         return 0;
     /* Page-aligned split: the two copies never write the same cache line. */
@@ -400,7 +400,7 @@ static void coop_write(mpid_req *r)
     } else {
         struct iovec l = { (char *)r->p.buf + r->p.dt->true_lb + r->p.offset, r->p.limit };
         struct iovec rm = { (void *)(uintptr_t)r->p.raddr, r->p.limit };
-        ssize_t n = d->ch->rma_write(r->p.peer, &l, 1, &rm, 1);
+        ssize_t n = d->ch->copy->write(r->p.peer, &l, 1, &rm, 1);
         if (n != (ssize_t)r->p.limit)
             st = n < 0 ? (int)n : -EIO;
     }
@@ -459,7 +459,7 @@ void mpid_rndv_recv_start(mpid_req *r)
     mpid_dest *d = &mpid_dests[r->p.peer];
     if (r->p.rniov == MPID_RTS_PACKED) {
         mpid_rndv_stats.packed++;
-    } else if ((d->ch->rma_read || d->ch->rma_read_key) && !d->no_rma) {
+    } else if ((d->ch->copy || d->ch->net_rma) && !d->no_rma) {
         if (coop_start(r, d, want))
             return;
         int rc = want ? rndv_read(r, d, 0, want) : 0;

@@ -33,7 +33,7 @@ void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
     d->ch = ch;
     /* the counters its messages go to: peers of other jobs are network peers */
     d->cnt_kind = ch == &mpid_channel_self ? MPID_CNT_SELF
-                  : ch == &mpid_channel_shm ? MPID_CNT_SHM : MPID_CNT_NET;
+                  : ch == mpid_node_chan ? MPID_CNT_SHM : MPID_CNT_NET;
     d->eager_max = ch->max_payload;
     if (eager_cap >= 0 && (size_t)eager_cap < d->eager_max)
         d->eager_max = (size_t)eager_cap;
@@ -59,7 +59,7 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
         if (w == mpid_my_world_rank)
             d->ch = &mpid_channel_self;
         else if (shm_up && node_of[w] == my_node)
-            d->ch = &mpid_channel_shm;
+            d->ch = mpid_node_chan;
         else if (mpid_net_chan && node_of[w] != my_node)
             d->ch = mpid_net_chan;
         else

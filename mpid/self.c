@@ -1,7 +1,7 @@
 /*
  * self.c — the self channel: packets a rank sends to itself wait in a local
  * FIFO and are delivered from progress (never from inside send, so handlers
- * never nest). rma_read is a memcpy between gather lists.
+ * never nest). Its single-copy read is a memcpy between gather lists.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,10 +15,10 @@ typedef struct self_pkt {
     char data[];
 } self_pkt;
 
-/* The queue's head is global: progress tests it inline (mpidi.h) before
- * calling into this channel. */
-void *mpid_self_head;
-static self_pkt *tail;
+static self_pkt *head, *tail;
+/* packets queued: the channel's pending word, which the device tests
+ * before calling progress */
+static int queued;
 static int self_rank;
 
 
@@ -30,12 +30,13 @@ static int self_init(const mpid_chan_info *info)
 
 static int self_finalize(void)
 {
-    while (mpid_self_head) {
-        self_pkt *p = mpid_self_head;
-        mpid_self_head = p->next;
+    while (head) {
+        self_pkt *p = head;
+        head = p->next;
         free(p);
     }
     tail = NULL;
+    queued = 0;
     return 0;
 }
 
@@ -62,19 +63,21 @@ static int self_send(int dest, const void *hdr, size_t hdrlen,
     if (tail)
         tail->next = p;
     else
-        mpid_self_head = p;
+        head = p;
     tail = p;
+    queued++;
     return 0;
 }
 
 static int self_progress(int budget)
 {
     int n = 0;
-    while (mpid_self_head && n < budget) {
-        self_pkt *p = mpid_self_head;
-        mpid_self_head = p->next;
-        if (!mpid_self_head)
+    while (head && n < budget) {
+        self_pkt *p = head;
+        head = p->next;
+        if (!head)
             tail = NULL;
+        queued--;
         mpid_on_packet(self_rank, p->hdr, p->hdrlen, p->data, p->len);
         free(p);
         n++;
@@ -100,6 +103,8 @@ static ssize_t self_rma_read(int src, const struct iovec *local, int nlocal,
     return (ssize_t)total;
 }
 
+static const mpid_chan_copy self_copy = { .read = self_rma_read };
+
 const mpid_channel mpid_channel_self = {
     .name = "self",
     /* Eager to self copies twice; above this the rendezvous read copies once. */
@@ -108,5 +113,6 @@ const mpid_channel mpid_channel_self = {
     .finalize = self_finalize,
     .send = self_send,
     .progress = self_progress,
-    .rma_read = self_rma_read,
+    .pending = &queued,
+    .copy = &self_copy,
 };

@@ -439,6 +439,11 @@ static int shm_wait_fd(void)
     return shm_st.efd;
 }
 
+static const mpid_chan_copy shm_copy = { .read = shm_rma_read, .write = shm_rma_write };
+static const mpid_chan_area shm_areas = {
+    .map = shm_area_map, .unlink = shm_area_unlink, .unmap = shm_area_unmap
+};
+
 const mpid_channel mpid_channel_shm = {
     .name = "shm",
     .max_payload = SHM_FRAG_SIZE,
@@ -446,14 +451,11 @@ const mpid_channel mpid_channel_shm = {
     .finalize = shm_finalize,
     .send = shm_send,
     .progress = shm_progress,
-    .rma_read = shm_rma_read,
-    .rma_write = shm_rma_write,
     .arm_sleep = shm_arm_sleep,
     .sleep = shm_sleep,
     .disarm_sleep = shm_disarm_sleep,
     .wait_fd = shm_wait_fd,
-    .area_map = shm_area_map,
-    .area_unlink = shm_area_unlink,
-    .area_unmap = shm_area_unmap,
     .wake = shm_wake_rank,
+    .copy = &shm_copy,
+    .area = &shm_areas,
 };

@@ -115,7 +115,7 @@ static inline void shm_pool_free(shm_pool *p, uint32_t frag)
     atomic_store_explicit(&p->busy[frag], 0, memory_order_release);
 }
 
-/* area.c: node areas (mpid_channel.area_map/unlink/unmap) */
+/* area.c: node areas (mpid_channel's area table) */
 void *shm_area_map(const char *key, size_t bytes, int create);
 void  shm_area_unlink(const char *key);
 void  shm_area_unmap(void *base, size_t bytes);

@@ -1,8 +1,8 @@
 /*
  * agent_bulk_rank.c — the rank side of the agents' bulk path (agent_bulk.c,
  * protocol in agent_ring.h), as the channel's rendezvous by key: the
- * sender exposes its buffer in its exposure table (rma_expose; the key
- * travels in the RTS), the receiver's rma_read_key posts a REQ per
+ * sender exposes its buffer in its exposure table (net_rma's expose; the key
+ * travels in the RTS), the receiver's read_key posts a REQ per
  * AGT_BULK_SEGS segments of the sender's memory and copies each chunk out
  * of the landing buffer it lands in, while the agents bring the next. The
  * device's rendezvous (mpid/rndv.c) does the rest: matching, truncation,

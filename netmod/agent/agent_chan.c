@@ -707,6 +707,15 @@ void agt_chan_wait(int (*ready)(void *), void *arg)
     }
 }
 
+/* rendezvous reads go by key, through the agents' bulk path; one-sided
+ * operations through the agents (agent_rma), not registered memory */
+static const mpid_chan_net_rma agt_net_rma = {
+    .expose = agt_bulk_expose, .unexpose = agt_bulk_unexpose, .read_key = agt_bulk_read
+};
+static const mpid_chan_agent_rma agt_agent_rma = {
+    .line = agt_rma_line, .post = agt_rma_post, .max = AGT_MAX_PAYLOAD
+};
+
 const mpid_channel mpid_channel_agent = {
     .name = "agent",
     .max_payload = AGT_MSG_MAX,
@@ -715,16 +724,11 @@ const mpid_channel mpid_channel_agent = {
     .send = agt_send,
     .send_later = agt_send_later,
     .progress = agt_progress,
-    .rma_read = NULL,   /* rendezvous reads go by key, through the agents' bulk path */
-    .rma_expose = agt_bulk_expose,
-    .rma_unexpose = agt_bulk_unexpose,
-    .rma_read_key = agt_bulk_read,
     .arm_sleep = agt_arm_sleep,
     .sleep = agt_sleep,
     .disarm_sleep = agt_disarm_sleep,
     .wait_fd = agt_wait_fd,
-    .agent_rma_line = agt_rma_line,
-    .agent_rma_post = agt_rma_post,
-    .agent_rma_max = AGT_MAX_PAYLOAD,
+    .net_rma = &agt_net_rma,
+    .agent_rma = &agt_agent_rma,
     .coll = &agt_coll_table,
 };

@@ -41,7 +41,7 @@ int  agt_rma_post(int world, const struct mpid_agent_rma *h, const struct iovec 
 void agt_rma_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
 
 /* agent_bulk_rank.c: rendezvous through the agents' bulk path (the
- * channel's rma_expose, rma_unexpose, rma_read_key). */
+ * channel's net_rma: expose, unexpose, read_key). */
 int  agt_bulk_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
 void agt_bulk_unexpose(void *handle);
 ssize_t agt_bulk_read(int src, uint64_t key, uint64_t rbase, const struct iovec *local,

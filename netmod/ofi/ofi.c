@@ -5,7 +5,7 @@
  * Rendezvous: where the provider offers FI_RMA and FI_READ with an MR mode
  * we can serve (ofi_mr.c: all but FI_MR_RAW), the sender registers exactly
  * the message's memory for FI_REMOTE_READ under a fresh random key
- * (rma_expose), the device sends the key in the RTS payload, and the
+ * (net_rma->expose), the device sends the key in the RTS payload, and the
  * receiver fi_reads straight into the user buffer: the kernel copies once
  * on each side, as for fi_pingpong, where the pipelined path adds a copy
  * into a send buffer and one out of the receive slab (1 MiB ping-pong over
@@ -304,6 +304,19 @@ static int ofi_progress(int budget)
     return ofi_poll(budget);
 }
 
+static const mpid_chan_net_rma ofi_net_rma = {
+    .expose = ofi_rma_expose,
+    .unexpose = ofi_mr_unexpose,
+    .read_key = ofi_rma_read,
+    .mem_expose = ofi_mem_expose,
+    .mem_unexpose = ofi_mr_unexpose,
+    .post = ofi_rma_post,
+    .atomic_ok = ofi_rma_atomic_ok,
+};
+static const mpid_chan_dyn ofi_dyn = {
+    .addr = ofi_dyn_addr, .peer_add = ofi_dyn_peer_add, .peer_del = ofi_dyn_peer_del
+};
+
 const mpid_channel mpid_channel_ofi = {
     .name = "ofi",
     .max_payload = OFI_MAX_PAYLOAD,
@@ -311,18 +324,10 @@ const mpid_channel mpid_channel_ofi = {
     .finalize = ofi_finalize,
     .send = ofi_send,
     .progress = ofi_progress,
-    .rma_expose = ofi_rma_expose,
-    .rma_unexpose = ofi_mr_unexpose,
-    .rma_read_key = ofi_rma_read,
-    .mem_expose = ofi_mem_expose,
-    .mem_unexpose = ofi_mr_unexpose,
-    .rma_post = ofi_rma_post,
-    .rma_atomic_ok = ofi_rma_atomic_ok,
     .arm_sleep = ofi_arm_sleep,
     .sleep = ofi_sleep,
     .disarm_sleep = ofi_disarm_sleep,
     .wait_fd = ofi_wait_fd,
-    .dyn_addr = ofi_dyn_addr,
-    .dyn_peer_add = ofi_dyn_peer_add,
-    .dyn_peer_del = ofi_dyn_peer_del,
+    .net_rma = &ofi_net_rma,
+    .dyn = &ofi_dyn,
 };

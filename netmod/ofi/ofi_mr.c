@@ -132,7 +132,7 @@ void ofi_mr_local_end(struct fid_mr **mr, size_t n)
         }
 }
 
-/* ---- the channel's rendezvous exposures (rma_expose / rma_unexpose) ---- */
+/* ---- the channel's rendezvous exposures (net_rma's expose / unexpose) ---- */
 
 int ofi_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle)
 {

@@ -1,7 +1,7 @@
 /*
  * ofi_rma.c — one-sided access to peers' registered windows: fi_write,
- * fi_read and the fi_atomic family (the channel's mem_expose, rma_post and
- * rma_atomic_ok). The device's window path (mpid/rma_ofi.c) posts one
+ * fi_read and the fi_atomic family (the channel's net_rma: mem_expose, post and
+ * atomic_ok). The device's window path (mpid/rma_ofi.c) posts one
  * access per target segment; each completion comes back through
  * mpid_on_rma_done from our progress.
  *

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
           mpid_rndv_stats.live, mpid_rndv_stats.exposed);
     /* Toward another node with reads on, the reads went through exposures. */
     mpid_dest *d = &mpid_dests[next];
-    if (mt_size > 1 && d->ch && d->ch->rma_expose && !getenv("CLUMPI_NO_RMA") &&
+    if (mt_size > 1 && d->ch && d->ch->net_rma && !getenv("CLUMPI_NO_RMA") &&
         !getenv("CLUMPI_OFI_RMA") && !getenv("CLUMPI_OFI_PROVIDER"))
         CHECK(mpid_rndv_stats.exposed >= 40, "only %lu exposures for %d rendezvous sends",
               mpid_rndv_stats.exposed, 40 + 3 * NFLIGHT + 6);

@@ -330,7 +330,7 @@ static void rma_body(const mpid_chan_info *info)
         unsigned char *r = (unsigned char *)rma_info.addr;
         struct iovec rem[3] = { { r, 1000 }, { r + 1000, RMA_LEN / 2 }, { r + 1000 + RMA_LEN / 2, RMA_LEN / 2 - 1000 } };
         struct iovec loc[2] = { { buf, 12345 }, { buf + 12345, RMA_LEN - 12345 } };
-        ssize_t n = ch->rma_read(0, loc, 2, rem, 3);
+        ssize_t n = ch->copy->read(0, loc, 2, rem, 3);
         if (getenv("CLUMPI_SHM_CMA") && !strcmp(getenv("CLUMPI_SHM_CMA"), "0")) {
             CHECK(n == -ENOTSUP, "CMA disabled but rma_read returned %zd", n);
         } else if (n == -EPERM || n == -ENOTSUP) {
