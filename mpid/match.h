@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MPID_ANY_SOURCE (-2)   /* == MPI_ANY_SOURCE */
+#define MPID_ANY_SOURCE (-2)   /* == MPI_ANY_SOURCE (checked in mpidi.h) */
 #define MPID_ANY_TAG    (-1)   /* == MPI_ANY_TAG */
 
 typedef struct mpid_mq_elem {

@@ -18,6 +18,11 @@
 #include "mpid/match.h"
 #include "mpid/counters.h"
 
+/* The matching engine has its own wildcards (match.h stands alone); the
+ * device passes MPI's through unchanged, so they must be the same values. */
+_Static_assert(MPID_ANY_SOURCE == MPI_ANY_SOURCE && MPID_ANY_TAG == MPI_ANY_TAG,
+               "match.h's wildcards differ from mpi.h's");
+
 /* ---- packets -------------------------------------------------------------
  * The first byte of every header is its type. Message headers (eager, RTS)
  * start with the 16-byte envelope, so a 64-byte shm cell keeps ~40 bytes for
