@@ -1,7 +1,9 @@
 #!/bin/sh
-# layers.sh — the include rule of the tree, checked on every #include "..."
-# (and #include <mpi.h>) of every .c and .h file; exits 1 naming the file
-# and line of each include against it.
+# layers.sh — the include rule of the tree, checked on every #include of
+# every .c and .h file that names a file of the tree ("..." and <...>, e.g.
+# <mpi.h>), and on the sources each program compiles (the *_SOURCES lists
+# of the Makefile.mk files: a program may compile only what its first
+# source may include); exits 1 naming the file and line of each breach.
 #
 # The rule: src -> coll -> mpid -> {shmmod, netmod} -> src/util. A layer
 # includes its own headers and those of the layers it uses, never one to
@@ -28,9 +30,10 @@
 #   test              anything: unit tests reach into the layer they test.
 #
 # Violations another change is still removing are listed in test/layers.allow
-# as "file:included-file" (paths from the top of the tree, # comments); a
-# line that no longer matches a violation fails the check too, so the list
-# only shrinks.
+# as "file:included-file" (for a program's sources "Makefile.mk:source";
+# paths from the top of the tree, # comments); a line that no longer
+# matches a violation fails the check too, so the list only shrinks.
+# Libraries (lib*_la) are packaging, not dependencies: not checked.
 #
 # usage: layers.sh [TOP [ALLOWLIST]]   (default: the tree this script is in)
 top=${1:-${top_srcdir:-$(dirname "$0")/..}}
@@ -40,15 +43,19 @@ cd "$top" || exit 99
 [ -f "$allow" ] || { echo "layers.sh: no allowlist $allow"; exit 99; }
 
 list=$(mktemp "${TMPDIR:-/tmp}/clumpi-layers.XXXXXX") || exit 99
-trap 'rm -f "$list"' EXIT
+mks=$(mktemp "${TMPDIR:-/tmp}/clumpi-layers.XXXXXX") || exit 99
+trap 'rm -f "$list" "$mks"' EXIT
 find src coll mpid shmmod netmod test bench examples \
      \( -name '*.c' -o -name '*.h' \) -type f 2>/dev/null | sed 's|^\./||' | sort >"$list"
 [ -s "$list" ] || { echo "layers.sh: no sources under $top"; exit 99; }
+find src coll mpid shmmod netmod test bench examples -name Makefile.mk -type f 2>/dev/null |
+    sort >"$mks"
 
 # Each include line as FILE:LINE:TEXT, after the list of files that exist
-# (and the allowlist), for awk to resolve and judge in one pass.
-xargs grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*("|<mpi\.h>)' <"$list" |
-awk -v listfile="$list" -v allowfile="$allow" '
+# (and the allowlist), for awk to resolve and judge in one pass; the
+# Makefile.mk files are read at the end.
+xargs grep -Hn -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]' <"$list" |
+awk -v listfile="$list" -v mkfile="$mks" -v allowfile="$allow" '
 function zone(p) {
     if (p == "config.h") return "config"
     if (p ~ /^src\/include\//) return "api"
@@ -107,31 +114,61 @@ BEGIN {
     rest = substr($0, length(file) + 2)
     line = rest; sub(/:.*/, "", line)
     text = substr(rest, length(line) + 2)
-    if (text ~ /<mpi\.h>/) inc = "mpi.h"
-    else { inc = text; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc) }
+    angle = text ~ /^[[:space:]]*#[[:space:]]*include[[:space:]]*</
+    inc = text; sub(/^[^"<]*["<]/, "", inc); sub(/[">].*/, "", inc)
     dir = file; sub(/\/[^\/]*$/, "", dir)
-    # the compiler looks beside the file, then in -I top, -I src/include
-    if ((norm(dir "/" inc)) in exists) target = norm(dir "/" inc)
+    # the compiler looks beside the file ("..." only), then in -I top,
+    # -I src/include; an <...> naming no file of ours is a system header
+    if (!angle && (norm(dir "/" inc)) in exists) target = norm(dir "/" inc)
     else if (norm(inc) in exists) target = norm(inc)
     else if (("src/include/" inc) in exists) target = "src/include/" inc
     else if (inc == "config.h") target = "config.h"
+    else if (angle) next
     else {
         printf "%s:%s: #include \"%s\" names no file of the tree\n", file, line, inc
         bad = 1; next
     }
-    s = zone(file); t = zone(target)
-    if (may(s, t)) next
+    judge(file, line, angle ? "#include <" inc ">" : "#include \"" inc "\"", file, target)
+}
+# Reports `target` used by `file` (whose zone is that of `as`) unless the
+# rule or the allowlist lets it.
+function judge(file, line, what, as, target,    s, t, key) {
+    s = zone(as); t = zone(target)
+    if (may(s, t)) return
     key = file ":" target
-    if (key in allowed) { allowed[key]++; next }
-    printf "%s:%s: #include \"%s\": %s may not include %s (%s)\n", file, line, inc, s, t, target
+    if (key in allowed) { allowed[key]++; return }
+    printf "%s:%s: %s: %s may not include %s (%s)\n", file, line, what, s, t, target
     bad = 1
 }
+# The *_SOURCES lists of the programs of one Makefile.mk.
+function sources(mk,    l, whole, first, n, w, i, name, src, at) {
+    whole = ""; n = 0
+    while ((getline l < mk) > 0) {
+        n++
+        if (whole == "") at = n
+        if (l ~ /\\$/) { whole = whole substr(l, 1, length(l) - 1) " "; continue }
+        whole = whole l
+        if (whole ~ /^[A-Za-z0-9_]+_SOURCES[[:space:]]*\+?=/ && whole !~ /^lib/) {
+            name = whole; sub(/_SOURCES.*/, "", name)
+            src = whole; sub(/^[^=]*=/, "", src)
+            w = split(src, tok, /[[:space:]]+/); first = ""
+            for (i = 1; i <= w; i++) {
+                if (tok[i] !~ /\.[ch]$/) continue
+                if (first == "") { first = tok[i]; continue }
+                judge(mk, at, name "_SOURCES compiles " tok[i], first, tok[i])
+            }
+        }
+        whole = ""
+    }
+    close(mk)
+}
 END {
+    while ((getline mk < mkfile) > 0) sources(mk)
     for (k in allowed)
         if (!allowed[k]) {
             printf "%s: allowlist line \"%s\" matches no violating include: remove it\n", allowfile, k
             bad = 1
         }
-    if (!bad) printf "layers: every include follows src -> coll -> mpid -> {shmmod, netmod} -> src/util (%d allowlisted)\n", nallow
+    if (!bad) printf "layers: every include and program source follows src -> coll -> mpid -> {shmmod, netmod} -> src/util (%d allowlisted)\n", nallow
     exit bad
 }'
