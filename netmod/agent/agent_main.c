@@ -14,8 +14,8 @@
  *   - idle: spin CLUMPI_AGENT_SPIN_US (yielding), then block in epoll on
  *     the CQ wait fd and the ranks' sockets after setting the sleep bit of
  *     every command queue, so a rank rings the doorbell only when we sleep
- *     (busy 0.1-2% of a 2 s wait, test_agent_idle; 87-99% while the net
- *     provider's wait fd stayed readable, before netmod/common/cq_wait.c).
+ *     (busy 0.1-2% of an idle wait; netmod/common/cq_wait.c keeps the
+ *     net provider's wait fd from staying readable).
  * Knobs: CLUMPI_AGENT_WINDOW (W), CLUMPI_AGENT_POOL (slots),
  * CLUMPI_AGENT_DELAY_NS (per packet, a slow NI), CLUMPI_AGENT_STATS=1.
  */

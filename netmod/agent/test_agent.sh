@@ -62,8 +62,8 @@ trains() {
     fi
 }
 
-# Issue 5's "hang" (rendezvous crawling at one rank<->agent round trip per
-# DMA packet under load) is covered by the cross-node runs below: every
+# Rendezvous crawling at one rank<->agent round trip per DMA packet under
+# load is covered by the cross-node runs below: every
 # order/persistent run streams rendezvous DATA through the DMA path.
 if [ -z "${AGENT_TEST_FULL:-}" ]; then
     suite 2 "2" -- order anysource persistent sendrecv

@@ -149,11 +149,9 @@ static void on_error(void)
  * libfabric 1.17 the net provider puts that flag on the completion of the
  * last packet carved, which need not be the last to complete: a packet
  * carved earlier for another connection may still be filling (the sender
- * wrote part of it and was descheduled). Reposting at the flag let new
- * packets land on that one: "corrupt packet" and MPI_ERR_TRUNCATE in
- * segmented collectives across 3-4 nodes under load, about 1 run in 10.
- * (Upstream fixed it in PR #9420, for 1.20: the flag goes on the last
- * completion.) Since the packets tile the slab from its start, it is free
+ * wrote part of it and was descheduled). Reposting at the flag would let
+ * new packets land on that one ("corrupt packet", MPI_ERR_TRUNCATE under
+ * load). (libfabric 1.20 puts the flag on the last completion.) Since the packets tile the slab from its start, it is free
  * once the completed bytes reach the end of the furthest packet; a
  * provider that flags the last completion, or releases with a separate
  * entry, passes that test at once.

@@ -572,7 +572,7 @@ CLUMPI_API(int, Pack_external, (const char datarep[], const void *inbuf, int inc
 CLUMPI_API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype));
 CLUMPI_API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size));
 
-/* ---- collectives (the rest arrive with the collectives issue) -------- */
+/* ---- collectives ------------------------------------------------------ */
 CLUMPI_API(int, Barrier, (MPI_Comm comm));
 CLUMPI_API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm));
 CLUMPI_API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm));

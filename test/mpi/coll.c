@@ -1,6 +1,6 @@
 /* np: 1 2 3 4 5 8
  *
- * The collectives of this issue used as a program would: MPI_Barrier,
+ * Collectives used as a program would: MPI_Barrier,
  * MPI_Bcast from every root at several sizes (and a derived type), and
  * MPI_Allgather, on COMM_WORLD and on a split communicator, interleaved with
  * point-to-point traffic on the same communicator (which must not match).

@@ -1,8 +1,8 @@
 /* np: 1 2
  *
  * Around MPI_Init and MPI_Finalize: Initialized/Finalized report the state,
- * Get_version works at any time, and (under clumpi, where the issue asks for
- * it) MPI calls before MPI_Init or after MPI_Finalize return an error instead
+ * Get_version works at any time, and (under clumpi, which promises it) MPI
+ * calls before MPI_Init or after MPI_Finalize return an error instead
  * of crashing. Other MPIs are free to abort there, so those calls are made
  * only when built against clumpi.
  */
