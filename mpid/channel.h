@@ -28,42 +28,33 @@
 #define MPID_CH_CTRL 0x1     /* control packet (CTS, FIN, acks): travels on
                                 the control queue, which is always drained */
 
-/* One-sided operations served by the target node's NI agent (optional;
- * netmod/agent/agent_rma.c, Bilas's remote deposit, remote fetch and
- * NI locks). A request names the target's window by the target's device
- * window index; segments are offsets from the window's base. Kinds are
- * src/util/rma_apply.h's CU_RMA_* and these: */
-enum { MPID_AGENT_RMA_LOCK = 16, MPID_AGENT_RMA_UNLOCK, MPID_AGENT_RMA_GRANT, MPID_AGENT_RMA_ACK,
-       MPID_AGENT_RMA_RESP };
-typedef struct mpid_agent_rma {
-    uint8_t  kind, op, basic, ltype;  /* op: CU_OP_*; basic: element type; lock type */
-    uint32_t win;         /* the target's window index */
-    uint32_t nseg;        /* request: (offset, len) pairs first in the payload (0: one
-                             segment at addr); answer: MPID_AGENT_RMA_OK or an error */
-    uint32_t len;         /* target bytes of this chunk */
+/* One-sided operations served by the target node's NI agent
+ * (mpid_chan_agent_rma; Bilas's remote deposit, remote fetch and NI
+ * locks): one request to a target's agent, or its answer. A request names
+ * the target's window by the target's device window index; segments are
+ * offsets from the window's base. Kinds are src/util/rma_apply.h's
+ * CU_RMA_* and these: */
+enum { MPID_AGENT_LOCK = 16, MPID_AGENT_UNLOCK, MPID_AGENT_GRANT, MPID_AGENT_ACK,
+       MPID_AGENT_RESP };
+/* An answer's outcome (its nseg): done; a malformed request; segments
+ * outside the window; the target's memory could not be read or written. */
+enum { MPID_AGENT_OK = 0, MPID_AGENT_EBADREQ, MPID_AGENT_ERANGE, MPID_AGENT_EACCESS };
+typedef struct mpid_chan_agent_op {
+    int      kind;
+    int      op, basic, ltype;  /* op: CU_OP_*; basic: element type; lock type */
+    uint32_t win;        /* the target's window index */
+    uint32_t nseg;       /* request: (offset, len) pairs first in the payload (0: one
+                            segment at addr); answer: MPID_AGENT_OK or an error */
+    uint32_t len;        /* target bytes of this chunk */
     uint64_t addr;
-    uint64_t oreq, ooff;  /* the origin's, echoed in the answer */
-    uint32_t owin;        /* the origin's window index, echoed */
-    int32_t  osrc;        /* the target's rank in the window, echoed */
-} mpid_agent_rma;
-_Static_assert(sizeof(mpid_agent_rma) <= MPID_HDR_MAX, "agent RMA header too large");
-/* An answer's outcome: done; a malformed request; segments outside the
- * window; the target's memory could not be read or written. The device
- * reports them as MPI error classes. */
-enum { MPID_AGENT_RMA_OK = 0, MPID_AGENT_RMA_EBADREQ, MPID_AGENT_RMA_ERANGE,
-       MPID_AGENT_RMA_EACCESS };
-
-/* The words of one (rank, window) the agent serves, in memory it shares
- * with the node's ranks: the lock and accumulate words (the layout of the
- * device's mpid_rma_tstate, so every path takes the same words), then the
- * window the agent checks requests against, set by the owner rank. */
-typedef struct mpid_agent_rma_line {
-    int32_t  lock, acc;
-    uint64_t base, size;  /* in the owner's address space */
-    uint32_t open;        /* nonzero while the window exists (release store) */
-    char     pad[36];
-} mpid_agent_rma_line;
-_Static_assert(sizeof(mpid_agent_rma_line) == 64, "one cache line");
+    uint64_t oreq, ooff; /* the origin's, echoed in the answer */
+    uint32_t owin;       /* the origin's window index, echoed */
+    int32_t  osrc;       /* the target's rank in the window, echoed */
+} mpid_chan_agent_op;
+/* The bytes of a window's lock words where the agent serves them: the lock
+ * and accumulate words (int each, src/util/rma_apply.h's locks) first,
+ * then the agent's own. */
+#define MPID_AGENT_WORDS 64
 
 /* What a channel learns at init. */
 typedef struct mpid_chan_info {
@@ -189,14 +180,19 @@ typedef struct mpid_chan_area {
     void  (*unmap)(void *base, size_t bytes);
 } mpid_chan_area;
 
-/* Agent-served one-sided operations (optional table). line: the line of
- * window index win of world rank `world` on this node, or NULL (no such
- * line: the window is not served). post: a request to the target's agent,
- * header h and payload iov (at most max bytes); -EAGAIN: no room now.
- * Answers come back through mpid_on_agent_rma_answer. */
+/* Agent-served one-sided operations (optional table). words: the lock
+ * words (MPID_AGENT_WORDS bytes) of window index win of world rank `world`
+ * on this node, or NULL (the window is not served). open: my window index
+ * win is [base, base+size) and the agent may serve it from now on; close:
+ * no longer, its words free again (every epoch is over). post: a request
+ * to the target's agent, with payload iov (at most max bytes); -EAGAIN: no
+ * room now. Answers come back through mpid_on_agent_rma_answer. */
 typedef struct mpid_chan_agent_rma {
-    mpid_agent_rma_line *(*line)(int world, uint32_t win);
-    int    (*post)(int world, const mpid_agent_rma *h, const struct iovec *iov, int iovcnt);
+    void  *(*words)(int world, uint32_t win);
+    void   (*open)(uint32_t win, const void *base, size_t size);
+    void   (*close)(uint32_t win);
+    int    (*post)(int world, const mpid_chan_agent_op *op, const struct iovec *iov,
+                   int iovcnt);
     size_t max;
 } mpid_chan_agent_rma;
 
@@ -277,7 +273,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
 
 /* Upcall for agent-served one-sided operations: an answer (GRANT, ACK or
  * RESP with the fetched data) from the target's agent. */
-void mpid_on_agent_rma_answer(const mpid_agent_rma *h, const void *payload, size_t len);
+void mpid_on_agent_rma_answer(const mpid_chan_agent_op *op, const void *payload, size_t len);
 
 /* Upcall for send_later: the payload of that send is free again; status 0,
  * or a negative errno when the channel could not read it. */

@@ -53,7 +53,7 @@ int mpid_win_register(mpid_win *w, const mpid_comm *comm)
     w->err = 0;
     w->waiters = NULL;
     w->ofi = NULL;
-    w->agent_line = NULL;
+    w->agent = NULL;
     memset(&w->priv_ts, 0, sizeof w->priv_ts);
     w->my_ts = &w->priv_ts;   /* the shared segment's line once mapped */
     w->index = i;

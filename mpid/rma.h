@@ -91,7 +91,7 @@ typedef struct mpid_win {
     /* target side: lock requests waiting (am path) */
     struct mpid_lock_wait *waiters;
     struct mpid_rma_ofi_win *ofi;   /* network RMA state (rma_ofi.c), or NULL */
-    void *agent_line;          /* agent path: my words in the agent's lines, or NULL */
+    const struct mpid_chan_agent_rma *agent;   /* agent path: who serves my words, or NULL */
 } mpid_win;
 
 /* ---- window life cycle ----------------------------------------------- */

@@ -4,7 +4,7 @@
  * progress engine, so a target that computes without calling MPI delays
  * no origin (Bilas: remote deposit, remote fetch, NI locks).
  * The origin side is the active-message one (chunks, lazy locks,
- * rma_am.c); each packet goes to the channel's agent_rma_post instead of send,
+ * rma_am.c); each packet goes to the channel's agent_rma->post instead of send,
  * and answers come back through mpid_on_agent_rma_answer.
  *
  * Atomicity: a window is agent-served on every rank or on none (every
@@ -17,10 +17,10 @@
 #include "mpid/rma_impl.h"
 #include "src/util/param.h"
 
-_Static_assert(offsetof(mpid_agent_rma_line, lock) == offsetof(mpid_rma_tstate, lock) &&
-               offsetof(mpid_agent_rma_line, acc) == offsetof(mpid_rma_tstate, acc) &&
-               sizeof(mpid_agent_rma_line) == sizeof(mpid_rma_tstate),
-               "an agent line holds the device's lock words");
+_Static_assert(offsetof(mpid_rma_tstate, lock) == 0 &&
+                   offsetof(mpid_rma_tstate, acc) == sizeof(int) &&
+                   sizeof(mpid_rma_tstate) == MPID_AGENT_WORDS,
+               "the agent's words are the device's lock words");
 
 /* The channel serving window rank t's node by agent, or NULL. */
 static const mpid_channel *agent_of(const mpid_win *w, int t)
@@ -46,35 +46,27 @@ int mpid_rma_agent_open(mpid_win *w)
      * lines exist for the same indices on every node). */
     int myworld = w->comm->world_ranks[me];
     for (int t = 0; t < n; t++)
-        if (!ag->agent_rma->line(myworld, (uint32_t)w->peers[t].win_index))
+        if (!ag->agent_rma->words(myworld, (uint32_t)w->peers[t].win_index))
             return 0;
     for (int t = 0; t < n; t++) {
         if (agent_of(w, t))
             continue;   /* another node's rank */
-        mpid_agent_rma_line *l = ag->agent_rma->line(w->comm->world_ranks[t],
-                                           (uint32_t)w->peers[t].win_index);
-        w->peers[t].ts = (mpid_rma_tstate *)(void *)l;
+        w->peers[t].ts = ag->agent_rma->words(w->comm->world_ranks[t],
+                                              (uint32_t)w->peers[t].win_index);
     }
-    mpid_agent_rma_line *mine = (mpid_agent_rma_line *)(void *)w->peers[me].ts;
-    mine->base = (uintptr_t)w->base;
-    mine->size = w->size;
-    __atomic_store_n(&mine->open, 1, __ATOMIC_RELEASE);   /* the agent may serve it now */
+    ag->agent_rma->open((uint32_t)w->peers[me].win_index, w->base, w->size);
     w->my_ts = w->peers[me].ts;
-    w->agent_line = mine;
+    w->agent = ag->agent_rma;
     return 1;
 }
 
 void mpid_rma_agent_close(mpid_win *w)
 {
-    mpid_agent_rma_line *l = w->agent_line;
-    if (!l)
+    if (!w->agent)
         return;
-    /* Win_free: every epoch is over, no request is in flight. The next
-     * window with this index starts from free words. */
-    __atomic_store_n(&l->open, 0, __ATOMIC_RELEASE);
-    l->lock = l->acc = 0;
-    l->base = l->size = 0;
-    w->agent_line = NULL;
+    /* Win_free: every epoch is over, no request is in flight. */
+    w->agent->close((uint32_t)w->index);   /* = peers[my rank].win_index */
+    w->agent = NULL;
 }
 
 /* From the user's call: the request to the target's agent, progressing
@@ -85,7 +77,7 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
     int world = w->comm->world_ranks[target];
     const mpid_channel *ch = mpid_dests[world].ch;
     int lk = h->kind == MPID_RMA_LOCK || h->kind == MPID_RMA_UNLOCK;
-    mpid_agent_rma c = { .kind = h->kind, .op = lk ? 0 : h->op, .basic = h->basic,
+    mpid_chan_agent_op c = { .kind = h->kind, .op = lk ? 0 : h->op, .basic = h->basic,
                       .ltype = lk ? h->op : 0, .win = h->win, .nseg = h->nseg,
                       .len = (uint32_t)h->len, .addr = h->addr, .oreq = h->oreq,
                       .ooff = h->ooff, .owin = (uint32_t)w->index, .osrc = target };
@@ -102,18 +94,18 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
     }
 }
 
-/* The MPI error class of an agent's answer (MPID_AGENT_RMA_*). */
+/* The MPI error class of an agent's answer (MPID_AGENT_OK..EACCESS). */
 static uint32_t answer_class(uint32_t outcome)
 {
     switch (outcome) {
-    case MPID_AGENT_RMA_OK:      return MPI_SUCCESS;
-    case MPID_AGENT_RMA_ERANGE:  return MPI_ERR_RMA_RANGE;
-    case MPID_AGENT_RMA_EACCESS: return MPI_ERR_OTHER;
-    default:                     return MPI_ERR_INTERN;   /* EBADREQ */
+    case MPID_AGENT_OK:      return MPI_SUCCESS;
+    case MPID_AGENT_ERANGE:  return MPI_ERR_RMA_RANGE;
+    case MPID_AGENT_EACCESS: return MPI_ERR_OTHER;
+    default:                 return MPI_ERR_INTERN;   /* EBADREQ */
     }
 }
 
-void mpid_on_agent_rma_answer(const mpid_agent_rma *c, const void *payload, size_t len)
+void mpid_on_agent_rma_answer(const mpid_chan_agent_op *c, const void *payload, size_t len)
 {
     mpid_pkt_rma h = { .type = MPID_PKT_RMA, .kind = c->kind, .win = c->owin,
                        .oreq = c->oreq, .ooff = c->ooff, .len = c->len,

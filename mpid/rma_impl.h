@@ -12,11 +12,11 @@
 /* Sub-kinds of MPID_PKT_RMA beyond the operations (MPID_RMA_PUT..CAS);
  * the agent path's packets (channel.h) number them alike. */
 enum {
-    MPID_RMA_LOCK = MPID_AGENT_RMA_LOCK,     /* origin -> target: op = lock type */
-    MPID_RMA_UNLOCK = MPID_AGENT_RMA_UNLOCK, /* origin -> target: op = lock type; acked */
-    MPID_RMA_GRANT = MPID_AGENT_RMA_GRANT,   /* target -> origin: the lock is yours */
-    MPID_RMA_ACK = MPID_AGENT_RMA_ACK,       /* target -> origin: chunk applied (nseg = error) */
-    MPID_RMA_RESP = MPID_AGENT_RMA_RESP,     /* target -> origin: fetched data (nseg = error) */
+    MPID_RMA_LOCK = MPID_AGENT_LOCK,     /* origin -> target: op = lock type */
+    MPID_RMA_UNLOCK = MPID_AGENT_UNLOCK, /* origin -> target: op = lock type; acked */
+    MPID_RMA_GRANT = MPID_AGENT_GRANT,   /* target -> origin: the lock is yours */
+    MPID_RMA_ACK = MPID_AGENT_ACK,       /* target -> origin: chunk applied (nseg = error) */
+    MPID_RMA_RESP = MPID_AGENT_RESP,     /* target -> origin: fetched data (nseg = error) */
 };
 
 /* One packet of the active-message path. Requests: win is the target's

@@ -6,14 +6,15 @@ libnetmod_la_SOURCES += netmod/agent/agent_chan.c netmod/agent/agent_launch.c \
 	netmod/agent/agent_chan.h netmod/agent/agent_coll.h netmod/agent/agent_mc_rank.c \
 	netmod/agent/agent_mc_rank.h netmod/agent/agent_red_rank.c netmod/agent/agent_fadd_rank.c \
 	netmod/agent/agent_rma_rank.c netmod/agent/agent_bulk_rank.c \
-	netmod/agent/agent_red.h
+	netmod/agent/agent_red.h netmod/agent/agent_rma.h
 libnetmod_la_CPPFLAGS = $(AM_CPPFLAGS) -DAGT_AGENT_PATH=\"$(bindir)/clumpi-agent\"
 
 bin_PROGRAMS += netmod/agent/clumpi-agent
 netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent.h \
 	netmod/agent/agent_net.c netmod/agent/agent_mc.c netmod/agent/agent_mc.h \
 	netmod/agent/agent_red.c netmod/agent/agent_red.h netmod/agent/agent_fadd.c \
-	netmod/agent/agent_rma.c netmod/agent/agent_bulk.c src/util/rma_apply.c src/util/rma_apply.h \
+	netmod/agent/agent_rma.c netmod/agent/agent_rma.h netmod/agent/agent_bulk.c \
+	src/util/rma_apply.c src/util/rma_apply.h \
 	netmod/agent/agent_tree.h \
 	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \

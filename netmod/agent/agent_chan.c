@@ -713,7 +713,8 @@ static const mpid_chan_net_rma agt_net_rma = {
     .expose = agt_bulk_expose, .unexpose = agt_bulk_unexpose, .read_key = agt_bulk_read
 };
 static const mpid_chan_agent_rma agt_agent_rma = {
-    .line = agt_rma_line, .post = agt_rma_post, .max = AGT_MAX_PAYLOAD
+    .words = agt_rma_words, .open = agt_rma_open, .close = agt_rma_close,
+    .post = agt_rma_post, .max = AGT_MAX_PAYLOAD
 };
 
 const mpid_channel mpid_channel_agent = {

@@ -33,11 +33,15 @@ int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);
  * kind is its AGT_RXK_* (multicast / reduction result, fetch-and-add reply). */
 void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *pay, size_t len);
 
-/* agent_rma_rank.c: agent-served one-sided operations (mpid_channel's
- * rma_line, rma_post) and their answers (AGT_RXK_RMA). */
-struct mpid_agent_rma_line *agt_rma_line(int world, uint32_t win);
-struct mpid_agent_rma;
-int  agt_rma_post(int world, const struct mpid_agent_rma *h, const struct iovec *iov, int iovcnt);
+/* agent_rma_rank.c: agent-served one-sided operations (the channel's
+ * agent_rma table: words, open, close, post) and their answers
+ * (AGT_RXK_RMA). */
+void *agt_rma_words(int world, uint32_t win);
+void agt_rma_open(uint32_t win, const void *base, size_t size);
+void agt_rma_close(uint32_t win);
+struct mpid_chan_agent_op;
+int  agt_rma_post(int world, const struct mpid_chan_agent_op *op, const struct iovec *iov,
+                  int iovcnt);
 void agt_rma_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len);
 
 /* agent_bulk_rank.c: rendezvous through the agents' bulk path (the

@@ -250,7 +250,7 @@ static inline char *agt_rxslot(agt_seg_hdr *h, int li, uint32_t k)
     return (char *)agt_rank(h, li) + h->rx_off + (size_t)k * h->mtu;
 }
 /* Windows of one rank the agent can serve (device window index below
- * this), each one cache line of lock words (mpid_agent_rma_line). */
+ * this), each one cache line of lock words (agent_rma.h's agt_rma_line). */
 #define AGT_RMA_WINS 64u
 static inline void *agt_rma_lines(agt_seg_hdr *h, int li)
 {

@@ -2,7 +2,7 @@
  * agent_rma.c — one-sided operations served by the target node's agent
  * (Bilas: remote deposit, remote fetch and NI locks, served
  * without interrupting the target host). A request (RMA packet: the
- * device's mpid_agent_rma header, then (offset, len) pairs, then the origin's
+ * agt_rma_hdr header, then (offset, len) pairs, then the origin's
  * packed data) goes from the origin rank's tx slot to the target's agent,
  * which applies it to the target rank's window memory with process_vm_
  * readv/writev on the rank's pid and turns the packet into the answer in
@@ -42,16 +42,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include "mpid/channel.h"
 #include "netmod/agent/agent.h"
 #include "netmod/agent/agent_mc.h"
+#include "netmod/agent/agent_rma.h"
 #include "src/util/op.h"
 #include "src/util/rma_apply.h"
 
 #define SEGS_MAX 64   /* the device never sends more per packet (AM_SEGS, mpid/rma_am.c) */
 
 static agt_wire *wire_of(uint32_t k) { return (agt_wire *)agt_slot_mem(&A.pool, k); }
-static mpid_agent_rma *hdr_of(uint32_t k) { return (mpid_agent_rma *)(wire_of(k) + 1); }
+static agt_rma_hdr *hdr_of(uint32_t k) { return (agt_rma_hdr *)(wire_of(k) + 1); }
 
 /* Requests waiting: for their line to open (in arrival order), for a lock. */
 typedef struct fifo { uint32_t *k; uint32_t n, cap; } fifo;
@@ -93,7 +93,7 @@ static void hold(txq *q, agt_tx *t)
 
 static void send_request(agt_tx *t)
 {
-    if (((mpid_agent_rma *)(t->pkt + sizeof(agt_wire)))->kind != MPID_AGENT_RMA_LOCK)
+    if (((agt_rma_hdr *)(t->pkt + sizeof(agt_wire)))->kind != AGT_RMA_LOCK)
         unanswered[t->node]++;
     agt_net_send(t);   /* the tx slot is freed when sent */
 }
@@ -111,15 +111,15 @@ static void answered(int node)
     }
 }
 
-static mpid_agent_rma_line *line_of(uint32_t k, int *li)
+static agt_rma_line *line_of(uint32_t k, int *li)
 {
     agt_wire *w = wire_of(k);
-    mpid_agent_rma *h = hdr_of(k);
+    agt_rma_hdr *h = hdr_of(k);
     if ((*li = agt_find_local(w->dst)) < 0)
         agt_die("one-sided request for a rank not on this node");
     if (h->win >= AGT_RMA_WINS)
         agt_die("one-sided request for a window index out of range");
-    return (mpid_agent_rma_line *)agt_rma_lines(A.h, *li) + h->win;
+    return (agt_rma_line *)agt_rma_lines(A.h, *li) + h->win;
 }
 
 /* The request in slot k becomes its answer (payload bytes of data) and goes
@@ -127,7 +127,7 @@ static mpid_agent_rma_line *line_of(uint32_t k, int *li)
 static void answer(uint32_t k, int kind, int err, size_t bytes)
 {
     agt_wire *w = wire_of(k);
-    mpid_agent_rma *h = hdr_of(k);
+    agt_rma_hdr *h = hdr_of(k);
     uint32_t origin = w->src;
     h->kind = (uint8_t)kind;
     h->nseg = (uint32_t)err;
@@ -147,14 +147,14 @@ static int cma_err(ssize_t got, size_t want)
     if (!warned++)
         fprintf(stderr, "clumpi-agent[node %d]: one-sided access to a rank's window failed: %s\n",
                 A.node, got < 0 ? strerror(errno) : "short transfer");
-    return MPID_AGENT_RMA_EACCESS;
+    return AGT_RMA_EACCESS;
 }
 
 /* A put, get or accumulate kind: apply it, answer. */
-static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
+static void serve_op(uint32_t k, int li, agt_rma_line *l)
 {
     agt_wire *w = wire_of(k);
-    mpid_agent_rma *h = hdr_of(k);
+    agt_rma_hdr *h = hdr_of(k);
     char *pay = (char *)h + w->hdrlen;
     size_t len = h->len, nseg = h->nseg ? h->nseg : 1;
     int kind = h->kind, fetch = cu_rma_fetches(kind);
@@ -165,7 +165,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
     int err = 0;
     if (nseg > SEGS_MAX || len > AGT_MAX_PAYLOAD ||
         (h->nseg ? nseg * sizeof *segs : 0) + dlen > w->len) {
-        err = MPID_AGENT_RMA_EBADREQ;
+        err = AGT_RMA_EBADREQ;
         goto done;
     }
     if (h->nseg) {
@@ -179,7 +179,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
     for (size_t i = 0; i < nseg; i++) {
         uint64_t o = (uintptr_t)segs[i].iov_base, n = segs[i].iov_len;
         if (o > size || n > size - o) {
-            err = MPID_AGENT_RMA_ERANGE;
+            err = AGT_RMA_ERANGE;
             goto done;
         }
         segs[i].iov_base = (void *)(uintptr_t)(base + o);
@@ -206,7 +206,7 @@ static void serve_op(uint32_t k, int li, mpid_agent_rma_line *l)
 done:
     if (fetch && !err)
         memcpy((char *)h + w->hdrlen, out, len);
-    answer(k, fetch ? MPID_AGENT_RMA_RESP : MPID_AGENT_RMA_ACK, err, fetch && !err ? len : 0);
+    answer(k, fetch ? AGT_RMA_RESP : AGT_RMA_ACK, err, fetch && !err ? len : 0);
 }
 
 static int retry_locks(void);
@@ -215,19 +215,19 @@ static int retry_locks(void);
 static int serve(uint32_t k)
 {
     int li;
-    mpid_agent_rma_line *l = line_of(k, &li);
-    mpid_agent_rma *h = hdr_of(k);
+    agt_rma_line *l = line_of(k, &li);
+    agt_rma_hdr *h = hdr_of(k);
     if (!atomic_load_explicit((_Atomic uint32_t *)&l->open, memory_order_acquire))
         return -EAGAIN;
     switch (h->kind) {
-    case MPID_AGENT_RMA_LOCK:
+    case AGT_RMA_LOCK:
         if (!cu_rma_try_lock(&l->lock, h->ltype))
             return -EAGAIN;
-        answer(k, MPID_AGENT_RMA_GRANT, 0, 0);
+        answer(k, AGT_RMA_GRANT, 0, 0);
         return 0;
-    case MPID_AGENT_RMA_UNLOCK:
+    case AGT_RMA_UNLOCK:
         cu_rma_release_lock(&l->lock, h->ltype);
-        answer(k, MPID_AGENT_RMA_ACK, 0, 0);
+        answer(k, AGT_RMA_ACK, 0, 0);
         retry_locks();
         return 0;
     case CU_RMA_PUT: case CU_RMA_GET: case CU_RMA_ACC: case CU_RMA_GACC: case CU_RMA_FOP:
@@ -257,7 +257,7 @@ static int retry_locks(void)
 static int behind_early(uint32_t k, uint32_t upto)
 {
     agt_wire *w = wire_of(k);
-    mpid_agent_rma *h = hdr_of(k);
+    agt_rma_hdr *h = hdr_of(k);
     for (uint32_t i = 0; i < upto; i++)
         if (wire_of(early.k[i])->dst == w->dst && hdr_of(early.k[i])->win == h->win)
             return 1;
@@ -267,11 +267,11 @@ static int behind_early(uint32_t k, uint32_t upto)
 static void take(uint32_t k)
 {
     int li;
-    mpid_agent_rma_line *l = line_of(k, &li);
+    agt_rma_line *l = line_of(k, &li);
     if (behind_early(k, early.n) ||
         !atomic_load_explicit((_Atomic uint32_t *)&l->open, memory_order_acquire)) {
         push(&early, k);
-    } else if (hdr_of(k)->kind == MPID_AGENT_RMA_LOCK && locks.n) {
+    } else if (hdr_of(k)->kind == AGT_RMA_LOCK && locks.n) {
         push(&locks, k);   /* behind the waiting ones */
         retry_locks();
     } else if (serve(k) != 0) {
@@ -286,7 +286,7 @@ int agt_rma_poll(void)
     for (uint32_t i = 0; i < early.n; i++) {
         uint32_t k = early.k[i];
         int li;
-        mpid_agent_rma_line *l = line_of(k, &li);
+        agt_rma_line *l = line_of(k, &li);
         if (behind_early(k, kept) ||
             !atomic_load_explicit((_Atomic uint32_t *)&l->open, memory_order_acquire)) {
             early.k[kept++] = k;
@@ -307,7 +307,7 @@ int agt_rma_waiting(void) { return early.n + locks.n > 0; }
 int agt_rma_origin(agt_tx *t)
 {
     agt_wire *w = (agt_wire *)t->pkt;
-    if (w->hdrlen != sizeof(mpid_agent_rma) || w->dst >= A.h->nworld)
+    if (w->hdrlen != sizeof(agt_rma_hdr) || w->dst >= A.h->nworld)
         agt_die("bad one-sided command");
     t->node = (int)agt_nodes(A.h)[w->dst];
     if (t->node == A.node)
@@ -318,7 +318,7 @@ int agt_rma_origin(agt_tx *t)
         if (!unanswered || !held)
             agt_die("out of memory");
     }
-    int lock = ((mpid_agent_rma *)(w + 1))->kind == MPID_AGENT_RMA_LOCK;
+    int lock = ((agt_rma_hdr *)(w + 1))->kind == AGT_RMA_LOCK;
     if (!lock && (held[t->node].n || unanswered[t->node] >= gate()))
         hold(&held[t->node], t);   /* in order behind the others */
     else
@@ -329,12 +329,12 @@ int agt_rma_origin(agt_tx *t)
 void agt_rma_arrive(uint32_t k)
 {
     agt_wire *w = wire_of(k);
-    if (w->hdrlen != sizeof(mpid_agent_rma))
+    if (w->hdrlen != sizeof(agt_rma_hdr))
         agt_die("corrupt one-sided packet");
     agt_mc_keep(k, (uint32_t)A.flow.W);
     int kind = hdr_of(k)->kind;
-    if (kind == MPID_AGENT_RMA_GRANT || kind == MPID_AGENT_RMA_ACK || kind == MPID_AGENT_RMA_RESP) {
-        if (kind != MPID_AGENT_RMA_GRANT)
+    if (kind == AGT_RMA_GRANT || kind == AGT_RMA_ACK || kind == AGT_RMA_RESP) {
+        if (kind != AGT_RMA_GRANT)
             answered(w->src_node);
         agt_mc_deliver_one(k, w->dst);   /* to the origin rank */
     } else {
