@@ -53,15 +53,22 @@ static int grow(void **arr, int *cap, int need, size_t elem)
     return 1;
 }
 
-/* View v as a copy of comm (its rank map included); 0 when out of memory. */
+/* View v as a copy of comm (its rank map and its ranks' contexts, when
+ * they differ, included: the communicator may go first); 0 when out of
+ * memory. */
 static int set_view(coll_sched *s, int v, const mpid_comm *comm)
 {
-    s->wr[v] = malloc((size_t)(comm->size ? comm->size : 1) * sizeof(int));
+    size_t n = (size_t)comm->size, hi = comm->ctx_hi ? n : 0;
+    s->wr[v] = malloc((n ? n : 1) * sizeof(int) + hi);
     if (!s->wr[v])
         return 0;
-    memcpy(s->wr[v], comm->world_ranks, (size_t)comm->size * sizeof(int));
+    memcpy(s->wr[v], comm->world_ranks, n * sizeof(int));
     s->views[v] = *comm;
     s->views[v].world_ranks = s->wr[v];
+    if (hi) {
+        s->views[v].ctx_hi = (unsigned char *)(s->wr[v] + n);
+        memcpy(s->views[v].ctx_hi, comm->ctx_hi, hi);
+    }
     return 1;
 }
 

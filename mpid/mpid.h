@@ -34,12 +34,14 @@ typedef struct mpid_comm {
                                       stands on both sides of a connection (its two
                                       communicators then receive apart); with
                                       MPID_CTX_BY_RANK see mpid_ctx_of_rank */
-    int        ctx_split;    /* MPID_CTX_BY_RANK: the first rank receiving on +2 */
+    unsigned char *ctx_hi;   /* MPID_CTX_BY_RANK: [size], 1 for the ranks receiving on
+                                +2; owned by the MPI layer's communicator */
 } mpid_comm;
 
-/* In remote_context_id: ranks below ctx_split receive on the context in the
- * other bits, the rest on the one after it (+2): an intracommunicator
- * merged from two groups that share processes. */
+/* In remote_context_id: rank r receives on the context in the other bits
+ * plus 2 * ctx_hi[r]: an intracommunicator over two groups that share
+ * processes (merged from an intercommunicator whose sides receive apart,
+ * and the communicators made from it). */
 #define MPID_CTX_BY_RANK 0x80000000u
 
 /* The context a send to rank dest of comm carries (ctx_off added). */
@@ -47,7 +49,7 @@ static inline uint32_t mpid_ctx_of_rank(const mpid_comm *comm, int dest, unsigne
 {
     uint32_t ctx = comm->remote_context_id + ctx_off;
     if (__builtin_expect(ctx & MPID_CTX_BY_RANK, 0))
-        ctx = (ctx & ~MPID_CTX_BY_RANK) + (dest >= comm->ctx_split ? 2u : 0u);
+        ctx = (ctx & ~MPID_CTX_BY_RANK) + 2u * comm->ctx_hi[dest];
     return ctx;
 }
 

@@ -203,6 +203,55 @@ mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int in
     return comm_new(parent, g, ctx, internal ? -1 : 0);
 }
 
+/* Whether the ranks of intracommunicator c receive on contexts of their
+ * own (MPID_CTX_BY_RANK). */
+static int by_rank(const mpir_comm *c)
+{
+    return !c->is_inter && (c->dev.remote_context_id & MPID_CTX_BY_RANK);
+}
+
+int mpir_comm_sides_of(const mpir_comm *parent, const mpir_group *g, unsigned char **out)
+{
+    *out = NULL;
+    if (!by_rank(parent))
+        return MPI_SUCCESS;
+    unsigned char *t = malloc((size_t)(g->size ? g->size : 1));
+    if (!t)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < g->size; i++) {
+        int p = mpir_group_find(parent->group, g->world_ranks[i]);
+        t[i] = p != MPI_UNDEFINED ? parent->dev.ctx_hi[p] : 0;
+    }
+    *out = t;
+    return MPI_SUCCESS;
+}
+
+void mpir_comm_set_ctx(mpir_comm *c, int ctx)
+{
+    c->dev.context_id = c->dev.remote_context_id = (uint32_t)ctx;
+    if (c->dev.ctx_hi) {
+        c->dev.context_id += 2u * c->dev.ctx_hi[c->dev.rank];
+        c->dev.remote_context_id |= MPID_CTX_BY_RANK;
+    }
+}
+
+/* A communicator of parent's over g (retained) on the contexts agreed from
+ * ctx (a new handle); NULL when memory runs out. */
+static mpir_comm *comm_derived(const mpir_comm *parent, mpir_group *g, int ctx)
+{
+    unsigned char *t;
+    if (mpir_comm_sides_of(parent, g, &t) != MPI_SUCCESS)
+        return NULL;
+    mpir_comm *c = comm_new(parent, g, ctx, 0);
+    if (!c) {
+        free(t);
+        return NULL;
+    }
+    c->dev.ctx_hi = t;
+    mpir_comm_set_ctx(c, ctx);
+    return c;
+}
+
 void mpir_comm_release(mpir_comm *c)
 {
     if (!c)
@@ -213,6 +262,7 @@ void mpir_comm_release(mpir_comm *c)
         mpir_comm_release(c->local_comm);
     }
     coll_comm_free(&c->dev);
+    free(c->dev.ctx_hi);
     mpir_topo_free(c->topo);
     mpir_info_release(c->info);
     mpir_errhandler_release(c->errhandler);
@@ -334,9 +384,13 @@ static int view_max(void *arg, const int *mine, int n, int *max)
 /* Agrees on a context over view (tag as in allgather_ints): allgathers
  * `nint` ints per member (the caller's data, whose last int this fills
  * with next_ctx) and returns the largest next_ctx through *ctx, confirmed
- * under MULTIPLE. Everyone in view moves past it. */
-static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **all, int *ctx)
+ * under MULTIPLE. Everyone in view moves past it. A view whose ranks
+ * receive apart takes two ids, and as a process may then be in it twice
+ * (two threads), its agreement carries the identity id. */
+static int agree_on(const mpid_comm *view, int tag, uint64_t id, int *mine, int nint, int **all,
+                    int *ctx)
 {
+    int span = view->remote_context_id & MPID_CTX_BY_RANK ? 2 : 1;
     int *a = malloc((size_t)view->size * (size_t)nint * sizeof(int));
     if (!a)
         return MPI_ERR_NO_MEM;   /* a failing rank cannot be told apart; peers will hang */
@@ -350,9 +404,9 @@ static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **a
     int mt = 0, m = mpir_ctx_sample_max(a, view->size, nint, nint - 1, 0, &mt);
     if (mt) {
         view_arg va = { view, tag };
-        rc = mpir_ctx_confirm(view_max, &va, m, 1, 0, &m);
+        rc = mpir_ctx_confirm(view_max, &va, m, span, id, &m);
     }
-    mpir_ctx_end(rc == MPI_SUCCESS ? m : -1);
+    mpir_ctx_end(rc == MPI_SUCCESS ? m + 2 * (span - 1) : -1);
     if (rc != MPI_SUCCESS) {
         free(a);
         return rc;
@@ -364,7 +418,8 @@ static int agree_on(const mpid_comm *view, int tag, int *mine, int nint, int **a
 
 static int agree(mpir_comm *parent, int *mine, int nint, int **all, int *ctx)
 {
-    return agree_on(&parent->dev, -1, mine, nint, all, ctx);
+    uint64_t id = mpir_ctx_agreement(parent, 0, parent->agree_seq++);
+    return agree_on(&parent->dev, -1, by_rank(parent) ? id : 0, mine, nint, all, ctx);
 }
 
 int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm **out)
@@ -377,7 +432,7 @@ int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm 
         return rc;
     if (!group)
         return MPI_SUCCESS;
-    *out = comm_new(parent, group, ctx, 0);
+    *out = comm_derived(parent, group, ctx);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
@@ -432,7 +487,7 @@ int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
     free(all);
     if (!g)
         return MPI_ERR_NO_MEM;
-    *out = comm_new(parent, g, ctx, 0);
+    *out = comm_derived(parent, g, ctx);
     mpir_group_release(g);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -645,12 +700,17 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     mpid_comm sub = { .context_id = c->dev.context_id, .rank = g->rank, .size = g->size,
                       .world_ranks = g->world_ranks,
                       .remote_context_id = c->dev.remote_context_id };
+    rc = mpir_comm_sides_of(c, g, &sub.ctx_hi);
+    if (rc != MPI_SUCCESS)
+        return mpir_err_comm(comm, mpir_err(rc, fn, "out of memory"));
     int mine, *all = NULL, m;
-    rc = agree_on(&sub, tag, &mine, 1, &all, &m);
+    rc = agree_on(&sub, tag, sub.ctx_hi ? mpir_ctx_agreement(c, 2, (unsigned)tag) : 0, &mine, 1,
+                  &all, &m);
     free(all);
+    free(sub.ctx_hi);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
-    mpir_comm *nc = comm_new(c, g, m, 0);
+    mpir_comm *nc = comm_derived(c, g, m);
     if (!nc)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     *newcomm = nc->handle;

@@ -212,7 +212,7 @@ static int idup_poll(mpid_request *req)
     unreserve(op);
     if (op->nc && op->err == MPI_SUCCESS) {
         mpir_comm *nc = op->nc;
-        nc->dev.context_id = nc->dev.remote_context_id = (uint32_t)op->proposal;
+        mpir_comm_set_ctx(nc, op->proposal);
         if (op->side >= 0)
             mpir_intercomm_set_sides(nc, op->proposal, op->side);
         else if (op->is_inter)
@@ -247,8 +247,9 @@ static int idup_start(mpir_comm *c, mpir_comm *nc, mpid_request **out)
         mpir_group_retain(op->rg);
     }
     op->side = c->is_inter ? mpir_intercomm_side(c) : -1;
-    op->span = !c->is_inter ? 1 : op->side < 0 ? 2 : MPIR_SIDES_SPAN;
-    op->id = op->side >= 0 ? mpir_ctx_agreement(c, 1, c->idup_seq) : 0;
+    int apart = c->is_inter ? op->side >= 0 : (c->dev.remote_context_id & MPID_CTX_BY_RANK) != 0;
+    op->span = !c->is_inter ? 1 + apart : op->side < 0 ? 2 : MPIR_SIDES_SPAN;
+    op->id = apart ? mpir_ctx_agreement(c, 1, c->idup_seq) : 0;
     op->tag = IDUP_TAG_FIRST - (int)(c->idup_seq++ & IDUP_SEQ_MASK);
     op->proposal = -1;
     op->in = malloc((size_t)op->local.size * 2 * sizeof(int));
@@ -281,6 +282,10 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpir_comm *nc = c->is_inter
                         ? mpir_intercomm_new(c, c->group, c->remote_group, 0)
                         : mpir_comm_new(c, c->group, 0, 0);
+    if (nc && !c->is_inter && mpir_comm_sides_of(c, c->group, &nc->dev.ctx_hi) != MPI_SUCCESS) {
+        mpir_comm_release(nc);
+        nc = NULL;
+    }
     int prc = nc ? mpir_comm_dup_props(fn, c, nc, c->info)
                  : mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
     if (prc != MPI_SUCCESS)

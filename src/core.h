@@ -47,6 +47,16 @@ int  mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out);
 /* A communicator object over g (retained) with context ctx and parent's
  * error handler; internal: no handle (an intercommunicator's local_comm). */
 mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int internal);
+/* A process may be in an intracommunicator twice (Intercomm_merge of an
+ * intercommunicator whose sides receive apart: intercomm.c), as two
+ * members that receive on contexts of their own: x and x + 2 from the
+ * agreed x, by a table of the members' (mpid_comm.ctx_hi).
+ * mpir_comm_sides_of: *out, the table of g's members (parent's members)
+ * as they are in parent, or NULL when parent's all share one context;
+ * MPI_ERR_NO_MEM. mpir_comm_set_ctx: c's contexts from x, by its table
+ * (which c owns) when it has one. */
+int  mpir_comm_sides_of(const mpir_comm *parent, const mpir_group *g, unsigned char **out);
+void mpir_comm_set_ctx(mpir_comm *c, int x);
 /* What Comm_dup and Comm_idup check: comm valid (*c), newcomm not NULL,
  * and with use_info a valid info; errors reported on comm. */
 int  mpir_comm_dup_checks(const char *fn, MPI_Comm comm, int use_info, MPI_Info info,
@@ -89,7 +99,8 @@ int  mpir_ctx_taken_by_other(int ctx, uint64_t agreement);
 typedef int mpir_ctx_maxfn(void *arg, const int *mine, int n, int *max);
 int  mpir_ctx_confirm(mpir_ctx_maxfn *maxfn, void *arg, int m, int span, uint64_t agreement,
                       int *ctx);
-/* The identity of agreement number seq of kind (0: blocking, 1: idup) over
+/* The identity of agreement number seq of kind (0: blocking, 1: idup,
+ * 2: Comm_create_group, seq its tag) over
  * c: the same at every member of c, also at the two objects of a process
  * on both sides of an intercommunicator, and apart from every other
  * agreement a process takes part in meanwhile (dynamic.c's: bit 63 clear). */

@@ -443,9 +443,14 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     if (!nc)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     if (side >= 0) {   /* the first group receives on x, the other on x + 2 */
-        nc->dev.context_id = (uint32_t)(local_first ? x : x + 2);
-        nc->dev.remote_context_id = (uint32_t)x | MPID_CTX_BY_RANK;
-        nc->dev.ctx_split = a->size;
+        nc->dev.ctx_hi = malloc((size_t)(a->size + b->size));
+        if (!nc->dev.ctx_hi) {
+            mpir_comm_release(nc);
+            return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+        }
+        memset(nc->dev.ctx_hi, 0, (size_t)a->size);
+        memset(nc->dev.ctx_hi + a->size, 1, (size_t)b->size);
+        mpir_comm_set_ctx(nc, x);
     }
     *newintracomm = nc->handle;
     return MPI_SUCCESS;

@@ -14,8 +14,9 @@
  * its own sender's receive does. Then Bcast and Allreduce over it, and
  * Intercomm_merge with both `high` orders (and equal ones) followed by
  * traffic on the merged communicator (a ring and a message to oneself,
- * received with wildcards) and an Allreduce; every result is compared with
- * a value computed here.
+ * received with wildcards) and an Allreduce, and the same on its Comm_dup,
+ * Comm_idup, Comm_split, Comm_create and Comm_create_group (each process
+ * in them twice); every result is compared with a value computed here.
  */
 #include <pthread.h>
 #include <sys/socket.h>
@@ -114,6 +115,34 @@ static void exchange(MPI_Comm ic, int t, int i)
     free(st);
 }
 
+/* Traffic over intracommunicator m (thread t's, round i): a ring and a
+ * message to oneself, received with wildcards, and an Allreduce. */
+static void ring(MPI_Comm m, int t, int i)
+{
+    int n = 0, mr = -1;
+    MPI_OK(MPI_Comm_size(m, &n));
+    MPI_OK(MPI_Comm_rank(m, &mr));
+    int next = (mr + 1) % n, prev = (mr + n - 1) % n;
+    int got[2] = { -1, -1 }, v[2] = { mr * 1000 + next + i, mr * 1000 + mr + i };
+    MPI_Request q[4];
+    MPI_Status st[4];
+    MPI_OK(MPI_Irecv(&got[0], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, m, &q[0]));
+    MPI_OK(MPI_Irecv(&got[1], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, m, &q[1]));
+    MPI_OK(MPI_Isend(&v[0], 1, MPI_INT, next, 5, m, &q[2]));
+    MPI_OK(MPI_Isend(&v[1], 1, MPI_INT, mr, 6, m, &q[3]));
+    MPI_OK(MPI_Waitall(4, q, st));
+    for (int k = 0; k < 2; k++) {
+        int src = st[k].MPI_SOURCE;
+        int ok = (st[k].MPI_TAG == 6 && src == mr) || (st[k].MPI_TAG == 5 && src == prev);
+        CHECK(ok && got[k] == src * 1000 + mr + i,
+              "thread %d ring %d: rank %d got %d tag %d from %d", t, i, mr, got[k],
+              st[k].MPI_TAG, src);
+    }
+    int one = mr + 1, sum = 0;
+    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, m));
+    CHECK(sum == n * (n + 1) / 2, "thread %d ring %d: allreduce %d", t, i, sum);
+}
+
 /* Intercomm_merge of ic by thread t with `high`, the other thread passing
  * other_high, then traffic over the result: ranks in the order MPI-3.1
  * asks (the group passing false first; either when equal, but one group
@@ -143,25 +172,43 @@ static void merged(MPI_Comm ic, int t, int high, int other_high, int i)
               "thread %d merge %d: rank %d is thread %d's", t, i, r, ts[r]);
     free(ts);
 
-    int next = (mr + 1) % n, prev = (mr + n - 1) % n;
-    int got[2] = { -1, -1 }, v[2] = { mr * 1000 + next + i, mr * 1000 + mr + i };
-    MPI_Request q[4];
-    MPI_Status st[4];
-    MPI_OK(MPI_Irecv(&got[0], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, m, &q[0]));
-    MPI_OK(MPI_Irecv(&got[1], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, m, &q[1]));
-    MPI_OK(MPI_Isend(&v[0], 1, MPI_INT, next, 5, m, &q[2]));
-    MPI_OK(MPI_Isend(&v[1], 1, MPI_INT, mr, 6, m, &q[3]));
-    MPI_OK(MPI_Waitall(4, q, st));
-    for (int k = 0; k < 2; k++) {
-        int src = st[k].MPI_SOURCE;
-        int ok = (st[k].MPI_TAG == 6 && src == mr) || (st[k].MPI_TAG == 5 && src == prev);
-        CHECK(ok && got[k] == src * 1000 + mr + i,
-              "thread %d merge %d: rank %d got %d tag %d from %d", t, i, mr, got[k],
-              st[k].MPI_TAG, src);
+    ring(m, t, i);
+
+    /* communicators made from it: the process is in them twice too */
+    MPI_Comm d;
+    MPI_OK(MPI_Comm_dup(m, &d));
+    ring(d, t, i + 1);
+    MPI_OK(MPI_Comm_free(&d));
+    MPI_Request r;
+    MPI_OK(MPI_Comm_idup(m, &d, &r));
+    MPI_OK(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    ring(d, t, i + 2);
+    MPI_OK(MPI_Comm_free(&d));
+    MPI_OK(MPI_Comm_split(m, mr % 2, n - mr, &d));
+    ring(d, t, i + 3);
+    MPI_OK(MPI_Comm_free(&d));
+    MPI_Group g, h;
+    int excl[1] = { n - 1 };
+    MPI_OK(MPI_Comm_group(m, &g));
+    MPI_OK(MPI_Group_excl(g, 1, excl, &h));
+    MPI_OK(MPI_Comm_create(m, h, &d));
+    CHECK((d == MPI_COMM_NULL) == (mr == n - 1), "thread %d merge %d: create gave %s", t, i,
+          d == MPI_COMM_NULL ? "MPI_COMM_NULL" : "a communicator");
+    if (d != MPI_COMM_NULL) {
+        ring(d, t, i + 4);
+        MPI_OK(MPI_Comm_free(&d));
     }
-    int one = mr + 1, sum = 0;
-    MPI_OK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, m));
-    CHECK(sum == n * (n + 1) / 2, "thread %d merge %d: allreduce %d", t, i, sum);
+    if (mr != 0) {
+        MPI_Group h0;
+        int excl0[1] = { 0 };
+        MPI_OK(MPI_Group_excl(g, 1, excl0, &h0));
+        MPI_OK(MPI_Comm_create_group(m, h0, 7, &d));
+        ring(d, t, i + 5);
+        MPI_OK(MPI_Comm_free(&d));
+        MPI_OK(MPI_Group_free(&h0));
+    }
+    MPI_OK(MPI_Group_free(&h));
+    MPI_OK(MPI_Group_free(&g));
     MPI_OK(MPI_Comm_free(&m));
 }
 
