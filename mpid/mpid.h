@@ -85,6 +85,17 @@ struct mpid_request {
     int          mpir_kind;  /* MPI layer's kind of request (0 = plain) */
 };
 
+/* The status of a communication with MPI_PROC_NULL (MPI-3.1 §3.11): source
+ * MPI_PROC_NULL, tag MPI_ANY_TAG, no data, not cancelled. */
+static inline void mpid_status_proc_null(MPI_Status *st)
+{
+    st->MPI_SOURCE = MPI_PROC_NULL;
+    st->MPI_TAG = MPI_ANY_TAG;
+    st->MPI_ERROR = MPI_SUCCESS;
+    st->clumpi_count = 0;
+    st->clumpi_cancelled = 0;
+}
+
 /* An unexpected message taken out of matching by Mprobe/Improbe. */
 typedef struct mpid_message mpid_message;
 

@@ -30,8 +30,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
         return MPI_ERR_NO_MEM;
     *req = &r->pub;
     if (__builtin_expect(dest == MPI_PROC_NULL, 0)) {
-        r->pub.status.MPI_SOURCE = MPI_PROC_NULL;
-        r->pub.status.MPI_TAG = MPI_ANY_TAG;
+        mpid_status_proc_null(&r->pub.status);
         r->pub.done = 1;
         return MPI_SUCCESS;
     }
@@ -133,8 +132,7 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
         return MPI_ERR_NO_MEM;
     *req = &r->pub;
     if (__builtin_expect(src == MPI_PROC_NULL, 0)) {
-        r->pub.status.MPI_SOURCE = MPI_PROC_NULL;
-        r->pub.status.MPI_TAG = MPI_ANY_TAG;
+        mpid_status_proc_null(&r->pub.status);
         r->pub.done = 1;
         return MPI_SUCCESS;
     }
@@ -175,13 +173,8 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
 {
     if (src == MPI_PROC_NULL) {
         *flag = 1;
-        if (status) {
-            status->MPI_SOURCE = MPI_PROC_NULL;
-            status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
-            status->clumpi_count = 0;
-            status->clumpi_cancelled = 0;
-        }
+        if (status)
+            mpid_status_proc_null(status);
         if (msg)
             *msg = NULL;
         return MPI_SUCCESS;

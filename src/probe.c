@@ -151,10 +151,8 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     if (rc)
         return rc;
     if (!r) {
-        if (status) {
-            mpir_status_empty(status);
-            status->MPI_SOURCE = MPI_PROC_NULL;
-        }
+        if (status)
+            mpid_status_proc_null(status);
         return MPI_SUCCESS;
     }
     if (!r->done)

@@ -47,7 +47,7 @@ static inline int mpir_p2p_checks(const char *fn, const void *buf, int count,
 /* Gives req an MPI_Request handle (errors reported on comm). */
 int mpir_req_handle(const char *fn, mpid_request *req, MPI_Comm comm, MPI_Request *out);
 
-/* An empty status (MPI_PROC_NULL source, MPI_ANY_TAG, no data). */
+/* An empty status (MPI-3.1 §3.7.3: MPI_ANY_SOURCE, MPI_ANY_TAG, no data). */
 static inline void mpir_status_empty(MPI_Status *st)
 {
     if (st) {

@@ -142,8 +142,7 @@ static int rma_op(const char *fn, int kind, const void *obuf, int ocount, MPI_Da
         r = mpid_rma_request_new();
         if (!r)
             return mpir_err_win(w, mpir_err(MPI_ERR_NO_MEM, fn, "out of requests"));
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->status.MPI_TAG = MPI_ANY_TAG;
+        mpid_status_proc_null(&r->status);
         a.req = r;
     }
     rc = mpid_rma_issue(&w->dev, &a);
