@@ -327,33 +327,36 @@ static int shm_progress(int budget)
     return n;
 }
 
+/* The pid of world rank `world` for a single copy, or a negative errno:
+ * the kernel's refusal once seen, -ENOTSUP with single copy off, -EINVAL
+ * for a rank not on this node. */
+static pid_t cma_peer(int world)
+{
+    if (shm_st.cma <= 0)
+        return shm_st.cma < 0 ? shm_st.cma : -ENOTSUP;
+    if ((unsigned)world >= (unsigned)shm_st.world_size || !shm_st.base)
+        return -EINVAL;
+    int l = shm_st.local_of[world];
+    if (l < 0)
+        return -EINVAL;
+    return atomic_load_explicit(&shm_st.peers[l].blk->pid, memory_order_relaxed);
+}
+
 /* The sender's half of a cooperative rendezvous copy: only once reads from
  * that peer worked (the device checks), so no refusal bookkeeping here. */
 static ssize_t shm_rma_write(int dst, const struct iovec *local, int nlocal,
                              const struct iovec *remote, int nremote)
 {
-    if (shm_st.cma <= 0)
-        return shm_st.cma < 0 ? shm_st.cma : -ENOTSUP;
-    if ((unsigned)dst >= (unsigned)shm_st.world_size || !shm_st.base)
-        return -EINVAL;
-    int l = shm_st.local_of[dst];
-    if (l < 0)
-        return -EINVAL;
-    pid_t pid = atomic_load_explicit(&shm_st.peers[l].blk->pid, memory_order_relaxed);
-    return shm_cma_write(pid, local, nlocal, remote, nremote);
+    pid_t pid = cma_peer(dst);
+    return pid < 0 ? pid : shm_cma_write(pid, local, nlocal, remote, nremote);
 }
 
 static ssize_t shm_rma_read(int src, const struct iovec *local, int nlocal,
                             const struct iovec *remote, int nremote)
 {
-    if (shm_st.cma <= 0)
-        return shm_st.cma < 0 ? shm_st.cma : -ENOTSUP;
-    if ((unsigned)src >= (unsigned)shm_st.world_size || !shm_st.base)
-        return -EINVAL;
-    int l = shm_st.local_of[src];
-    if (l < 0)
-        return -EINVAL;
-    pid_t pid = atomic_load_explicit(&shm_st.peers[l].blk->pid, memory_order_relaxed);
+    pid_t pid = cma_peer(src);
+    if (pid < 0)
+        return pid;
     ssize_t n = shm_cma_read(pid, local, nlocal, remote, nremote);
     if (n == -EPERM || n == -ENOTSUP) {
         /* remember: the kernel will refuse every time */
