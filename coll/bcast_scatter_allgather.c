@@ -22,22 +22,18 @@ int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, in
     size_t c = (b.n + (size_t)p - 1) / (size_t)p, off, len;
 
     /* scatter: rank rel gets chunks [rel, rel + subtree size) */
-    int mask = 1;
-    while (mask < p && !(rel & mask))
-        mask <<= 1;
+    int top = coll_binomial_top(rel, p);
     if (rel != 0) {
-        long sub = mask < p - rel ? mask : p - rel;
-        coll_chunk(b.n, c, rel, rel + sub, &off, &len);
+        coll_chunk(b.n, c, rel, rel + coll_binomial_span(rel, top, p), &off, &len);
         if (len)
-            rc = coll_recv(b.p + off, len, byte, (me - mask + p) % p, COLL_TAG_BCAST, comm);
+            rc = coll_recv(b.p + off, len, byte, (me - top + p) % p, COLL_TAG_BCAST, comm);
     }
-    for (mask >>= 1; mask > 0 && rc == MPI_SUCCESS; mask >>= 1) {
-        if (rel + mask >= p)
+    for (int m = top >> 1; m > 0 && rc == MPI_SUCCESS; m >>= 1) {
+        if (rel + m >= p)
             continue;
-        long sub = mask < p - rel - mask ? mask : p - rel - mask;
-        coll_chunk(b.n, c, rel + mask, rel + mask + sub, &off, &len);
+        coll_chunk(b.n, c, rel + m, rel + m + coll_binomial_span(rel + m, m, p), &off, &len);
         if (len)
-            rc = coll_send(b.p + off, len, byte, (me + mask) % p, COLL_TAG_BCAST, comm);
+            rc = coll_send(b.p + off, len, byte, (me + m) % p, COLL_TAG_BCAST, comm);
     }
 
     /* ring allgather of the chunks, in relative numbering */

@@ -84,6 +84,50 @@ static inline char *coll_blk(const void *buf, const int *displs, size_t count, i
     return (char *)buf + d * dt->extent;
 }
 
+/* The binomial tree over p ranks numbered from the root (relative rank 0):
+ * a rank's lowest set bit `top` (p at the root) leads to its parent,
+ * rel - top; its children are rel + m for the powers of two m < top with
+ * rel + m < p (child rel + m has top m); its subtree is the span ranks
+ * rel .. rel + span - 1. */
+static inline int coll_binomial_top(int rel, int p)
+{
+    int top = 1;
+    while (top < p && !(rel & top))
+        top <<= 1;
+    return top;
+}
+static inline int coll_binomial_span(int rel, int top, int p)
+{
+    return top < p - rel ? top : p - rel;
+}
+
+/* A rank's blocks in a binomial gather or scatter: those of its subtree,
+ * blk bytes each, in relative order from its own (the root holds all p). */
+typedef struct coll_subtree {
+    int    p, rel, top;   /* ranks; mine relative to the root; its lowest bit */
+    size_t blk;           /* bytes per block */
+    char  *blocks;        /* the subtree's blocks (malloc'd) */
+} coll_subtree;
+/* The opening of a binomial gather or scatter from root, blk being every
+ * rank's packed block (the signatures match). Done at once, t->blocks
+ * NULL: one rank (sbuf copied to rbuf unless either is MPI_IN_PLACE) or
+ * empty blocks. Otherwise t->blocks has room for the subtree's blocks and
+ * the caller frees it. MPI_SUCCESS, or the copy's error, or
+ * MPI_ERR_NO_MEM. */
+int coll_subtree_open(coll_subtree *t, const void *sbuf, size_t scount, const cu_dtype *sdt,
+                      void *rbuf, size_t rcount, const cu_dtype *rdt, size_t blk, int root,
+                      const mpid_comm *comm);
+/* Block of relative rank rel + i, and the bytes of the subtree of child
+ * rel + m (0 past the last rank). */
+static inline char *coll_subtree_block(const coll_subtree *t, int i)
+{
+    return t->blocks + (size_t)i * t->blk;
+}
+static inline size_t coll_subtree_child_bytes(const coll_subtree *t, int m)
+{
+    return t->rel + m < t->p ? (size_t)coll_binomial_span(t->rel + m, m, t->p) * t->blk : 0;
+}
+
 /* Chunks [lo, hi) of n bytes cut in chunks of c (the last ones short or
  * empty): byte offset and length, for scatter+allgather. */
 static inline void coll_chunk(size_t n, size_t c, long lo, long hi, size_t *off, size_t *len)

@@ -155,3 +155,22 @@ int coll_alltoall_inplace(coll_alltoall_fn *fn, void *rbuf, size_t rcount,
     free(tmp);
     return rc;
 }
+
+int coll_subtree_open(coll_subtree *t, const void *sbuf, size_t scount, const cu_dtype *sdt,
+                      void *rbuf, size_t rcount, const cu_dtype *rdt, size_t blk, int root,
+                      const mpid_comm *comm)
+{
+    t->blocks = NULL;
+    if (comm->size == 1)
+        return sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE
+                   ? MPI_SUCCESS
+                   : coll_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+    if (blk == 0)
+        return MPI_SUCCESS;
+    t->p = comm->size;
+    t->rel = (comm->rank - root + t->p) % t->p;
+    t->top = coll_binomial_top(t->rel, t->p);
+    t->blk = blk;
+    t->blocks = malloc((size_t)coll_binomial_span(t->rel, t->top, t->p) * blk);
+    return t->blocks ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+}
