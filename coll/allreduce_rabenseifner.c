@@ -12,14 +12,8 @@ int coll_allreduce_rabenseifner_tag(const void *sbuf, void *rbuf, size_t count,
                                     const mpid_comm *comm, int tag)
 {
     int p = comm->size, rank = comm->rank, rc;
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE && (rc = coll_copy_same(sbuf, rbuf, count, dt)) != MPI_SUCCESS)
-        return rc;
-    if (p == 1)
-        return MPI_SUCCESS;
     coll_tmp t;
-    if ((rc = coll_tmp_alloc(&t, count, dt)) != MPI_SUCCESS)
+    if (coll_red_prologue(sbuf, rbuf, count, dt, comm, &t, &rc))
         return rc;
     int nr, pof2;
     rc = coll_rab_reduce_scatter(rbuf, t.buf, count, dt, op, comm, tag, &nr, &pof2);

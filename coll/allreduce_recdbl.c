@@ -17,14 +17,8 @@ int coll_allreduce_recdbl_tag(const void *sbuf, void *rbuf, size_t count, const 
                               const coll_op *op, const mpid_comm *comm, int tag)
 {
     int p = comm->size, rank = comm->rank, rc;
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE && (rc = coll_copy_same(sbuf, rbuf, count, dt)) != MPI_SUCCESS)
-        return rc;
-    if (p == 1)
-        return MPI_SUCCESS;
     coll_tmp t;
-    if ((rc = coll_tmp_alloc(&t, count, dt)) != MPI_SUCCESS)
+    if (coll_red_prologue(sbuf, rbuf, count, dt, comm, &t, &rc))
         return rc;
     int pof2 = 1;
     while (pof2 * 2 <= p)
@@ -45,18 +39,8 @@ int coll_allreduce_recdbl_tag(const void *sbuf, void *rbuf, size_t count, const 
     }
     for (int mask = 1; nr >= 0 && rc == MPI_SUCCESS && mask < pof2; mask <<= 1) {
         int pnr = nr ^ mask;
-        int peer = coll_rab_rank(pnr, rem);
-        rc = coll_sendrecv(acc, count, dt, peer, other, count, dt, peer, tag, comm);
-        if (rc != MPI_SUCCESS)
-            break;
-        if (op->commute || pnr < nr) {
-            coll_op_apply(op, other, acc, count, dt);   /* acc = peer's op mine */
-        } else {
-            coll_op_apply(op, acc, other, count, dt);   /* other = mine op peer's */
-            void *x = acc;
-            acc = other;
-            other = x;
-        }
+        rc = coll_recdbl_step(&acc, &other, count, dt, op, coll_rab_rank(pnr, rem), pnr < nr,
+                              comm, tag);
     }
     if (rc == MPI_SUCCESS && rank < 2 * rem) {
         if (rank % 2)

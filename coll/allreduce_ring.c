@@ -32,12 +32,8 @@ int coll_allreduce_ring(const void *sbuf, void *rbuf, size_t count, const cu_dty
                         const coll_op *op, const mpid_comm *comm)
 {
     int p = comm->size, rank = comm->rank, rc, tag = COLL_TAG_ALLREDUCE;
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE && (rc = coll_copy_same(sbuf, rbuf, count, dt)) != MPI_SUCCESS)
+    if (coll_red_prologue(sbuf, rbuf, count, dt, comm, NULL, &rc))
         return rc;
-    if (p == 1)
-        return MPI_SUCCESS;
     size_t *bs = malloc(2 * sizeof(size_t) * (size_t)p);
     if (!bs)
         return MPI_ERR_NO_MEM;

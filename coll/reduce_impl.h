@@ -47,6 +47,32 @@ static inline int coll_copy_same(const void *src, void *dst, size_t count, const
     return coll_copy(src, count, dt, dst, count, dt);
 }
 
+/* The opening of an allreduce or an inclusive scan: rbuf takes my operand
+ * unless it is in place, and t (unless NULL) room for count elements.
+ * 1 when that is all (no elements, one rank) or failed, *rc saying which,
+ * and nothing is left allocated; 0 when the algorithm goes on. */
+static inline int coll_red_prologue(const void *sbuf, void *rbuf, size_t count,
+                                    const cu_dtype *dt, const mpid_comm *comm, coll_tmp *t,
+                                    int *rc)
+{
+    *rc = MPI_SUCCESS;
+    if (count == 0)
+        return 1;
+    if (sbuf != MPI_IN_PLACE && (*rc = coll_copy_same(sbuf, rbuf, count, dt)) != MPI_SUCCESS)
+        return 1;
+    if (comm->size == 1)
+        return 1;
+    return t && (*rc = coll_tmp_alloc(t, count, dt)) != MPI_SUCCESS;
+}
+
+/* One step of recursive doubling (recdbl_step.c): send *acc to peer while
+ * receiving its partial result into *in, then combine in rank order: *acc
+ * becomes peer's op mine when peer_first, else mine op peer's. In the second
+ * case a non-commutative op combines into *in and the two pointers trade
+ * places; when peer_first, *in still holds the peer's data afterwards. */
+int coll_recdbl_step(void **acc, void **in, size_t count, const cu_dtype *dt,
+                     const coll_op *op, int peer, int peer_first, const mpid_comm *comm, int tag);
+
 /* Blocks of the ring and Rabenseifner algorithms: count elements split into
  * n nearly equal blocks; block i starts at element coll_block_start(i). */
 static inline size_t coll_block_start(size_t count, int n, int i)

@@ -35,48 +35,44 @@ int coll_scan_linear(const void *sbuf, void *rbuf, size_t count, const cu_dtype 
     return rc;
 }
 
-int coll_scan_recdbl(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
-                     const coll_op *op, const mpid_comm *comm)
+/* Recursive doubling for both scans: each rank keeps the partial result of
+ * its aligned block (from mine) and puts every lower block's in front of
+ * rbuf, which holds a prefix already when `have` (Scan: my operand) and
+ * takes the first lower block as it is otherwise (Exscan). */
+static int prefix_recdbl(const void *mine, void *rbuf, int have, size_t count,
+                         const cu_dtype *dt, const coll_op *op, const mpid_comm *comm, int tag)
 {
-    int p = comm->size, rank = comm->rank, rc, tag = COLL_TAG_SCAN;
-    if (count == 0)
-        return MPI_SUCCESS;
-    if (sbuf != MPI_IN_PLACE && (rc = coll_copy_same(sbuf, rbuf, count, dt)) != MPI_SUCCESS)
-        return rc;
-    if (p == 1)
-        return MPI_SUCCESS;
+    int p = comm->size, rank = comm->rank, rc;
     coll_tmp t1, t2;
-    t2.heap = NULL;
     if ((rc = coll_tmp_alloc(&t1, count, dt)) != MPI_SUCCESS)
         return rc;
-    if ((rc = coll_tmp_alloc(&t2, count, dt)) != MPI_SUCCESS)
-        goto out;
+    if ((rc = coll_tmp_alloc(&t2, count, dt)) == MPI_SUCCESS)
+        rc = coll_copy_same(mine, t1.buf, count, dt);
     void *partial = t1.buf, *in = t2.buf;
-    if ((rc = coll_copy_same(rbuf, partial, count, dt)) != MPI_SUCCESS)
-        goto out;
-    for (int mask = 1; mask < p; mask <<= 1) {
+    for (int mask = 1; rc == MPI_SUCCESS && mask < p; mask <<= 1) {
         int peer = rank ^ mask;
         if (peer >= p)
             continue;
-        if ((rc = coll_sendrecv(partial, count, dt, peer, in, count, dt, peer, tag, comm)) !=
-            MPI_SUCCESS)
-            break;
-        if (peer < rank) {
-            coll_op_apply(op, in, partial, count, dt);
+        rc = coll_recdbl_step(&partial, &in, count, dt, op, peer, peer < rank, comm, tag);
+        if (rc == MPI_SUCCESS && peer < rank && !have) {
+            rc = coll_copy_same(in, rbuf, count, dt);
+            have = 1;
+        } else if (rc == MPI_SUCCESS && peer < rank) {
             coll_op_apply(op, in, rbuf, count, dt);
-        } else if (op->commute) {
-            coll_op_apply(op, in, partial, count, dt);
-        } else {
-            coll_op_apply(op, partial, in, count, dt);   /* mine op higher */
-            void *x = partial;
-            partial = in;
-            in = x;
         }
     }
-out:
     coll_tmp_free(&t1);
     coll_tmp_free(&t2);
     return rc;
+}
+
+int coll_scan_recdbl(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                     const coll_op *op, const mpid_comm *comm)
+{
+    int rc;
+    if (coll_red_prologue(sbuf, rbuf, count, dt, comm, NULL, &rc))
+        return rc;
+    return prefix_recdbl(rbuf, rbuf, 1, count, dt, op, comm, COLL_TAG_SCAN);
 }
 
 int coll_exscan_linear(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
@@ -110,47 +106,8 @@ int coll_exscan_linear(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
 int coll_exscan_recdbl(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                        const coll_op *op, const mpid_comm *comm)
 {
-    int p = comm->size, rank = comm->rank, rc, tag = COLL_TAG_EXSCAN;
-    if (count == 0 || p == 1)
+    if (count == 0 || comm->size == 1)
         return MPI_SUCCESS;
-    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    coll_tmp t1, t2;
-    t2.heap = NULL;
-    if ((rc = coll_tmp_alloc(&t1, count, dt)) != MPI_SUCCESS)
-        return rc;
-    if ((rc = coll_tmp_alloc(&t2, count, dt)) != MPI_SUCCESS)
-        goto out;
-    void *partial = t1.buf, *in = t2.buf;
-    if ((rc = coll_copy_same(mine, partial, count, dt)) != MPI_SUCCESS)
-        goto out;
-    int have = 0;   /* rbuf holds a prefix yet */
-    for (int mask = 1; mask < p; mask <<= 1) {
-        int peer = rank ^ mask;
-        if (peer >= p)
-            continue;
-        if ((rc = coll_sendrecv(partial, count, dt, peer, in, count, dt, peer, tag, comm)) !=
-            MPI_SUCCESS)
-            break;
-        if (peer < rank) {
-            coll_op_apply(op, in, partial, count, dt);
-            if (!have) {
-                if ((rc = coll_copy_same(in, rbuf, count, dt)) != MPI_SUCCESS)
-                    break;
-                have = 1;
-            } else {
-                coll_op_apply(op, in, rbuf, count, dt);
-            }
-        } else if (op->commute) {
-            coll_op_apply(op, in, partial, count, dt);
-        } else {
-            coll_op_apply(op, partial, in, count, dt);
-            void *x = partial;
-            partial = in;
-            in = x;
-        }
-    }
-out:
-    coll_tmp_free(&t1);
-    coll_tmp_free(&t2);
-    return rc;
+    return prefix_recdbl(sbuf == MPI_IN_PLACE ? rbuf : sbuf, rbuf, 0, count, dt, op, comm,
+                         COLL_TAG_EXSCAN);
 }
