@@ -173,14 +173,14 @@ test_mpi_completion_LDADD = $(MPI_TEST_LIBS)
 test_mpi_completion_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_rndv_dtype_SOURCES = test/mpi/rndv_dtype.c test/mpi/mtest.h
-test_mpi_rndv_dtype_LDADD = $(MPI_TEST_LIBS)
+test_mpi_rndv_dtype_LDADD = $(MPI_INTERNAL_LIBS)
 test_mpi_rndv_dtype_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_bulk_SOURCES = test/mpi/bulk.c test/mpi/mtest.h
 test_mpi_bulk_LDADD = $(MPI_TEST_LIBS)
 test_mpi_bulk_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_rndv_reg_SOURCES = test/mpi/rndv_reg.c test/mpi/mtest.h
-test_mpi_rndv_reg_LDADD = $(MPI_TEST_LIBS)
+test_mpi_rndv_reg_LDADD = $(MPI_INTERNAL_LIBS)
 test_mpi_rndv_reg_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_cancel_SOURCES = test/mpi/cancel.c test/mpi/mtest.h

@@ -17,6 +17,12 @@
 extern "C" {
 #endif
 
+/* Everything declared here is the library's interface: it stays visible
+ * to programs though the library is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define MPI_VERSION    3
 #define MPI_SUBVERSION 1
 #define CLUMPI         1
@@ -869,6 +875,10 @@ CLUMPI_APIX(int, Counter_free, (MPIX_Counter *counter));
 #undef CLUMPI_APIX
 
 #undef CLUMPI_API
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -30,7 +30,7 @@ test_rma_passive_LDADD = libmpi.la
 test_rma_passive_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 test_rma_netrma_SOURCES = test/rma/netrma.c
-test_rma_netrma_LDADD = libmpi.la
+test_rma_netrma_LDADD = $(MPI_INTERNAL_LIBS)
 test_rma_netrma_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 test_rma_busy_target_SOURCES = test/rma/busy_target.c
