@@ -95,6 +95,25 @@ static void exchange(MPI_Comm ic, int t, int i)
           "thread %d round %d: from my other side got %d from %d, expected %d", t, i, got,
           s1.MPI_SOURCE, code(1 - t, me, me, i + 50));
 
+    /* a large message (rendezvous) each way, and a synchronous one */
+    size_t big = 1 << 18;
+    char *sb = mt_malloc(big), *rb = mt_malloc(big);
+    mt_fill(sb, big, (unsigned)code(t, me, me, i + 60));
+    MPI_OK(MPI_Irecv(rb, (int)big, MPI_BYTE, me, 30, ic, &q[0]));
+    MPI_OK(MPI_Isend(sb, (int)big, MPI_BYTE, me, 30, ic, &q[1]));
+    MPI_OK(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+    long bad = mt_verify(rb, big, (unsigned)code(1 - t, me, me, i + 60));
+    CHECK(bad < 0, "thread %d round %d: large message from my other side: byte %ld wrong", t,
+          i, bad);
+    MPI_OK(MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 31, ic, &q[0]));
+    MPI_OK(MPI_Ssend(&v, 1, MPI_INT, me, 31, ic));
+    MPI_OK(MPI_Wait(&q[0], &s1));
+    CHECK(got == code(1 - t, me, me, i + 50) && s1.MPI_SOURCE == me,
+          "thread %d round %d: synchronous from my other side got %d from %d", t, i, got,
+          s1.MPI_SOURCE);
+    free(sb);
+    free(rb);
+
     /* Bcast from rank 0 of thread 0's group, then of thread 1's */
     for (int rt = 0; rt < 2; rt++) {
         int b = t == rt && me == 0 ? code(rt, 0, 0, i + 70) : -1;
