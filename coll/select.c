@@ -156,15 +156,12 @@ static const coll_rule alltoallw_rules[] = {
  * scan*.c here as it lands: { "name", F(coll_<op>_<name>), flags }, with
  * COLL_ALGO_ORDERED when it combines operands in rank order, and a rule
  * naming it.
- * Reductions (why: reduce_*.c / allreduce_*.c headers; measured with a
- * scratch allreduce/reduce benchmark on 2 cores):
+ * Reductions (why: reduce_*.c / allreduce_*.c headers; figures:
+ * doc/PERFORMANCE.md):
  * - short vectors: recursive doubling / binomial, the fewest rounds;
  * - long ones: Rabenseifner or the ring (about 2n bytes per rank instead of
  *   n log2 p); the ring where p is not a power of two (Rabenseifner's fold
  *   costs a whole extra message there);
- *   Allreduce, 4 ranks on 2 (loaded) cores: 8 KiB recdbl 22 us, Rabenseifner
- *   25, ring 41; 32 KiB recdbl 85, Rabenseifner 43, ring 43; 1 MiB recdbl
- *   19 ms, ring 2.8 ms, Rabenseifner 2.2 ms (Open MPI 3.6 ms);
  * - non-commutative ops skip the unordered rows and land on the ordered
  *   ones at the end (recdbl, binomial/binary, reduce_scatterv, scans). */
 #define O COLL_ALGO_ORDERED
