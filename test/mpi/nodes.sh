@@ -11,7 +11,7 @@
 # 16 oversubscribed ranks on 4 nodes, an incast into a slow
 # receiver with small receive slabs (multi-recv reuse); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
-# udp;ofi_rxd), whose own large-message protocols once broke them; the
+# udp;ofi_rxd), whose own large-message protocols can reorder; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
 # and in offload mode; dynamic processes (ports, join, spawn, the name
