@@ -343,7 +343,6 @@ void mpid_progress_init(int local_size, int agents);   /* agents: offload mode r
 /* netpoll.c: the network channel (NULL on one node), polled adaptively */
 extern const mpid_channel *mpid_net_chan;
 extern int mpid_net_countdown;   /* progress calls until the next network poll */
-extern int mpid_net_urgent;      /* nonzero: poll the network on every call */
 void mpid_net_init(const mpid_channel *ch);
 int  mpid_net_poll(void);
 void mpid_idle_sleep(long timeout_us);   /* block on every channel at once */

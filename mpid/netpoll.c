@@ -12,8 +12,8 @@
  * costs: doc/ARCHITECTURE.md, "Progress and waiting"). When packets keep
  * coming the network is polled on every call (ival_min = 1).
  * CLUMPI_NET_POLL_MIN / CLUMPI_NET_POLL_MAX override both.
- * A waiter on a network-only event, and any pending device work, poll the
- * network on every call (mpid_net_urgent).
+ * A wait on a network-only event, and any pending device work, poll the
+ * network on every pass (progress.c).
  *
  * Idle blocking: with one sleep-capable channel its own arm/sleep/disarm
  * (shm's futex, or the CQ wait fd). With shm and the network together both
@@ -36,7 +36,6 @@
 
 const mpid_channel *mpid_net_chan;
 int mpid_net_countdown;
-int mpid_net_urgent;
 
 static uint32_t hist;          /* bit k: the poll k polls ago found packets */
 static int ival_min = 1, ival_max = 256;

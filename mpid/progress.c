@@ -83,13 +83,15 @@ void mpid_progress_init(int local_size, int agents)
 
 int mpid_oversubscribed(void) { return oversubscribed; }
 
-int mpid_progress(void)
+/* One pass over the channels. net_urgent: poll the network in this pass
+ * whatever its interval (a wait that only the network can end). */
+static inline __attribute__((always_inline)) int progress_pass(int net_urgent)
 {
     int n = 0;
     mpid_cnt.progress_passes++;
     for (int i = 0; i < mpid_nchans; i++)
         n += mpid_chans[i]->progress(BUDGET);
-    if (mpid_net_chan && (--mpid_net_countdown <= 0 || mpid_net_urgent ||
+    if (mpid_net_chan && (--mpid_net_countdown <= 0 || net_urgent ||
                           __builtin_expect(mpid_work_pending(), 0)))
         n += mpid_net_poll();
     if (__builtin_expect(mpid_self_pending(), 0))
@@ -97,6 +99,11 @@ int mpid_progress(void)
     if (__builtin_expect(mpid_work_pending(), 0))
         n += mpid_do_work();
     return n;
+}
+
+int mpid_progress(void)
+{
+    return progress_pass(0);
 }
 
 static inline int is_done(int (*done)(void *), void *arg)
@@ -115,7 +122,7 @@ void mpid_core_yield(void)
 /* Inlined into their callers (the blocking calls' path): as one call,
  * not three. */
 static inline __attribute__((always_inline)) int
-progress_until(int (*done)(void *arg), void *arg, long block_us);
+progress_until(int (*done)(void *arg), void *arg, long block_us, int net_urgent);
 static inline __attribute__((always_inline)) int
 until(int (*done)(void *arg), void *arg, long block_us);
 
@@ -142,18 +149,12 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
     return until(done, arg, sleep_us);
 }
 
-/* mpid_net_urgent counts the waits on the network alone under way (more
- * than one with several threads waiting). */
+/* A wait blocking for at most block_us at a time; one that only the network
+ * can end polls it on every pass. */
 static inline int until(int (*done)(void *arg), void *arg, long block_us)
 {
-    int urgent = 0;
-    if (__builtin_expect(mpid_net_chan != NULL, 0)) {
-        urgent = net_only(done, arg);
-        mpid_net_urgent += urgent;
-    }
-    int rc = progress_until(done, arg, block_us);
-    mpid_net_urgent -= urgent;
-    return rc;
+    int net_urgent = __builtin_expect(mpid_net_chan != NULL, 0) && net_only(done, arg);
+    return progress_until(done, arg, block_us, net_urgent);
 }
 
 /* Oversubscribed: poll, yielding the core whenever a pass finds nothing,
@@ -179,7 +180,7 @@ static int yielding(void)
  * yielding across nodes would look at the network far too rarely. A test
  * call counts 16 ns a pass, a wait 64, which keeps a wait's looks from
  * slowing shm (doc/PERFORMANCE.md, "Progress by test calls"). A wait on
- * the network alone polls it every pass anyway (mpid_net_urgent). */
+ * the network alone polls it every pass anyway (progress_pass). */
 static long long yield_charged(int ns_per_pass)
 {
     long long t = cu_now_ns();
@@ -205,13 +206,13 @@ static int yield_core(void)
     return 1;
 }
 
-static int yield_until(int (*done)(void *arg), void *arg)
+static int yield_until(int (*done)(void *arg), void *arg, int net_urgent)
 {
     long long t0 = 0;
     for (;;) {
         if (is_done(done, arg))
             return 1;
-        if (mpid_progress() > 0) {
+        if (progress_pass(net_urgent) > 0) {
             t0 = 0;   /* the window restarts */
             mpid_pass_done();
             continue;
@@ -241,17 +242,18 @@ int mpid_progress_test(void)
     return n;
 }
 
-static inline int progress_until(int (*done)(void *arg), void *arg, long block_us)
+static inline int progress_until(int (*done)(void *arg), void *arg, long block_us,
+                                 int net_urgent)
 {
     for (;;) {
         if (oversubscribed) {
             if (yielding()) {
-                if (yield_until(done, arg))
+                if (yield_until(done, arg, net_urgent))
                     return 0;
             } else {
                 /* block after one pass: more polls before blocking only
                  * delay the peer that holds the core */
-                mpid_progress();
+                progress_pass(net_urgent);
                 mpid_pass_done();
             }
         } else {
@@ -260,7 +262,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
             for (long i = 0; i < spin_polls || i == 0; i++) {
                 if (is_done(done, arg))
                     return 0;
-                mpid_progress();
+                progress_pass(net_urgent);
                 mpid_pass_done();
             }
         }
@@ -288,7 +290,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
             }
             mpid_idle_sleep(mpid_others ? 1000 : block_us);
             mpid_cnt.blocks++;
-            int n = mpid_progress();
+            int n = progress_pass(net_urgent);
             if (is_done(done, arg))
                 return 0;
             if (n > 0 && !mpid_others)
