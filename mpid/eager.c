@@ -159,7 +159,7 @@ static int flush_dest(mpid_dest *d, int peer)
 }
 
 mpid_req *mpid_rndv_work;
-mpid_req *mpid_pump;
+mpid_req *mpid_streams;
 
 int mpid_do_work(void)
 {
@@ -184,20 +184,20 @@ int mpid_do_work(void)
         mpid_rndv_work_one(r);
         n++;
     }
-    for (mpid_req **pp = &mpid_pump; *pp;) {
+    for (mpid_req **pp = &mpid_streams; *pp;) {
         mpid_req *r = *pp;
         mpid_req *next = r->p.next;
-        if (mpid_pump_one(r)) {
+        if (mpid_stream_one(r)) {
             *pp = next;
             n++;
         } else {
             pp = &r->p.next;
         }
     }
-    if (mpid_others) {
+    if (mpid_polled) {
         mpid_req *next;
-        for (mpid_req *r = mpid_others; r; r = next) {
-            next = r->p.onext;
+        for (mpid_req *r = mpid_polled; r; r = next) {
+            next = r->p.poll_next;
             if (r->pub.done || !r->pub.poll) {
                 mpid_olist_remove(r);
                 continue;

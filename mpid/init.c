@@ -184,7 +184,7 @@ const mpid_channel *mpid_net_open_dynamic(void)
 
 static int drained(void *arg)
 {
-    return !mpid_dirty && !mpid_pump && !mpid_self_pending() && mpid_detached == 0;
+    return !mpid_dirty && !mpid_streams && !mpid_self_pending() && mpid_detached == 0;
 }
 
 int mpid_finalize(void)

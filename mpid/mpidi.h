@@ -145,12 +145,12 @@ struct mpid_request_priv {
     uint64_t raddr, rniov;    /* recv: the sender's memory (from RTS) */
     union {
         uint64_t rkey[2];     /* recv: its keys (net_rma->read_key): data, iovec list */
-        void *xh[2];          /* send: the channel's exposures of them */
+        void *exposed[2];     /* send: the channel's exposures of them */
     } x;
     struct iovec *iovs;       /* send: iovec list of non-contiguous data (RTS) */
     size_t niov;
     void *bounce;             /* send: packing buffer for DATA packets */
-    mpid_req *onext, *oprev;  /* OTHER requests polled by progress */
+    mpid_req *poll_next, *poll_prev;  /* OTHER requests polled by progress */
 };
 
 struct mpid_req {
@@ -277,12 +277,12 @@ void mpid_dest_set(mpid_dest *d, const mpid_channel *ch);
  * All empty in the steady state, so progress tests one word. */
 extern mpid_dest *mpid_dirty;          /* destinations with queued packets */
 extern mpid_req  *mpid_rndv_work;      /* receives matched to an RTS in a callback */
-extern mpid_req  *mpid_pump;           /* sends streaming DATA packets */
-extern mpid_req  *mpid_others;         /* OTHER requests with a poll function */
+extern mpid_req  *mpid_streams;           /* sends streaming DATA packets */
+extern mpid_req  *mpid_polled;         /* OTHER requests with a poll function */
 static inline int mpid_work_pending(void)
 {
-    return ((uintptr_t)mpid_dirty | (uintptr_t)mpid_rndv_work | (uintptr_t)mpid_pump |
-            (uintptr_t)mpid_others) != 0;
+    return ((uintptr_t)mpid_dirty | (uintptr_t)mpid_rndv_work | (uintptr_t)mpid_streams |
+            (uintptr_t)mpid_polled) != 0;
 }
 int  mpid_do_work(void);
 
@@ -306,7 +306,7 @@ void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
 void mpid_on_fin(uint64_t sreq);
 void mpid_on_coop(const mpid_pkt_coop *h);   /* COOP and WDONE */
 void mpid_rndv_work_one(mpid_req *r);        /* an entry of mpid_rndv_work */
-int  mpid_pump_one(mpid_req *r);           /* 1 when the send completed */
+int  mpid_stream_one(mpid_req *r);           /* 1 when the send completed */
 /* Receiver-side rendezvous counters (tests check that fine-grained types do
  * not turn into per-element syscalls; no timing involved). */
 typedef struct mpid_rndv_stats_t {

@@ -37,14 +37,14 @@
 const mpid_channel *mpid_net_chan;
 int mpid_net_countdown;
 
-static uint32_t hist;          /* bit k: the poll k polls ago found packets */
+static uint32_t hit_bits;      /* bit k: the poll k polls ago found packets */
 static int ival_min = 1, ival_max = 256;
 static long nap_us = 200;
 
 void mpid_net_init(const mpid_channel *ch)
 {
     mpid_net_chan = ch;
-    hist = 0;
+    hit_bits = 0;
     ival_min = (int)cu_param_int("NET_POLL_MIN");
     ival_max = (int)cu_param_int("NET_POLL_MAX");
     if (ival_min < 1)
@@ -58,8 +58,8 @@ void mpid_net_init(const mpid_channel *ch)
 int mpid_net_poll(void)
 {
     int n = mpid_net_chan->progress(32);
-    hist = (hist << 1) | (n > 0);
-    int hits = __builtin_popcount(hist);
+    hit_bits = (hit_bits << 1) | (n > 0);
+    int hits = __builtin_popcount(hit_bits);
     /* 0 hits: every ival_max calls; 8 or more of 32: every ival_min */
     int iv = hits >= 8 ? ival_min : ival_max - (ival_max - ival_min) * hits / 8;
     mpid_net_countdown = iv;
@@ -148,9 +148,9 @@ void mpid_idle_sleep(long timeout_us)
         /* No channel can wake us (singleton): nothing but a polled
          * request (or another thread) can still change anything. */
         if (kick_fd >= 0)
-            block_fds(NULL, 0, mpid_others ? 20 : 1000);
+            block_fds(NULL, 0, mpid_polled ? 20 : 1000);
         else
-            nap(mpid_others ? 20 : 1000);
+            nap(mpid_polled ? 20 : 1000);
         return;
     }
     if (n == 1) {

@@ -277,7 +277,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
         for (;;) {
             /* Packets we still have to push out depend on a peer draining
              * its queue, which wakes nobody: keep polling, but yield. */
-            if (mpid_dirty || mpid_pump || mpid_self_pending()) {
+            if (mpid_dirty || mpid_streams || mpid_self_pending()) {
                 mpid_core_yield();
                 break;
             }
@@ -288,12 +288,12 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
                 if (is_done(done, arg))
                     return 0;
             }
-            mpid_idle_sleep(mpid_others ? 1000 : block_us);
+            mpid_idle_sleep(mpid_polled ? 1000 : block_us);
             mpid_cnt.blocks++;
             int n = progress_pass(net_urgent);
             if (is_done(done, arg))
                 return 0;
-            if (n > 0 && !mpid_others)
+            if (n > 0 && !mpid_polled)
                 break;
         }
     }

@@ -11,7 +11,7 @@
 
 mpid_req *mpid_req_pool;
 long mpid_detached;
-mpid_req *mpid_others;
+mpid_req *mpid_polled;
 
 struct slab {
     struct slab *next;   /* every slab, for mpid_req_finalize */
@@ -42,19 +42,19 @@ void mpid_req_finalize(void)
         free(sl);
     }
     mpid_req_pool = NULL;
-    mpid_others = NULL;
+    mpid_polled = NULL;
 }
 
 void mpid_olist_remove(mpid_req *r)
 {
     if (!r->p.in_olist)
         return;
-    if (r->p.oprev)
-        r->p.oprev->p.onext = r->p.onext;
+    if (r->p.poll_prev)
+        r->p.poll_prev->p.poll_next = r->p.poll_next;
     else
-        mpid_others = r->p.onext;
-    if (r->p.onext)
-        r->p.onext->p.oprev = r->p.oprev;
+        mpid_polled = r->p.poll_next;
+    if (r->p.poll_next)
+        r->p.poll_next->p.poll_prev = r->p.poll_prev;
     r->p.in_olist = 0;
 }
 
@@ -91,11 +91,11 @@ mpid_request *mpid_request_new_other(void)
     if (!r)
         return NULL;
     /* Progress polls it until done (once the owner sets poll). */
-    r->p.oprev = NULL;
-    r->p.onext = mpid_others;
-    if (mpid_others)
-        mpid_others->p.oprev = r;
-    mpid_others = r;
+    r->p.poll_prev = NULL;
+    r->p.poll_next = mpid_polled;
+    if (mpid_polled)
+        mpid_polled->p.poll_prev = r;
+    mpid_polled = r;
     r->p.in_olist = 1;
     return &r->pub;
 }

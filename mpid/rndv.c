@@ -111,8 +111,8 @@ static int build_iovs(mpid_req *r)
 }
 
 static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
-                  uint64_t key[2], void *xh[2]);
-static void unexpose(const mpid_dest *d, void *xh[2]);
+                  uint64_t key[2], void *exposed[2]);
+static void unexpose(const mpid_dest *d, void *exposed[2]);
 
 int mpid_rts_send(mpid_req *r, mpid_dest *d)
 {
@@ -143,23 +143,23 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
         }
     }
     uint64_t key[2] = { 0, 0 };
-    void *xh[2] = { NULL, NULL };
+    void *exposed[2] = { NULL, NULL };
     struct iovec kv = { key, sizeof key };
     int nkv = 0;
     if (d->ch->net_rma && h.niov != MPID_RTS_PACKED && h.size) {
         nkv = 1;
-        if (expose(r, d, &h, key, xh) != 0)
+        if (expose(r, d, &h, key, exposed) != 0)
             h.niov = MPID_RTS_PACKED;   /* the receiver asks for DATA packets */
     }
     int rc = d->ch->send(r->p.peer, &h, sizeof h, &kv, nkv, 0);
     if (rc == 0) {
         d->rts_out++;
         r->p.state = MPID_ST_RTS_SENT;
-        r->p.x.xh[0] = xh[0];
-        r->p.x.xh[1] = xh[1];
+        r->p.x.exposed[0] = exposed[0];
+        r->p.x.exposed[1] = exposed[1];
         mpid_req_hold_dt(r);
     } else {
-        unexpose(d, xh);   /* a retry exposes afresh */
+        unexpose(d, exposed);   /* a retry exposes afresh */
     }
     return rc;
 }
@@ -168,12 +168,12 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
  * this message, under keys that travel in the RTS payload (the header is
  * full): the data (contiguous, or the span of its segments) and, for
  * segments, the iovec list. Released at FIN or CTS. */
-static void unexpose(const mpid_dest *d, void *xh[2])
+static void unexpose(const mpid_dest *d, void *exposed[2])
 {
     for (int k = 0; k < 2; k++)
-        if (xh[k]) {
-            d->ch->net_rma->unexpose(xh[k]);
-            xh[k] = NULL;
+        if (exposed[k]) {
+            d->ch->net_rma->unexpose(exposed[k]);
+            exposed[k] = NULL;
             mpid_rndv_stats.live--;
         }
 }
@@ -187,11 +187,11 @@ static void count_exposed(int rc)
 }
 
 static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
-                  uint64_t key[2], void *xh[2])
+                  uint64_t key[2], void *exposed[2])
 {
     int peer = r->p.peer, rc;
     if (h->niov == 0) {
-        rc = d->ch->net_rma->expose(peer, (const void *)(uintptr_t)h->addr, h->size, &key[0], &xh[0]);
+        rc = d->ch->net_rma->expose(peer, (const void *)(uintptr_t)h->addr, h->size, &key[0], &exposed[0]);
         count_exposed(rc);
         return rc;
     }
@@ -203,13 +203,13 @@ static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
         if (b + r->p.iovs[i].iov_len > hi)
             hi = b + r->p.iovs[i].iov_len;
     }
-    rc = d->ch->net_rma->expose(peer, (const void *)lo, hi - lo, &key[0], &xh[0]);
+    rc = d->ch->net_rma->expose(peer, (const void *)lo, hi - lo, &key[0], &exposed[0]);
     count_exposed(rc);
     if (rc == 0) {
-        rc = d->ch->net_rma->expose(peer, r->p.iovs, r->p.niov * sizeof *r->p.iovs, &key[1], &xh[1]);
+        rc = d->ch->net_rma->expose(peer, r->p.iovs, r->p.niov * sizeof *r->p.iovs, &key[1], &exposed[1]);
         count_exposed(rc);
         if (rc)
-            unexpose(d, xh);
+            unexpose(d, exposed);
     }
     return rc;
 }
@@ -496,7 +496,7 @@ void mpid_rndv_recv_start(mpid_req *r)
 void mpid_rts_withdraw(mpid_req *r)
 {
     mpid_dests[r->p.peer].rts_out--;
-    unexpose(&mpid_dests[r->p.peer], r->p.x.xh);
+    unexpose(&mpid_dests[r->p.peer], r->p.x.exposed);
 }
 
 void mpid_on_fin(uint64_t sreq)
@@ -525,7 +525,7 @@ void mpid_on_cts(const mpid_pkt_cts *h)
      * sends stream in CTS order. */
     r->p.state = MPID_ST_PUMP;
     r->p.next = NULL;
-    mpid_req **pp = &mpid_pump;
+    mpid_req **pp = &mpid_streams;
     while (*pp)
         pp = &(*pp)->p.next;
     *pp = r;
@@ -534,7 +534,7 @@ void mpid_on_cts(const mpid_pkt_cts *h)
 /* A send of r failed (or, rc 0, the last packet went out): complete r
  * unless a channel still reads packets of it; the last
  * mpid_on_send_done() does then. */
-static void pump_end(mpid_req *r, int rc)
+static void stream_end(mpid_req *r, int rc)
 {
     if (rc < 0 && !r->p.late_err)
         r->p.late_err = rc;
@@ -555,7 +555,7 @@ void mpid_on_send_done(void *cookie, int status)
     if (status < 0 && !r->p.late_err)
         r->p.late_err = status;
     if (r->p.state == MPID_ST_PUMP && r->p.offset >= r->p.limit && !r->p.inflight)
-        pump_end(r, 0);
+        stream_end(r, 0);
 }
 
 /* DATA packets after CTS. Straight from the user's buffer through a
@@ -563,7 +563,7 @@ void mpid_on_send_done(void *cookie, int status)
  * agent pulls each packet later, so the rank posts many at once instead of
  * waiting for each pull); packed data through send (the bounce buffer is
  * reused at once). */
-int mpid_pump_one(mpid_req *r)
+int mpid_stream_one(mpid_req *r)
 {
     mpid_dest *d = &mpid_dests[r->p.peer];
     size_t maxp = d->ch->max_payload;
@@ -583,7 +583,7 @@ int mpid_pump_one(mpid_req *r)
             if (len < chunk / 2 || n <= 0) {
                 /* Many small pieces: pack instead of sending tiny packets. */
                 if (!r->p.bounce && !(r->p.bounce = malloc(maxp))) {
-                    pump_end(r, -ENOMEM);
+                    stream_end(r, -ENOMEM);
                     return 1;
                 }
                 len = cu_dtype_pack(r->p.buf, r->p.count, dt, r->p.offset, r->p.bounce, chunk);
@@ -598,13 +598,13 @@ int mpid_pump_one(mpid_req *r)
         if (rc == -EAGAIN)
             return 0;
         if (rc < 0) {
-            pump_end(r, rc);
+            stream_end(r, rc);
             return 1;
         }
         r->p.inflight += rc == 1;
         r->p.offset += len;
     }
-    pump_end(r, 0);
+    stream_end(r, 0);
     return 1;
 }
 

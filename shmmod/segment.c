@@ -27,20 +27,20 @@
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
 
-void shm_layout_compute(shm_layout *lay, uint32_t L, uint32_t ncells,
+void shm_layout_compute(shm_layout *lay, uint32_t nlocal, uint32_t ncells,
                         uint32_t nctrl, uint32_t nfrags, uint32_t fragsize)
 {
     size_t off = align_up(sizeof(shm_seg_hdr), SHM_PAGE);
     lay->rank_off = off;
-    off = align_up(off + (size_t)L * sizeof(shm_rank_blk), SHM_PAGE);
+    off = align_up(off + (size_t)nlocal * sizeof(shm_rank_blk), SHM_PAGE);
     lay->q_off = off;
     lay->ctrl_off = align_up(shm_q_bytes(ncells), SHM_CACHELINE);
     lay->q_stride = align_up(lay->ctrl_off + shm_q_bytes(nctrl), SHM_PAGE);
-    off += (size_t)L * lay->q_stride;
+    off += (size_t)nlocal * lay->q_stride;
     lay->pool_off = off;
     lay->frag_off = align_up((size_t)nfrags * sizeof(uint32_t), SHM_PAGE);
     lay->pool_stride = lay->frag_off + (size_t)nfrags * align_up(fragsize, SHM_PAGE);
-    off += (size_t)L * lay->pool_stride;
+    off += (size_t)nlocal * lay->pool_stride;
     lay->size = off;
 }
 
@@ -74,13 +74,13 @@ static int make_name(char *buf, size_t len, const mpid_chan_info *info)
 }
 
 /* Local rank 0: create, size and initialise the segment. */
-static int seg_create(uint32_t L, uint32_t ncells, uint32_t nctrl, uint32_t nfrags,
+static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t nfrags,
                       const mpid_chan_info *info)
 {
     int rc = make_name(shm_st.name, sizeof shm_st.name, info);
     if (rc)
         return rc;
-    shm_layout_compute(&shm_st.lay, L, ncells, nctrl, nfrags, SHM_FRAG_SIZE);
+    shm_layout_compute(&shm_st.lay, nlocal, ncells, nctrl, nfrags, SHM_FRAG_SIZE);
     size_t size = shm_st.lay.size;
     int fd = shm_open(shm_st.name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0)
@@ -102,19 +102,19 @@ static int seg_create(uint32_t L, uint32_t ncells, uint32_t nctrl, uint32_t nfra
     }
     shm_seg_hdr *h = b;
     h->size = size;
-    h->local_size = L;
+    h->local_size = nlocal;
     h->ncells = ncells;
     h->nctrl = nctrl;
     h->nfrags = nfrags;
     h->fragsize = SHM_FRAG_SIZE;
     atomic_init(&h->attached, 1);
-    for (uint32_t r = 0; r < L; r++) {
+    for (uint32_t r = 0; r < nlocal; r++) {
         shm_rank_blk *blk = (shm_rank_blk *)((char *)b + shm_st.lay.rank_off) + r;
         atomic_init(&blk->pid, 0);
         atomic_init(&blk->futex, 0);
         /* every local rank may produce into every queue */
-        shm_q_init(data_q(b, &shm_st.lay, (int)r), ncells, L);
-        shm_q_init(ctrl_q(b, &shm_st.lay, (int)r), nctrl, L);
+        shm_q_init(data_q(b, &shm_st.lay, (int)r), ncells, nlocal);
+        shm_q_init(ctrl_q(b, &shm_st.lay, (int)r), nctrl, nlocal);
         shm_pool p;
         shm_pool_bind(&p, b, &shm_st.lay, (int)r, nfrags, SHM_FRAG_SIZE);
         shm_pool_init(&p);
@@ -126,7 +126,7 @@ static int seg_create(uint32_t L, uint32_t ncells, uint32_t nctrl, uint32_t nfra
     return 0;
 }
 
-static int seg_attach(const char *name, uint32_t L)
+static int seg_attach(const char *name, uint32_t nlocal)
 {
     size_t nlen = strlen(name);
     if (nlen >= sizeof shm_st.name)
@@ -145,12 +145,12 @@ static int seg_attach(const char *name, uint32_t L)
     if (b == MAP_FAILED)
         return -errno;
     shm_seg_hdr *h = b;
-    if (h->magic != SHM_MAGIC || h->local_size != L || h->size != size) {
+    if (h->magic != SHM_MAGIC || h->local_size != nlocal || h->size != size) {
         munmap(b, size);
         return -EPROTO;
     }
     memcpy(shm_st.name, name, nlen + 1);
-    shm_layout_compute(&shm_st.lay, L, h->ncells, h->nctrl, h->nfrags, h->fragsize);
+    shm_layout_compute(&shm_st.lay, nlocal, h->ncells, h->nctrl, h->nfrags, h->fragsize);
     shm_st.base = b;
     shm_st.size = size;
     atomic_fetch_add(&h->attached, 1);
@@ -183,19 +183,19 @@ static void seg_bind(const mpid_chan_info *info)
 int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctrl,
                       uint32_t nfrags)
 {
-    uint32_t L = (uint32_t)info->local_size;
+    uint32_t nlocal = (uint32_t)info->local_size;
     char key[CU_PMI_KEYLEN_MAX], val[CU_PMI_VALLEN_MAX];
     int rc = 0, brc;
     snprintf(key, sizeof key, "shm-%d", info->node);
 
-    if (L <= 1) {        /* nobody to talk to: same barriers, no segment */
+    if (nlocal <= 1) {        /* nobody to talk to: same barriers, no segment */
         brc = cu_pmi_barrier();
         if (!brc)
             brc = cu_pmi_barrier();
         return brc ? -EIO : 0;
     }
     if (info->local_rank == 0) {
-        rc = seg_create(L, ncells, nctrl, nfrags, info);
+        rc = seg_create(nlocal, ncells, nctrl, nfrags, info);
         if (rc)
             cu_warn("shm: cannot create segment %s: %s", shm_st.name, strerror(-rc));
         /* an empty name tells the peers that creation failed */
@@ -208,7 +208,7 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
         if (!rc && val[0] == '\0')
             rc = -ENOENT;
         if (!rc)
-            rc = seg_attach(val, L);
+            rc = seg_attach(val, nlocal);
         if (rc)
             cu_warn("shm: cannot attach segment %s: %s", val, strerror(rc < 0 ? -rc : rc));
     }
@@ -222,8 +222,8 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
         shm_st.unlinked = 1;
         shm_seg_hdr *h = shm_st.base;
         uint32_t a = atomic_load(&h->attached);
-        if (a != L && !rc)
-            rc = -EPROTO, cu_warn("shm: only %u of %u local ranks attached", a, L);
+        if (a != nlocal && !rc)
+            rc = -EPROTO, cu_warn("shm: only %u of %u local ranks attached", a, nlocal);
     }
     if (!rc && (brc || brc2))
         rc = -EIO;

@@ -152,13 +152,13 @@ static int shm_init(const mpid_chan_info *info)
     for (int i = 0; i < info->local_size; i++)
         shm_st.local_of[info->local_ranks[i]] = i;
 
-    uint32_t L = (uint32_t)info->local_size;
+    uint32_t nlocal = (uint32_t)info->local_size;
     /* a queue keeps SHM_CELL_MAXN cells per producer in reserve: make that
      * at most half of it */
-    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), 2 * SHM_CELL_MAXN * L);
-    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), 2 * SHM_CELL_MAXN * L);
-    long nf = cu_param_int("SHM_FRAGS");
-    uint32_t nfrags = (uint32_t)(nf < 2 ? 2 : nf > 1024 ? 1024 : nf);
+    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), 2 * SHM_CELL_MAXN * nlocal);
+    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), 2 * SHM_CELL_MAXN * nlocal);
+    long frags_wanted = cu_param_int("SHM_FRAGS");
+    uint32_t nfrags = (uint32_t)(frags_wanted < 2 ? 2 : frags_wanted > 1024 ? 1024 : frags_wanted);
     shm_st.cma = cu_param_int("SHM_CMA") ? 1 : 0;
 
     if (info->local_size > 1)

@@ -2,7 +2,7 @@
  * shm_internal.h — state shared by the files of the shared-memory channel.
  *
  * Segment layout (one per node, offsets from shm_layout_compute()):
- *   [seg header][rank blocks x L][per rank: data queue, ctrl queue]
+ *   [seg header][rank blocks x nlocal][per rank: data queue, ctrl queue]
  *   [per rank: bulk pool = busy flags page + page-aligned fragments]
  */
 #ifndef SHM_INTERNAL_H
