@@ -1,6 +1,7 @@
 /*
  * channel.h — the interface between the device and its channels (self, shm,
- * and later ofi and agent). This is the only device header a channel
+ * ofi, agent): a core every channel implements (mpid_channel), then one
+ * optional table per capability. This is the only device header a channel
  * includes: a channel never reaches up into mpid or src, nor sideways into
  * another channel.
  *
