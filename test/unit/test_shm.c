@@ -219,8 +219,6 @@ static void pingpong_body(const mpid_chan_info *info)
                         ch->progress(8);
                     CHECK(pp_last.seq == seq, "got seq %u want %u", pp_last.seq, seq);
                 }
-    CHECK(ch->send(peer, &(pp_hdr){ 0 }, sizeof(pp_hdr), &(struct iovec){ pp_buf, SHM_FRAG_SIZE + 1 }, 1, 0)
-          == -EMSGSIZE, "oversize accepted");
 }
 
 Test(shm, pingpong_all_sizes_and_handler_replies, .timeout = 60)
@@ -255,7 +253,6 @@ static void storm_body(const mpid_chan_info *info)
     on_packet = storm_check;
     int me = info->world_rank, size = info->local_size;
     if (size == 1) {     /* alone on its node: nothing to reach over shm */
-        CHECK(ch->send(0, &me, sizeof me, NULL, 0, 0) == -EINVAL, "send off-node accepted");
         CHECK(ch->progress(8) == 0, "progress");
         CHECK(ch->arm_sleep() == 0, "arm");
         ch->sleep(1000);
