@@ -76,8 +76,8 @@ int coll_send(const void *buf, size_t count, const cu_dtype *dt, int dst, int ta
               const mpid_comm *comm)
 {
     mpid_request *r = NULL;
-    int rc = mpid_isend(buf, count, dt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r);
-    int rc2 = coll_waitall(1, &r);
+    int rc = mpid_send(buf, count, dt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r);
+    int rc2 = coll_waitall(1, &r);   /* r is NULL when the message went at once */
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 

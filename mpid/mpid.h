@@ -139,6 +139,11 @@ int  mpid_dyn_drain(int slot);
  * On success *req is a new request the caller releases with mpid_request_free. */
 int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
                const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req);
+/* The start of a blocking send: as mpid_isend, but a message that went out
+ * at once (one eager packet) or to MPI_PROC_NULL leaves *req NULL, with no
+ * request made; else *req is the request to wait for and free. */
+int mpid_send(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+              const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req);
 int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
                const mpid_comm *comm, unsigned ctx_off, mpid_request **req);
 

@@ -14,51 +14,42 @@ static inline int err_of(int rc)
     return rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;
 }
 
-void mpid_send_fail(mpid_req *r, int rc)
+/* A failed packet to peer (a world rank) as an MPI error class, with a
+ * warning unless the peer is gone (its loss is reported elsewhere). */
+static int send_error(int peer, int rc)
 {
     if (rc != -EHOSTUNREACH)
-        cu_warn("send to rank %d failed: %s", r->p.peer, strerror(-rc));
-    r->pub.status.MPI_ERROR = err_of(rc);
+        cu_warn("send to rank %d failed: %s", peer, strerror(-rc));
+    return err_of(rc);
+}
+
+void mpid_send_fail(mpid_req *r, int rc)
+{
+    r->pub.status.MPI_ERROR = send_error(r->p.peer, rc);
     mpid_req_complete(r);
 }
 
-int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
-               const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req)
+/* The fast path: a contiguous eager message with nothing queued before it
+ * goes out as one packet, with no request. 0 when sent; -EAGAIN when the
+ * message does not qualify or the channel has no room (the caller takes
+ * the general path); else the channel's error. */
+static inline int send_now(const void *buf, size_t bytes, const cu_dtype *dt, int w,
+                           const mpid_dest *d, uint32_t ctx, int my_rank, int tag, int mode)
 {
-    mpid_req *r = mpid_req_alloc(MPID_REQ_SEND);
-    if (__builtin_expect(!r, 0))
-        return MPI_ERR_NO_MEM;
-    *req = &r->pub;
-    if (__builtin_expect(dest == MPI_PROC_NULL, 0)) {
-        mpid_status_proc_null(&r->pub.status);
-        r->pub.done = 1;
-        return MPI_SUCCESS;
-    }
-    int w = comm->world_ranks[dest];
-    uint32_t ctx = mpid_ctx_of_rank(comm, dest, ctx_off);
-    mpid_dest *d = &mpid_dests[w];
-    size_t bytes = dt->size * count;
-    mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
+    if (__builtin_expect(!dt->contig || bytes > d->eager_max || mode == MPID_SEND_SYNC ||
+                         d->qhead != NULL, 0))
+        return -EAGAIN;
+    mpid_pkt_msg h = { MPID_PKT_EAGER, 0, 0, ctx, my_rank, tag };
+    struct iovec iov = { (char *)buf + dt->true_lb, bytes };
+    return d->ch->send(w, &h, sizeof h, &iov, bytes ? 1 : 0, 0);
+}
 
-    /* Fast path: contiguous eager with nothing queued before it. */
-    if (__builtin_expect(dt->contig && bytes <= d->eager_max && mode != MPID_SEND_SYNC &&
-                         d->qhead == NULL, 1)) {
-        mpid_pkt_msg h = { MPID_PKT_EAGER, 0, 0, ctx, comm->rank, tag };
-        struct iovec iov = { (char *)buf + dt->true_lb, bytes };
-        int rc = d->ch->send(w, &h, sizeof h, &iov, bytes ? 1 : 0, 0);
-        if (__builtin_expect(rc == 0, 1)) {
-            r->pub.done = 1;
-            return MPI_SUCCESS;
-        }
-        if (rc != -EAGAIN) {
-            mpid_req_release(r);
-            *req = NULL;
-            if (rc != -EHOSTUNREACH)
-                cu_warn("send to rank %d failed: %s", w, strerror(-rc));
-            return err_of(rc);
-        }
-    }
-
+/* The general path for the send r (the fast path did not take it): its
+ * first packet now, or queued behind earlier sends to the same rank. */
+static int send_start(mpid_req *r, const void *buf, size_t count, const cu_dtype *dt,
+                      int dest, int tag, int w, mpid_dest *d, uint32_t ctx, int my_rank,
+                      int mode, size_t bytes)
+{
     r->p.buf = (void *)buf;
     r->p.count = count;
     r->p.dt = dt;
@@ -66,7 +57,7 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
     r->p.ctx = ctx;
     r->p.rank = dest;
     r->p.tag = tag;
-    r->p.my_rank = comm->rank;
+    r->p.my_rank = my_rank;
     r->p.peer = w;
     r->p.mode = (uint8_t)mode;
     if (d->qhead == NULL) {
@@ -81,7 +72,6 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
             free(r->p.iovs);
             r->p.iovs = NULL;
             mpid_req_release(r);
-            *req = NULL;
             return err_of(rc);
         }
     }
@@ -96,6 +86,75 @@ int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int 
     d->qtail = r;
     mpid_dest_mark_dirty(d);
     return MPI_SUCCESS;
+}
+
+/* The request of an isend or irecv, in *req; with MPI_PROC_NULL as the
+ * peer it is complete at once. NULL when memory runs out. */
+static inline mpid_req *req_new(int kind, int peer, mpid_request **req)
+{
+    mpid_req *r = mpid_req_alloc(kind);
+    if (__builtin_expect(!r, 0))
+        return NULL;
+    *req = &r->pub;
+    if (__builtin_expect(peer == MPI_PROC_NULL, 0)) {
+        mpid_status_proc_null(&r->pub.status);
+        r->pub.done = 1;
+    }
+    return r;
+}
+
+/* Both sends after their MPI_PROC_NULL case: r is an isend's request, NULL
+ * for a blocking send, which makes one only when the message cannot go at
+ * once. On success *req is the request to wait for, or NULL (blocking send
+ * gone at once); on failure NULL. */
+static inline __attribute__((always_inline)) int
+send_to(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+        const mpid_comm *comm, unsigned ctx_off, int mode, mpid_req *r, mpid_request **req)
+{
+    int w = comm->world_ranks[dest];
+    uint32_t ctx = mpid_ctx_of_rank(comm, dest, ctx_off);
+    mpid_dest *d = &mpid_dests[w];
+    size_t bytes = dt->size * count;
+    mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
+    int rc = send_now(buf, bytes, dt, w, d, ctx, comm->rank, tag, mode);
+    if (__builtin_expect(rc == 0, 1)) {
+        if (r)
+            r->pub.done = 1;
+        return MPI_SUCCESS;
+    }
+    if (rc != -EAGAIN) {
+        if (r)
+            mpid_req_release(r);
+        *req = NULL;
+        return send_error(w, rc);
+    }
+    if (!r && !(r = mpid_req_alloc(MPID_REQ_SEND)))
+        return MPI_ERR_NO_MEM;
+    *req = &r->pub;
+    rc = send_start(r, buf, count, dt, dest, tag, w, d, ctx, comm->rank, mode, bytes);
+    if (rc != MPI_SUCCESS)
+        *req = NULL;
+    return rc;
+}
+
+int mpid_isend(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+               const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req)
+{
+    mpid_req *r = req_new(MPID_REQ_SEND, dest, req);
+    if (__builtin_expect(!r, 0))
+        return MPI_ERR_NO_MEM;
+    if (__builtin_expect(r->pub.done, 0))
+        return MPI_SUCCESS;
+    return send_to(buf, count, dt, dest, tag, comm, ctx_off, mode, r, req);
+}
+
+int mpid_send(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
+              const mpid_comm *comm, unsigned ctx_off, int mode, mpid_request **req)
+{
+    *req = NULL;
+    if (__builtin_expect(dest == MPI_PROC_NULL, 0))
+        return MPI_SUCCESS;
+    return send_to(buf, count, dt, dest, tag, comm, ctx_off, mode, NULL, req);
 }
 
 /* A receive meets an unexpected message (also Mrecv). */
@@ -127,15 +186,11 @@ static void recv_from_msg(mpid_req *r, mpid_message *m)
 int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
                const mpid_comm *comm, unsigned ctx_off, mpid_request **req)
 {
-    mpid_req *r = mpid_req_alloc(MPID_REQ_RECV);
+    mpid_req *r = req_new(MPID_REQ_RECV, src, req);
     if (__builtin_expect(!r, 0))
         return MPI_ERR_NO_MEM;
-    *req = &r->pub;
-    if (__builtin_expect(src == MPI_PROC_NULL, 0)) {
-        mpid_status_proc_null(&r->pub.status);
-        r->pub.done = 1;
+    if (__builtin_expect(r->pub.done, 0))
         return MPI_SUCCESS;
-    }
     uint32_t ctx = comm->context_id + ctx_off;
     mpid_ctxq *c = mpid_ctxq_get(ctx);
     if (__builtin_expect(!c, 0)) {

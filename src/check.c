@@ -3,7 +3,7 @@
  * MPI_SUCCESS or an error code whose message names the function and the
  * argument; the caller hands the code to mpir_err_comm().
  */
-#include "src/mpir.h"
+#include "src/pt2pt.h"
 
 int mpir_check_count(const char *func, const char *arg, int count)
 {
@@ -68,4 +68,19 @@ int mpir_check_intra(const char *func, const mpir_comm *c)
         return mpir_err(MPI_ERR_COMM, func, "comm (0x%x) is an intercommunicator; "
                         "this operation needs an intracommunicator", (unsigned)c->handle);
     return MPI_SUCCESS;
+}
+
+int mpir_p2p_check_error(const char *fn, const void *buf, int count, MPI_Datatype type,
+                         int peer, int tag, int recv, const mpir_comm *c)
+{
+    cu_dtype *dt = NULL;
+    int rc;
+    if ((rc = mpir_check_count(fn, "count", count)) ||
+        (rc = mpir_check_dtype(fn, "datatype", type, &dt)) ||
+        (rc = mpir_check_buf(fn, "buf", buf, count, dt)) ||
+        (rc = mpir_check_tag(fn, "tag", tag, recv)) ||
+        (rc = mpir_check_rank(fn, recv ? "source" : "dest", c, peer, recv)))
+        return rc;
+    /* the inline test and these checks disagree: a bug, not the caller's */
+    return mpir_err(MPI_ERR_INTERN, fn, "arguments refused without a reason");
 }

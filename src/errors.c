@@ -139,6 +139,12 @@ int mpir_err_not_active(const char *func)
     return MPI_ERR_OTHER;
 }
 
+int mpir_err_bad_comm(const char *func, MPI_Comm handle)
+{
+    return mpir_err_world(mpir_err(MPI_ERR_COMM, func, "invalid communicator (comm=0x%x)",
+                                   (unsigned)handle));
+}
+
 static int class_valid(int c)
 {
     return c >= 0 && c <= last_class;

@@ -20,6 +20,12 @@
 #define MPIR_WEAK(name) _Pragma(MPIR_STR(weak MPI_##name = PMPI_##name))
 #define MPIR_STR(x) #x
 
+/* Entry points test their arguments inline (MPIR_LIKELY) and build error
+ * messages in MPIR_COLD functions, kept off the fast path. */
+#define MPIR_LIKELY(x)   __builtin_expect(!!(x), 1)
+#define MPIR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define MPIR_COLD        __attribute__((cold, noinline))
+
 /* ---- handle tables (handle.c) -------------------------------------------
  * One table per kind; index 0 is the null handle, predefined objects take
  * the first indices. Lookups are a bounds check and a load. */
@@ -62,7 +68,9 @@ int  mpir_err_comm(MPI_Comm comm, int code);
 int  mpir_err_world(int code);
 /* Called by every entry point when the library is not initialized (or has
  * been finalized): prints one line naming the function and returns an error. */
-int  mpir_err_not_active(const char *func);
+int  mpir_err_not_active(const char *func) MPIR_COLD;
+/* An invalid communicator handle, reported on MPI_COMM_WORLD. */
+int  mpir_err_bad_comm(const char *func, MPI_Comm handle) MPIR_COLD;
 
 /* ---- library state (init.c) --------------------------------------------- */
 enum { MPIR_STATE_PRE = 0, MPIR_STATE_ACTIVE, MPIR_STATE_POST };
@@ -170,14 +178,12 @@ int mpir_check_intra(const char *func, const mpir_comm *c);
  * granted; it opens the function body, once per function. */
 #define MPIR_ENTER(fn)                                                       \
     MPIR_CS_GUARD;                                                           \
-    do { if (!mpir_active()) return mpir_err_not_active(fn); } while (0)
+    do { if (MPIR_UNLIKELY(!mpir_active())) return mpir_err_not_active(fn); } while (0)
 #define MPIR_GET_COMM(fn, handle, cptr)                                      \
     do {                                                                     \
         (cptr) = mpir_comm_get(handle);                                      \
-        if (!(cptr))                                                         \
-            return mpir_err_world(mpir_err(MPI_ERR_COMM, fn,                 \
-                                   "invalid communicator (comm=0x%x)",       \
-                                   (unsigned)(handle)));                     \
+        if (MPIR_UNLIKELY(!(cptr)))                                          \
+            return mpir_err_bad_comm(fn, handle);                            \
     } while (0)
 
 #define MPIR_TAG_UB 0x7fffffff

@@ -29,19 +29,25 @@ typedef struct mpir_preq {
 
 /* The argument checks of every point-to-point call on one buffer: count,
  * datatype, buffer, tag and the peer ("source" for receives, where
- * MPI_ANY_SOURCE/MPI_ANY_TAG are allowed, else "dest"). *dt on success. */
+ * MPI_ANY_SOURCE/MPI_ANY_TAG are allowed, else "dest"). *dt on success.
+ * Valid arguments cost one inline test; mpir_p2p_check_error (cold, out of
+ * line) names the first bad one. */
+int mpir_p2p_check_error(const char *fn, const void *buf, int count, MPI_Datatype type,
+                         int peer, int tag, int recv, const mpir_comm *c) MPIR_COLD;
+
 static inline int mpir_p2p_checks(const char *fn, const void *buf, int count,
                                   MPI_Datatype type, int peer, int tag, int recv,
                                   mpir_comm *c, cu_dtype **dt)
 {
-    int rc;
-    if ((rc = mpir_check_count(fn, "count", count)) ||
-        (rc = mpir_check_dtype(fn, "datatype", type, dt)) ||
-        (rc = mpir_check_buf(fn, "buf", buf, count, *dt)) ||
-        (rc = mpir_check_tag(fn, "tag", tag, recv)) ||
-        (rc = mpir_check_rank(fn, recv ? "source" : "dest", c, peer, recv)))
-        return rc;
-    return MPI_SUCCESS;
+    cu_dtype *d = mpir_dtype_get(type);   /* NULL for MPI_DATATYPE_NULL too */
+    *dt = d;
+    if (MPIR_LIKELY(d != NULL && (d->builtin | d->committed) && count >= 0 &&
+                    (buf != NULL || count == 0 || d->size == 0 || d->true_lb != 0) &&
+                    (tag >= 0 || (recv && tag == MPI_ANY_TAG)) &&
+                    ((unsigned)peer < (unsigned)c->dev.size || peer == MPI_PROC_NULL ||
+                     (recv && peer == MPI_ANY_SOURCE))))
+        return MPI_SUCCESS;
+    return mpir_p2p_check_error(fn, buf, count, type, peer, tag, recv, c);
 }
 
 /* Gives req an MPI_Request handle (errors reported on comm). */

@@ -11,11 +11,11 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     MPIR_GET_COMM("MPI_Recv", comm, c);
     cu_dtype *dt;
     int rc = mpir_p2p_checks("MPI_Recv", buf, count, datatype, source, tag, 1, c, &dt);
-    if (rc)
+    if (MPIR_UNLIKELY(rc))
         return mpir_err_comm(comm, rc);
     mpid_request *r;
     rc = mpid_irecv(buf, (size_t)count, dt, source, tag, &c->dev, MPID_CTX_PT2PT, &r);
-    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+    if (MPIR_UNLIKELY(rc != MPI_SUCCESS))
         return mpir_err_comm(comm, mpir_err(rc, "MPI_Recv", "cannot post the receive"));
     if (!r->done)
         mpid_wait(r);
@@ -35,13 +35,13 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
     MPIR_GET_COMM("MPI_Irecv", comm, c);
     cu_dtype *dt;
     int rc = mpir_p2p_checks("MPI_Irecv", buf, count, datatype, source, tag, 1, c, &dt);
-    if (!rc && !request)
+    if (MPIR_UNLIKELY(!rc && !request))
         rc = mpir_err(MPI_ERR_ARG, "MPI_Irecv", "request is NULL");
-    if (rc)
+    if (MPIR_UNLIKELY(rc))
         return mpir_err_comm(comm, rc);
     mpid_request *r;
     rc = mpid_irecv(buf, (size_t)count, dt, source, tag, &c->dev, MPID_CTX_PT2PT, &r);
-    if (rc != MPI_SUCCESS)
+    if (MPIR_UNLIKELY(rc != MPI_SUCCESS))
         return mpir_err_comm(comm, mpir_err(rc, "MPI_Irecv", "cannot post the receive"));
     return mpir_req_handle("MPI_Irecv", r, comm, request);
 }

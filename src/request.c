@@ -89,7 +89,7 @@ static int finish(const char *fn, MPI_Request *h, const req_view *v, MPI_Status 
     return err;
 }
 
-static int bad_request(const char *fn, const char *arg, MPI_Request h)
+static MPIR_COLD int bad_request(const char *fn, const char *arg, MPI_Request h)
 {
     return mpir_err_world(mpir_err(MPI_ERR_REQUEST, fn, "invalid %s (request=0x%x)", arg,
                                    (unsigned)h));
@@ -98,7 +98,7 @@ static int bad_request(const char *fn, const char *arg, MPI_Request h)
 /* MPI-3.1 section 5.12: freeing or cancelling the request of a nonblocking
  * collective is erroneous (the other ranks' schedules depend on ours). We
  * report it and keep the request, which still completes by Wait/Test. */
-static int nbc_request(const char *fn, const mpid_request *r, MPI_Request h)
+static MPIR_COLD int nbc_request(const char *fn, const mpid_request *r, MPI_Request h)
 {
     return mpir_err_comm(r->comm, mpir_err(MPI_ERR_REQUEST, fn,
                          "request=0x%x belongs to a nonblocking collective, which MPI "
@@ -119,10 +119,10 @@ static inline int is_greq(const req_view *v)
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPIR_ENTER("MPI_Wait");
-    if (!request)
+    if (MPIR_UNLIKELY(!request))
         return mpir_err_world(mpir_err(MPI_ERR_REQUEST, "MPI_Wait", "request is NULL"));
     req_view v;
-    if (!view(*request, &v))
+    if (MPIR_UNLIKELY(!view(*request, &v)))
         return bad_request("MPI_Wait", "request", *request);
     if (v.x && !v.x->done) {
         if (is_greq(&v))
@@ -141,11 +141,11 @@ MPIR_WEAK(Wait)
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPIR_ENTER("MPI_Test");
-    if (!request || !flag)
+    if (MPIR_UNLIKELY(!request || !flag))
         return mpir_err_world(mpir_err(request ? MPI_ERR_ARG : MPI_ERR_REQUEST, "MPI_Test",
                                        "%s is NULL", request ? "flag" : "request"));
     req_view v;
-    if (!view(*request, &v))
+    if (MPIR_UNLIKELY(!view(*request, &v)))
         return bad_request("MPI_Test", "request", *request);
     if (!view_done(&v)) {
         mpid_progress_test();
@@ -458,7 +458,7 @@ MPIR_WEAK(Request_get_status)
 int PMPI_Request_free(MPI_Request *request)
 {
     MPIR_ENTER("MPI_Request_free");
-    if (!request)
+    if (MPIR_UNLIKELY(!request))
         return mpir_err_world(mpir_err(MPI_ERR_REQUEST, "MPI_Request_free", "request is NULL"));
     req_view v;
     if (!view(*request, &v) || !v.outer)
@@ -488,7 +488,7 @@ MPIR_WEAK(Request_free)
 int PMPI_Cancel(MPI_Request *request)
 {
     MPIR_ENTER("MPI_Cancel");
-    if (!request)
+    if (MPIR_UNLIKELY(!request))
         return mpir_err_world(mpir_err(MPI_ERR_REQUEST, "MPI_Cancel", "request is NULL"));
     req_view v;
     if (!view(*request, &v) || !v.outer)

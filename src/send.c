@@ -11,12 +11,14 @@ static int send_blocking(const char *fn, const void *buf, int count, MPI_Datatyp
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
     int rc = mpir_p2p_checks(fn, buf, count, type, dest, tag, 0, c, &dt);
-    if (rc)
+    if (MPIR_UNLIKELY(rc))
         return mpir_err_comm(comm, rc);
     mpid_request *r;
-    rc = mpid_isend(buf, (size_t)count, dt, dest, tag, &c->dev, MPID_CTX_PT2PT, mode, &r);
-    if (__builtin_expect(rc != MPI_SUCCESS, 0))
+    rc = mpid_send(buf, (size_t)count, dt, dest, tag, &c->dev, MPID_CTX_PT2PT, mode, &r);
+    if (MPIR_UNLIKELY(rc != MPI_SUCCESS))
         return mpir_err_comm(comm, mpir_err(rc, fn, "cannot send to rank %d", dest));
+    if (MPIR_LIKELY(r == NULL))   /* gone at once: no request was made */
+        return MPI_SUCCESS;
     if (!r->done)
         mpid_wait(r);
     rc = mpir_req_error(fn, r);
@@ -31,13 +33,13 @@ static int send_nonblocking(const char *fn, const void *buf, int count, MPI_Data
     MPIR_GET_COMM(fn, comm, c);
     cu_dtype *dt;
     int rc = mpir_p2p_checks(fn, buf, count, type, dest, tag, 0, c, &dt);
-    if (!rc && !request)
+    if (MPIR_UNLIKELY(!rc && !request))
         rc = mpir_err(MPI_ERR_ARG, fn, "request is NULL");
-    if (rc)
+    if (MPIR_UNLIKELY(rc))
         return mpir_err_comm(comm, rc);
     mpid_request *r;
     rc = mpid_isend(buf, (size_t)count, dt, dest, tag, &c->dev, MPID_CTX_PT2PT, mode, &r);
-    if (rc != MPI_SUCCESS)
+    if (MPIR_UNLIKELY(rc != MPI_SUCCESS))
         return mpir_err_comm(comm, mpir_err(rc, fn, "cannot send to rank %d", dest));
     return mpir_req_handle(fn, r, comm, request);
 }
