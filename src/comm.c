@@ -18,6 +18,13 @@
  * in the low bit of its sample), the agreement confirms its id as idups
  * do: each member refuses it when it is taken or reserved here, else
  * reserves it, and all move past it and try again while anyone refused.
+ *
+ * A process may be a member twice (two threads: a communicator merged from
+ * an intercommunicator with the process on both sides, and those made from
+ * it); its two members then receive on ids of their own, x and x + 2 (by a
+ * table of the members', mpid_comm.ctx_hi), and the agreement carries an
+ * identity so that the two threads never refuse each other's
+ * reservations.
  */
 #include <stdlib.h>
 #include <string.h>
