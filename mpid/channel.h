@@ -200,8 +200,9 @@ typedef struct mpid_chan_agent_rma {
 /* Peers of other jobs (optional table). addr: this process's address on
  * the channel into buf (*len: its capacity in, the address's bytes out).
  * peer_add: slot peer (>= world size) is the process at addr; packets to
- * it carry my_id as their source, the slot the peer gave us. peer_del:
- * forget it. */
+ * it carry my_id as their source, the slot the peer gave us (a slot
+ * added already only takes the new my_id). peer_del: forget it (its
+ * address leaves the channel; the slot may name another process later). */
 typedef struct mpid_chan_dyn {
     int  (*addr)(void *buf, size_t *len);
     int  (*peer_add)(int peer, const void *addr, size_t len, int my_id);

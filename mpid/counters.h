@@ -27,6 +27,7 @@ typedef struct mpid_counters {
     unsigned long long agent_dma;                    /* sends the agent pulls */
     unsigned long long agent_slot_waits;             /* sends that found no free slot */
     unsigned long long agent_doorbells;              /* wake-ups of a sleeping agent */
+    unsigned long long dyn_slots, dyn_slots_hwm;     /* routed processes of other jobs */
 } mpid_counters;
 
 extern mpid_counters mpid_cnt;

@@ -3,15 +3,33 @@
  * (spawned, connected through a port, joined over a socket). A slot is an
  * index after the world ranks, used wherever world ranks are (the rank maps
  * of communicators), so the paths that route by world rank stay as they
- * are. The processes of one new group get consecutive slots that every
- * local member agrees on (mpid_dyn_next: each proposes its next free slot,
- * the largest wins), so one number names the same remote process in every
- * member's table, and the other side learns it as the source id to put on
- * the packets it sends us.
+ * are. Each process numbers its remote peers itself and tells each peer
+ * the number it gave it (the source id the peer puts on its packets to us).
+ *
+ * Slots are counted per peer process, the peer known by its network
+ * address: a peer reached again while its slot lives (a second connection
+ * to the same job) gets the same slot; each group that names a slot holds
+ * one reference (src/group.c), and so does a handshake between choosing a
+ * slot and making its group. When the last reference goes, the slot
+ * becomes free once nothing for it waits in the device: its address leaves
+ * the channel (the AV entry is removed) and the slot is handed out again.
+ * CLUMPI_DYN_SLOTS (at most MPID_DYN_MAX) bounds the live slots.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "mpid/mpidi.h"
 #include "src/util/log.h"
+#include "src/util/param.h"
+
+typedef struct dyn_slot {
+    int refs;                 /* groups and handshakes naming the slot */
+    int routed;               /* its address is in the channel */
+    size_t len;
+    unsigned char addr[MPID_DYN_ADDR_MAX];
+} dyn_slot;
+
+static dyn_slot *slots;        /* [cap], slot world size + i */
+static int cap;
 
 /* The network channel that reaches other jobs, opened on first use; NULL
  * (with *why set) when it cannot be had. */
@@ -33,38 +51,6 @@ int mpid_dyn_addr(void *buf, size_t *len)
     return ch->dyn->addr(buf, len) == 0 ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
-int mpid_dyn_next(void)
-{
-    return mpid_dyn_top;
-}
-
-int mpid_dyn_add(int slot, const void *addr, size_t len, int my_id)
-{
-    const char *why;
-    const mpid_channel *ch = dyn_chan(&why);
-    if (!ch)
-        return MPI_ERR_UNSUPPORTED_OPERATION;
-    if (slot < mpid_my_world_size || slot >= mpid_my_world_size + MPID_DYN_MAX) {
-        cu_warn("dynamic processes: all %d slots for processes of other jobs are used",
-                MPID_DYN_MAX);
-        return MPI_ERR_NO_MEM;
-    }
-    if (ch->dyn->peer_add(slot, addr, len, my_id) != 0)
-        return MPI_ERR_OTHER;
-    mpid_dest_set(&mpid_dests[slot], ch);
-    if (slot >= mpid_dyn_top)
-        mpid_dyn_top = slot + 1;
-    return MPI_SUCCESS;
-}
-
-void mpid_dyn_skip(int upto)
-{
-    if (upto > mpid_my_world_size + MPID_DYN_MAX)
-        upto = mpid_my_world_size + MPID_DYN_MAX;
-    if (upto > mpid_dyn_top)
-        mpid_dyn_top = upto;
-}
-
 /* Nothing to slot still waits in the device: no queued first packet or
  * control packet, no rendezvous to it unanswered. */
 static int slot_idle(void *arg)
@@ -73,9 +59,118 @@ static int slot_idle(void *arg)
     return !d->qhead && !d->chead && !d->rts_out;
 }
 
-int mpid_dyn_drain(int slot)
+/* Slot i (an index into slots) without references: when idle, its
+ * address leaves the channel and its entry is cleared. 1 when it is free. */
+static int slot_reclaim(int i)
 {
-    if (slot < mpid_my_world_size || slot >= mpid_dyn_top || !mpid_dests[slot].ch)
+    dyn_slot *s = &slots[i];
+    if (s->refs > 0)
+        return 0;
+    if (!s->routed)
+        return 1;
+    int w = mpid_my_world_size + i;
+    mpid_dest *d = &mpid_dests[w];
+    if (!slot_idle(d) || d->dirty)
+        return 0;
+    for (const mpid_req *r = mpid_streams; r; r = r->p.next)
+        if (r->p.peer == w)
+            return 0;   /* DATA packets still stream to it */
+    if (d->ch && d->ch->dyn)
+        d->ch->dyn->peer_del(w);
+    memset(d, 0, sizeof *d);
+    s->routed = 0;
+    mpid_cnt.dyn_slots--;
+    return 1;
+}
+
+int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
+{
+    if (!slots) {
+        long c = cu_param_int("DYN_SLOTS");
+        cap = c > 0 && c < MPID_DYN_MAX ? (int)c : MPID_DYN_MAX;
+        if (!(slots = calloc((size_t)cap, sizeof *slots)))
+            return MPI_ERR_NO_MEM;
+    }
+    if (len == 0 || len > MPID_DYN_ADDR_MAX)
+        return MPI_ERR_OTHER;
+    int free_at = -1;
+    for (int i = 0; i < cap; i++) {
+        dyn_slot *s = &slots[i];
+        if (share && s->refs > 0 && s->len == len && !memcmp(s->addr, addr, len)) {
+            s->refs++;
+            *slot = mpid_my_world_size + i;
+            return MPI_SUCCESS;
+        }
+        if (free_at < 0 && slot_reclaim(i))
+            free_at = i;
+    }
+    if (free_at < 0) {
+        cu_warn("dynamic processes: all %d slots for processes of other jobs are in use "
+                "(CLUMPI_DYN_SLOTS)", cap);
+        return MPI_ERR_NO_MEM;
+    }
+    dyn_slot *s = &slots[free_at];
+    s->refs = 1;
+    s->len = share ? len : 0;   /* a length no address has: never found again */
+    memcpy(s->addr, addr, len);
+    *slot = mpid_my_world_size + free_at;
+    return MPI_SUCCESS;
+}
+
+/* The entry of slot w, or NULL when w is not a live dynamic slot. */
+static dyn_slot *slot_of(int w)
+{
+    int i = w - mpid_my_world_size;
+    return slots && mpid_dests && i >= 0 && i < cap ? &slots[i] : NULL;
+}
+
+void mpid_dyn_ref(int w)
+{
+    dyn_slot *s = slot_of(w);
+    if (s)
+        s->refs++;
+}
+
+void mpid_dyn_unref(int w)
+{
+    dyn_slot *s = slot_of(w);
+    if (s && s->refs > 0 && --s->refs == 0)
+        slot_reclaim(w - mpid_my_world_size);
+}
+
+int mpid_dyn_add(int w, const void *addr, size_t len, int my_id)
+{
+    const char *why;
+    const mpid_channel *ch = dyn_chan(&why);
+    dyn_slot *s = slot_of(w);
+    if (!ch)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    if (!s || s->refs <= 0)
+        return MPI_ERR_OTHER;
+    /* a slot reached again only learns the id the peer gave us this time */
+    if (ch->dyn->peer_add(w, addr, len, my_id) != 0)
+        return MPI_ERR_OTHER;
+    if (!s->routed) {
+        mpid_dest_set(&mpid_dests[w], ch);
+        s->routed = 1;
+        if (++mpid_cnt.dyn_slots > mpid_cnt.dyn_slots_hwm)
+            mpid_cnt.dyn_slots_hwm = mpid_cnt.dyn_slots;
+    }
+    if (w >= mpid_dyn_top)
+        mpid_dyn_top = w + 1;
+    return MPI_SUCCESS;
+}
+
+int mpid_dyn_drain(int w)
+{
+    if (w < mpid_my_world_size || w >= mpid_dyn_top || !mpid_dests[w].ch)
         return MPI_SUCCESS;
-    return mpid_progress_until(slot_idle, &mpid_dests[slot]);
+    return mpid_progress_until(slot_idle, &mpid_dests[w]);
+}
+
+void mpid_dyn_finalize(void)
+{
+    free(slots);
+    slots = NULL;
+    cap = 0;
 }

@@ -122,13 +122,18 @@ const char *mpid_job_id(void);
  * the agent): *len is buf's capacity in, the bytes out.
  * MPI_ERR_UNSUPPORTED_OPERATION when no endpoint can be opened. */
 int  mpid_dyn_addr(void *buf, size_t *len);
-/* The first slot this process has not handed out. */
-int  mpid_dyn_next(void);
-/* Slot (a value agreed from mpid_dyn_next, or above it) routes to the
- * process at addr; our packets carry my_id, the slot it gave us. */
+/* A slot for the process at addr (len bytes): the one it has while that
+ * lives (when share), else a free one (never shared when !share), with one
+ * more reference (mpid_dyn_unref gives it up). MPI_ERR_NO_MEM when every
+ * slot (CLUMPI_DYN_SLOTS) is in use. */
+int  mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot);
+/* One reference more or less to slot (no-ops for world ranks). The last
+ * one gone frees the slot once nothing for it waits in the device. */
+void mpid_dyn_ref(int slot);
+void mpid_dyn_unref(int slot);
+/* Slot (from mpid_dyn_acquire) routes to the process at addr; our packets
+ * carry my_id, the slot it gave us. */
 int  mpid_dyn_add(int slot, const void *addr, size_t len, int my_id);
-/* Slots below upto are taken (an agreement chose them). */
-void mpid_dyn_skip(int upto);
 /* Progress until nothing for slot waits in the device (its queued packets
  * left, its rendezvous answered). */
 int  mpid_dyn_drain(int slot);

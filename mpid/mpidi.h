@@ -266,6 +266,7 @@ extern int mpid_my_world_rank, mpid_my_world_size;
 void mpid_node_area_finalize(void);   /* node_area.c: unmaps every area */
 int  mpid_route_init(const int *node_of, int my_node, int shm_up);
 void mpid_route_finalize(void);
+void mpid_dyn_finalize(void);   /* dynpeer.c: forgets the slots' table */
 /* init.c: the network channel for peers of other jobs, opened on demand;
  * NULL when it cannot be had. */
 const mpid_channel *mpid_net_open_dynamic(void);

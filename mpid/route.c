@@ -83,5 +83,6 @@ void mpid_route_finalize(void)
     }
     free(mpid_dests);
     mpid_dests = NULL;
+    mpid_dyn_finalize();
     mpid_dirty = NULL;
 }

@@ -4,31 +4,31 @@
  * connected stream socket: MPI_Comm_accept/connect (port.c) and
  * MPI_Comm_join come here; and MPI_Comm_disconnect.
  *
- * Handshake: each group allgathers a record per process (its next free
- * routing slot, its next context id, its network address), the roots swap
- * headers and their groups' tables over the socket, and each root
- * broadcasts the outcome and the other group's table. The largest slot
- * proposed in a group is where the remote processes go, in remote rank
- * order, in every member's routing table; the other group learns that
- * base, and each of its processes puts base + its rank on the packets it
- * sends us. Contexts follow intercomm.c: the largest next id X of both
- * groups is the intercommunicator's, X+2 its local intracommunicator's.
- * The socket only carries the handshake; traffic goes over the network
- * channel (mpid/dynpeer.c).
+ * Handshake: each group allgathers a record per process (its next context
+ * id, its network address), the roots swap headers and their groups'
+ * tables over the socket, and each root broadcasts the outcome and the
+ * other group's table. Contexts follow intercomm.c: the largest next id X
+ * of both groups is the intercommunicator's, X+2 its local
+ * intracommunicator's. Then every process numbers the remote processes in
+ * its own routing table (mpid/dynpeer.c: the slot a process already has
+ * there, or a free one), the groups swap these numbers through their
+ * roots, and each process puts on its packets to a remote process the
+ * number that process gave it. The socket only carries the handshake;
+ * traffic goes over the network channel.
  *
  * Under MPI_THREAD_MULTIPLE (any member's sample carries the flag bit 1)
  * other threads make communicators and connect meanwhile, so the agreed
- * ids and slots are confirmed in rounds (confirm()), as comm.c's are, over
- * both groups. A process may be on both sides (one thread accepts, another
+ * ids are confirmed in rounds (confirm()), as comm.c's are, over both
+ * groups. A process may be on both sides (one thread accepts, another
  * connects), so the agreement has an identity, the larger of the roots'
  * random ids, and its own reservations never refuse it; the two sides are
- * told apart by the roots' ids (side 0: the smaller) and given disjoint
- * parts: one slot range of both groups' sizes, side 1's table first, and
- * contexts of their own (mpir_intercomm_set_sides): side 0 receives on X
- * and side 1 on X+2, each sending with the other's, and their local
- * communicators take X+4 and X+6. So the two intercommunicators of a
- * process on both sides match nothing of each other's, and its two
- * incarnations reach each other through two slots of their own.
+ * told apart by the roots' ids (side 0: the smaller) and given contexts of
+ * their own (mpir_intercomm_set_sides): side 0 receives on X and side 1 on
+ * X+2, each sending with the other's, and their local communicators take
+ * X+4 and X+6. So the two intercommunicators of a process on both sides
+ * match nothing of each other's, and its two incarnations reach each other
+ * through two slots of their own (a process in both groups is never given
+ * a shared slot).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,8 +44,8 @@
 #include "src/util/clock.h"
 
 #define DYN_MAGIC 0x434c4459                 /* "CLDY" */
-#define REC_INTS  (3 + MPID_DYN_ADDR_MAX / 4) /* slot, context, address bytes, address */
-#define HDR_INTS  8   /* magic, error class, size, base, context, MULTIPLE, agreement id (2) */
+#define REC_INTS  (2 + MPID_DYN_ADDR_MAX / 4) /* context, address bytes, address */
+#define HDR_INTS  7   /* magic, error class, size, context, MULTIPLE, agreement id (2) */
 
 static const cu_dtype *dt_int(void)
 {
@@ -120,16 +120,6 @@ int mpir_sock_swap(int fd, const void *out, size_t olen, void *in, size_t ilen,
     return 0;
 }
 
-/* The largest value of column col of rows records. */
-static int col_max(const int *t, int rows, int col)
-{
-    int m = 0;
-    for (int r = 0; r < rows; r++)
-        if (t[r * REC_INTS + col] > m)
-            m = t[r * REC_INTS + col];
-    return m;
-}
-
 /* The largest context sample of rows records, without the flag bit, and
  * whether any carried it (*mt). */
 static int ctx_max(const int *t, int rows, int *mt)
@@ -137,63 +127,12 @@ static int ctx_max(const int *t, int rows, int *mt)
     int m = 0;
     *mt = 0;
     for (int r = 0; r < rows; r++) {
-        int v = t[r * REC_INTS + 1];
+        int v = t[r * REC_INTS];
         *mt |= v & 1;
         if ((v & ~1) > m)
             m = v & ~1;
     }
     return m;
-}
-
-/* Slot ranges held by agreements between their proposal and their routes. */
-typedef struct slot_hold { int lo, n; uint64_t owner; } slot_hold;
-static slot_hold *holds;
-static int nholds, capholds;
-
-/* The next slot no route and no hold uses. */
-static int slot_next(void)
-{
-    int m = mpid_dyn_next();
-    for (int i = 0; i < nholds; i++)
-        if (holds[i].lo + holds[i].n > m)
-            m = holds[i].lo + holds[i].n;
-    return m;
-}
-
-/* Whether slots lo .. lo+n-1 are routed, or held by another agreement. */
-static int slots_busy(int lo, int n, uint64_t owner)
-{
-    if (lo < mpid_dyn_next())
-        return 1;
-    for (int i = 0; i < nholds; i++)
-        if (holds[i].owner != owner && lo < holds[i].lo + holds[i].n && holds[i].lo < lo + n)
-            return 1;
-    return 0;
-}
-
-/* Holds slots lo .. lo+n-1 for agreement owner; MPI_ERR_NO_MEM if not. */
-static int slots_hold(int lo, int n, uint64_t owner)
-{
-    if (nholds == capholds) {
-        int c = capholds ? 2 * capholds : 4;
-        slot_hold *h = realloc(holds, (size_t)c * sizeof *h);
-        if (!h)
-            return MPI_ERR_NO_MEM;
-        holds = h;
-        capholds = c;
-    }
-    holds[nholds++] = (slot_hold){ lo, n, owner };
-    return MPI_SUCCESS;
-}
-
-/* Drops one hold of owner's from lo. */
-static void slots_release(int lo, uint64_t owner)
-{
-    for (int i = 0; i < nholds; i++)
-        if (holds[i].lo == lo && holds[i].owner == owner) {
-            holds[i] = holds[--nholds];
-            return;
-        }
 }
 
 /* A confirmation under way: the agreement, and my part of it. */
@@ -203,36 +142,35 @@ typedef struct agreement {
     int root, fd, errclass;
     long long deadline;
     uint64_t id;
-    int total;           /* slots of both groups */
 } agreement;
 
-/* One exchange of a round over both groups: mine = {refused, next id,
- * next slot}; *out = {error class, any refused, largest id, largest slot}
- * alike at every member of both groups. */
+/* One exchange of a round over both groups: mine = {refused, next id};
+ * *out = {error class, any refused, largest id} alike at every member of
+ * both groups. */
 static int round_swap(const agreement *a, const int *mine, int *out)
 {
     int lsize = a->c->group->size;
-    int *all = malloc((size_t)lsize * 3 * sizeof(int));
-    int rc = all ? coll_allgather(mine, 3, dt_int(), all, 3, dt_int(), &a->c->dev)
+    int *all = malloc((size_t)lsize * 2 * sizeof(int));
+    int rc = all ? coll_allgather(mine, 2, dt_int(), all, 2, dt_int(), &a->c->dev)
                  : MPI_ERR_NO_MEM;
     if (rc != MPI_SUCCESS) {
         free(all);
         return mpir_err(rc, a->fn, "the group could not confirm its context id");
     }
-    out[0] = out[1] = out[2] = out[3] = 0;
+    out[0] = out[1] = out[2] = 0;
     for (int i = 0; i < lsize; i++)
-        for (int j = 0; j < 3; j++)
-            out[j + 1] = all[i * 3 + j] > out[j + 1] ? all[i * 3 + j] : out[j + 1];
+        for (int j = 0; j < 2; j++)
+            out[j + 1] = all[i * 2 + j] > out[j + 1] ? all[i * 2 + j] : out[j + 1];
     free(all);
     if (a->c->dev.rank == a->root) {
-        int theirs[3];
+        int theirs[2];
         if (mpir_sock_swap(a->fd, &out[1], sizeof theirs, theirs, sizeof theirs,
                            a->deadline) != 0)
             out[0] = MPI_ERR_OTHER;
-        for (int j = 0; j < 3 && !out[0]; j++)
+        for (int j = 0; j < 2 && !out[0]; j++)
             out[j + 1] = theirs[j] > out[j + 1] ? theirs[j] : out[j + 1];
     }
-    rc = coll_bcast(out, 4, dt_int(), a->root, &a->c->dev);
+    rc = coll_bcast(out, 3, dt_int(), a->root, &a->c->dev);
     if (rc == MPI_SUCCESS && out[0])
         rc = mpir_err(a->errclass, a->fn, "the connection broke while confirming the "
                       "context id");
@@ -241,43 +179,36 @@ static int round_swap(const agreement *a, const int *mine, int *out)
     return rc;
 }
 
-/* Gives up what a round held: the first `held` of ids x, x+2, ..., and
- * slots from s when sheld. */
-static void release(const agreement *a, int x, int s, int held, int sheld)
+/* Gives up what a round held: the first `held` of ids x, x+2, .... */
+static void release(int x, int held)
 {
     while (held > 0)
         mpir_ctx_unreserve(x + 2 * --held);
-    if (sheld)
-        slots_release(s, a->id);
 }
 
-/* Rounds from ids *x and slot *s until no member of either group refuses
- * them: each member refuses what is taken, or held by another agreement,
- * and holds the rest. On success the holds stay until release(); an error
- * code naming fn otherwise. */
-static int confirm(const agreement *a, int *x, int *s)
+/* Rounds from ids *x until no member of either group refuses them: each
+ * member refuses what is taken, or held by another agreement, and holds
+ * the rest. On success the holds stay until release(); an error code
+ * naming fn otherwise. */
+static int confirm(const agreement *a, int *x)
 {
     for (;;) {
-        int refused = slots_busy(*s, a->total, a->id), held = 0, sheld = 0;
+        int refused = 0, held = 0;
         for (int k = 0; k < MPIR_SIDES_SPAN && !refused; k++)
             refused = mpir_ctx_taken_by_other(*x + 2 * k, a->id);
         while (!refused && held < MPIR_SIDES_SPAN)
             if (mpir_ctx_reserve_as(*x + 2 * held++, a->id) != MPI_SUCCESS)
                 refused = 1;
-        if (!refused)
-            refused = !(sheld = slots_hold(*s, a->total, a->id) == MPI_SUCCESS);
         mpir_ctx_accept(*x + 2 * (MPIR_SIDES_SPAN - 1));
-        int next = slot_next(), out[4];
-        int mine[3] = { refused, mpir_ctx_next(), next > *s + a->total ? next : *s + a->total };
+        int out[3], mine[2] = { refused, mpir_ctx_next() };
         int rc = round_swap(a, mine, out);
         if (rc != MPI_SUCCESS || out[1])
-            release(a, *x, *s, held, sheld);
+            release(*x, held);
         if (rc != MPI_SUCCESS)
             return rc;
         if (!out[1])
             return MPI_SUCCESS;
         *x = out[2];
-        *s = out[3];
     }
 }
 
@@ -297,12 +228,11 @@ static int root_swap(const char *fn, int fd, int err, int errclass, long long de
                      const int *lt, int lsize, int *hdr_out, int *rhdr, int **rt)
 {
     int mt, x = ctx_max(lt, lsize, &mt);
-    int hdr[HDR_INTS] = { DYN_MAGIC, err, lsize, col_max(lt, lsize, 0), x, mt,
-                          random_half(), random_half() | 1 };
+    int hdr[HDR_INTS] = { DYN_MAGIC, err, lsize, x, mt, random_half(), random_half() | 1 };
     *rt = NULL;
     for (int i = 0; !err && i < lsize; i++)
-        if (lt[i * REC_INTS + 2] <= 0)
-            hdr[1] = err = mpir_err(-lt[i * REC_INTS + 2], fn, "process %d of the group "
+        if (lt[i * REC_INTS + 1] <= 0)
+            hdr[1] = err = mpir_err(-lt[i * REC_INTS + 1], fn, "process %d of the group "
                                     "could not open a network endpoint for other jobs", i);
     hdr[1] &= 0xff;
     memcpy(hdr_out, hdr, sizeof hdr);
@@ -330,25 +260,114 @@ static int root_swap(const char *fn, int fd, int err, int errclass, long long de
     return MPI_SUCCESS;
 }
 
-/* Routes every remote process and makes the intercommunicator, at every
- * member alike: its sides receive apart when side >= 0 (mine). */
-static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, int side,
-                 mpir_comm **out)
+/* Gives up the references mine[0 .. n-1] hold (entries < 0 hold none). */
+static void slots_drop(const int *mine, int n)
 {
-    int rsize = res[1], base = res[2], rbase = res[3], x = res[4], rc = MPI_SUCCESS;
-    int *wr = malloc((size_t)rsize * sizeof(int));
-    if (!wr)
-        return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    for (int j = 0; j < n; j++)
+        if (mine[j] >= 0)
+            mpid_dyn_unref(mine[j]);
+}
+
+/* Whether every member of a's group says ok (each one's flag gathered). */
+static int all_ok(const agreement *a, int ok, int *rc)
+{
+    int lsize = a->c->group->size, tmp;
+    int *all = malloc((size_t)lsize * sizeof(int));
+    *rc = coll_allgather(&ok, 1, dt_int(), all ? all : &tmp, all ? 1 : 0, dt_int(),
+                         &a->c->dev);
+    for (int i = 0; all && i < lsize; i++)
+        ok &= all[i];
+    free(all);
+    return ok && all && *rc == MPI_SUCCESS;
+}
+
+/* Whether the address of record r is one of the n records of t. */
+static int in_table(const int *t, int n, const int *r)
+{
+    for (int i = 0; i < n; i++)
+        if (t[i * REC_INTS + 1] == r[1] && !memcmp(&t[i * REC_INTS + 2], &r[2], (size_t)r[1]))
+            return 1;
+    return 0;
+}
+
+/* Every member numbers the rsize remote processes (rt) itself: (*mine)[j],
+ * the slot it routes remote process j by (the one it has for that process
+ * already, or a free one; a reference each; a process in both groups (lt,
+ * the local one) gets a slot of its own on each side, which tells the two
+ * intercommunicators of one context apart); then the groups swap their
+ * numbers, and (*ids)[j] is the slot remote process j gave me, which my
+ * packets to it carry. At every member alike: MPI_SUCCESS with *mine and
+ * *ids malloc'd, or an error code naming fn with no reference held. */
+static int slots_swap(const agreement *a, const int *lt, const int *rt, int rsize, int **mine,
+                      int **ids)
+{
+    const char *fn = a->fn;
+    int lsize = a->c->group->size, me = a->c->dev.rank, rc = MPI_SUCCESS, crc;
+    size_t cells = (size_t)lsize * (size_t)rsize;
+    int *m = *mine = malloc((size_t)rsize * sizeof(int)), *all = malloc(cells * sizeof(int));
+    int *theirs = malloc(cells * sizeof(int));
+    *ids = malloc((size_t)rsize * sizeof(int));
+    for (int j = 0; m && j < rsize; j++) {
+        m[j] = -1;
+        if (rc == MPI_SUCCESS)
+            rc = mpid_dyn_acquire(&rt[j * REC_INTS + 2], (size_t)rt[j * REC_INTS + 1],
+                                  !in_table(lt, lsize, &rt[j * REC_INTS]), &m[j]);
+    }
+    int ok = all_ok(a, m && all && theirs && *ids && rc == MPI_SUCCESS, &crc);
+    if (ok)
+        crc = coll_allgather(m, (size_t)rsize, dt_int(), all, (size_t)rsize, dt_int(),
+                             &a->c->dev);
+    int out[2] = { ok ? crc : MPI_ERR_NO_MEM, 0 };   /* error class, the other group's */
+    if (me == a->root) {
+        int hdr[2] = { DYN_MAGIC, out[0] }, rhdr[2];
+        if (mpir_sock_swap(a->fd, hdr, sizeof hdr, rhdr, sizeof rhdr, a->deadline) != 0 ||
+            rhdr[0] != DYN_MAGIC)
+            out[1] = a->errclass;
+        else if (rhdr[1])
+            out[1] = rhdr[1];
+        else if (!out[0] && mpir_sock_swap(a->fd, all, cells * sizeof(int), theirs,
+                                           cells * sizeof(int), a->deadline) != 0)
+            out[1] = a->errclass;
+    }
+    int brc = coll_bcast(out, 2, dt_int(), a->root, &a->c->dev);
+    if (brc == MPI_SUCCESS && !out[0] && !out[1])
+        brc = coll_bcast(theirs, cells, dt_int(), a->root, &a->c->dev);
+    ok = brc == MPI_SUCCESS && !out[0] && !out[1];
+    for (int j = 0; ok && j < rsize; j++)   /* theirs: rsize rows of lsize */
+        (*ids)[j] = theirs[j * lsize + me];
+    free(all);
+    free(theirs);
+    if (ok)
+        return MPI_SUCCESS;
+    slots_drop(m, m ? rsize : 0);
+    free(*mine);
+    free(*ids);
+    *mine = *ids = NULL;
+    if (rc != MPI_SUCCESS)
+        return mpir_err(rc, fn, "no routing slot is free for the other group's processes");
+    if (brc != MPI_SUCCESS || crc != MPI_SUCCESS)
+        return mpir_err(brc ? brc : crc, fn, "the group could not share its routing slots");
+    if (out[0])
+        return mpir_err(out[0], fn, "a process of the group has no routing slot free for "
+                        "the other group's processes");
+    return mpir_err(out[1] & 0xff, fn, "the other group could not route to this one");
+}
+
+/* Routes every remote process by the slots mine[] (their ids[] for us) and
+ * makes the intercommunicator of context x, at every member alike: its
+ * sides receive apart when side >= 0 (mine). The slots' handshake
+ * references go. */
+static int build(const char *fn, mpir_comm *c, int rsize, const int *rt, const int *mine,
+                 const int *ids, int x, int side, mpir_comm **out)
+{
+    int rc = MPI_SUCCESS;
     for (int j = 0; j < rsize && rc == MPI_SUCCESS; j++) {
-        wr[j] = base + j;
-        rc = mpid_dyn_add(base + j, &rt[j * REC_INTS + 3], (size_t)rt[j * REC_INTS + 2],
-                          rbase + c->dev.rank);
+        rc = mpid_dyn_add(mine[j], &rt[j * REC_INTS + 2], (size_t)rt[j * REC_INTS + 1], ids[j]);
         if (rc != MPI_SUCCESS)
             rc = mpir_err(rc, fn, "cannot route to process %d of the other group", j);
     }
-    mpid_dyn_skip(base + rsize);
-    mpir_group *rg = rc == MPI_SUCCESS ? mpir_group_new(rsize, wr) : NULL;
-    free(wr);
+    mpir_group *rg = rc == MPI_SUCCESS ? mpir_group_new(rsize, mine) : NULL;
+    slots_drop(mine, rsize);   /* the group holds them now */
     if (rc != MPI_SUCCESS)
         return rc;
     mpir_comm *ic = rg ? mpir_intercomm_new(c, c->group, rg, x) : NULL;
@@ -361,9 +380,8 @@ static int build(const char *fn, mpir_comm *c, const int *res, const int *rt, in
     return MPI_SUCCESS;
 }
 
-/* res: error class, remote size, my group's base slot, the other's,
- * context, MULTIPLE, agreement id (2), my side */
-#define RES_INTS 9
+/* res: error class, remote size, context, MULTIPLE, agreement id (2), my side */
+#define RES_INTS 7
 
 int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_err,
                      int errclass, long long deadline_ns, mpir_comm **out)
@@ -371,11 +389,10 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
     int lsize = c->group->size, me = c->dev.rank;
     int rec[REC_INTS] = { 0 };
     *out = NULL;
-    rec[0] = slot_next();
-    rec[1] = mpir_ctx_begin() | (cu_mt != 0);
+    rec[0] = mpir_ctx_begin() | (cu_mt != 0);
     size_t alen = MPID_DYN_ADDR_MAX;
-    int arc = mpid_dyn_addr(&rec[3], &alen);
-    rec[2] = arc ? -arc : (int)alen;
+    int arc = mpid_dyn_addr(&rec[2], &alen);
+    rec[1] = arc ? -arc : (int)alen;
     int *lt = malloc((size_t)lsize * REC_INTS * sizeof(int)), *rt = NULL;
     int rc = lt ? coll_allgather(rec, REC_INTS, dt_int(), lt, REC_INTS, dt_int(), &c->dev)
                 : MPI_ERR_NO_MEM;
@@ -390,13 +407,11 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
         int err = root_swap(fn, fd, root_err, errclass, deadline_ns, lt, lsize, hdr, rhdr, &rt);
         if (err == MPI_SUCCESS) {
             res[1] = rhdr[2];
-            res[2] = hdr[3];
-            res[3] = rhdr[3];
-            res[4] = rhdr[4] > hdr[4] ? rhdr[4] : hdr[4];
-            res[5] = hdr[5] | rhdr[5];
-            res[6] = rhdr[6] > hdr[6] ? rhdr[6] : hdr[6];
-            res[7] = rhdr[7] > hdr[7] ? rhdr[7] : hdr[7];
-            res[8] = hdr[6] > rhdr[6] || (hdr[6] == rhdr[6] && hdr[7] > rhdr[7]);
+            res[2] = rhdr[3] > hdr[3] ? rhdr[3] : hdr[3];
+            res[3] = hdr[4] | rhdr[4];
+            res[4] = rhdr[5] > hdr[5] ? rhdr[5] : hdr[5];
+            res[5] = rhdr[6] > hdr[6] ? rhdr[6] : hdr[6];
+            res[6] = hdr[5] > rhdr[5] || (hdr[5] == rhdr[5] && hdr[6] > rhdr[6]);
         }
         res[0] = err;
     }
@@ -409,31 +424,35 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
         if (rc == MPI_SUCCESS)
             rc = brc;
     }
-    free(lt);
     if (rc == MPI_SUCCESS && res[0] != MPI_SUCCESS)
         rc = me == root ? res[0] : mpir_err(res[0] & 0xff, fn, "the root (rank %d) could not "
                                             "connect the groups", root);
     else if (rc != MPI_SUCCESS)
         rc = mpir_err(rc, fn, "the root could not share the other group's addresses");
     agreement a = { fn, c, root, fd, errclass, deadline_ns,
-                    (uint64_t)res[6] << 32 | (uint32_t)res[7], lsize + res[1] };
-    int x = res[4], s = res[2] > res[3] ? res[2] : res[3];
-    if (rc == MPI_SUCCESS && res[5]) {
-        rc = confirm(&a, &x, &s);
-        res[4] = x;
-        res[2] = res[8] ? s + lsize : s;       /* side 1's table first */
-        res[3] = res[8] ? s : s + res[1];
+                    (uint64_t)res[4] << 32 | (uint32_t)res[5] };
+    int x = res[2], rsize = res[1];
+    if (rc == MPI_SUCCESS && res[3])
+        rc = confirm(&a, &x);
+    int *mine = NULL, *ids = NULL;
+    if (rc == MPI_SUCCESS) {
+        rc = slots_swap(&a, lt, rt, rsize, &mine, &ids);
+        if (rc != MPI_SUCCESS && res[3])
+            release(x, MPIR_SIDES_SPAN);
     }
+    free(lt);
     if (rc != MPI_SUCCESS) {
         free(rt);
         mpir_ctx_end(-1);
         return rc;
     }
-    mpir_ctx_end(res[5] ? x + 2 * (MPIR_SIDES_SPAN - 1) : x + 2);
-    rc = build(fn, c, res, rt, res[5] ? res[8] : -1, out);
-    if (res[5])   /* the communicator and the routes show them now */
-        release(&a, x, s, MPIR_SIDES_SPAN, 1);
+    mpir_ctx_end(res[3] ? x + 2 * (MPIR_SIDES_SPAN - 1) : x + 2);
+    rc = build(fn, c, rsize, rt, mine, ids, x, res[3] ? res[6] : -1, out);
+    if (res[3])   /* the communicator shows them now */
+        release(x, MPIR_SIDES_SPAN);
     free(rt);
+    free(mine);
+    free(ids);
     return rc;
 }
 

@@ -39,6 +39,17 @@ int mpir_group_find(const mpir_group *g, int w)
     return MPI_UNDEFINED;
 }
 
+/* Each process of other jobs among the n world ranks wr (their routing
+ * slots) gets one reference more or less: a slot lives while a group
+ * names it. */
+static void dyn_refs(const int *wr, int n, void (*f)(int))
+{
+    int ws = mpid_world_size();
+    for (int i = 0; i < n; i++)
+        if (wr[i] >= ws)
+            f(wr[i]);
+}
+
 mpir_group *mpir_group_new(int size, const int *world_ranks)
 {
     if (size <= 0) {
@@ -53,12 +64,14 @@ mpir_group *mpir_group_new(int size, const int *world_ranks)
         return NULL;
     }
     memcpy(wr, world_ranks, (size_t)size * sizeof(int));
+    dyn_refs(wr, size, mpid_dyn_ref);
     g->size = size;
     g->world_ranks = wr;
     g->refcount = 1;
     g->rank = mpir_group_find(g, mpid_world_rank());
     g->handle = mpir_handle_new(&mpir_groups, g);
     if (g->handle == MPI_GROUP_NULL) {
+        dyn_refs(wr, size, mpid_dyn_unref);
         free(wr);
         free(g);
         return NULL;
@@ -76,6 +89,7 @@ void mpir_group_release(mpir_group *g)
     if (!g || --g->refcount > 0 || g == &group_empty)
         return;
     mpir_handle_free(&mpir_groups, g->handle);
+    dyn_refs(g->world_ranks, g->size, mpid_dyn_unref);
     free(g->world_ranks);
     free(g);
 }

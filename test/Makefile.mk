@@ -55,6 +55,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/port \
 	test/mpi/spawn \
 	test/mpi/spawn_dead \
+	test/mpi/dyn_slots \
 	test/mpi/names \
 	test/mpi/spawn_multiple
 
@@ -94,6 +95,10 @@ test_mpi_spawn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_spawn_dead_SOURCES = test/mpi/spawn_dead.c test/mpi/mtest.h
 test_mpi_spawn_dead_LDADD = $(MPI_TEST_LIBS)
 test_mpi_spawn_dead_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_dyn_slots_SOURCES = test/mpi/dyn_slots.c test/mpi/mtest.h
+test_mpi_dyn_slots_LDADD = $(MPI_TEST_LIBS)
+test_mpi_dyn_slots_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_names_SOURCES = test/mpi/names.c test/mpi/mtest.h
 test_mpi_names_LDADD = $(MPI_TEST_LIBS)

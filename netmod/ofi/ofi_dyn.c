@@ -19,11 +19,16 @@ int ofi_dyn_addr(void *buf, size_t *len)
 }
 
 /* Slot peer (>= world size) reaches the endpoint at addr; packets to it
- * name us as my_id. */
+ * name us as my_id. A slot added already (the device reuses it for the
+ * same process) only takes the new id. */
 int ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id)
 {
     if (!ofi_st.up || peer < ofi_st.size || peer >= ofi_st.cap || len == 0)
         return -EINVAL;
+    if (ofi_st.addr[peer] != FI_ADDR_NOTAVAIL) {
+        ofi_st.dyn_src[peer - ofi_st.size] = (uint32_t)my_id;
+        return 0;
+    }
     fi_addr_t fa = FI_ADDR_NOTAVAIL;
     int rc = fi_av_insert(ofi_st.av, addr, 1, &fa, 0, NULL);
     if (rc != 1 || fa == FI_ADDR_NOTAVAIL) {
@@ -33,11 +38,11 @@ int ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id)
     }
     ofi_st.addr[peer] = fa;
     ofi_st.dyn_src[peer - ofi_st.size] = (uint32_t)my_id;
-    ofi_st.tx_out[peer] = 0;
     return 0;
 }
 
-/* Forgets slot peer: the device routes nothing there any more. */
+/* Forgets slot peer (its AV entry goes): the device routes nothing there
+ * any more, and may give the slot to another process. */
 void ofi_dyn_peer_del(int peer)
 {
     if (!ofi_st.up || peer < ofi_st.size || peer >= ofi_st.cap ||

@@ -62,6 +62,12 @@ const mpir_t_pvar_def mpir_t_pvars[] = {
         "offload mode: sends that found no free slot and waited for the agent"),
     CNT("agent_doorbells", "agent", TUNER_DETAIL, agent_doorbells,
         "offload mode: wake-ups this rank sent to its sleeping agent"),
+    { "dyn_slots", "network", "processes of other jobs this process has routes to (one "
+      "per process, however many connections reach it)", MPI_T_PVAR_CLASS_LEVEL,
+      MPI_T_VERBOSITY_USER_BASIC, 1, 1, 0, &mpid_cnt.dyn_slots, NULL },
+    { "dyn_slots_max", "network", "most processes of other jobs routed at once",
+      MPI_T_PVAR_CLASS_HIGHWATERMARK, MPI_T_VERBOSITY_USER_BASIC, 0, 0, 0,
+      &mpid_cnt.dyn_slots, &mpid_cnt.dyn_slots_hwm },
 };
 enum { NPVARS = (int)(sizeof mpir_t_pvars / sizeof mpir_t_pvars[0]) };
 

@@ -190,6 +190,10 @@ const cu_param_def cu_param_defs[] = {
       "other's names; unset: /tmp/clumpi-names-<uid>"),
     I("PORT_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
       "seconds MPI_Comm_connect waits for the accepting side before MPI_ERR_PORT"),
+    I("DYN_SLOTS", 4096, "network", BEFORE_INIT, LOCAL, USER_BASIC, -1,
+      "processes of other jobs (spawned, connected, joined) one process may have routes to "
+      "at once, at most 4096; a slot is freed when the last communicator reaching its "
+      "process is disconnected or freed"),
     I("SPAWN_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
       "seconds MPI_Comm_spawn waits for its children to connect under a process manager "
       "other than clumpi's mpirun (Hydra), which does not report their end, before "
