@@ -316,6 +316,10 @@ static int shm_progress(int budget)
      * delivers nothing. */
     if (!shm_st.base || shm_st.in_progress)
         return 0;
+    /* Most polls find nothing: a look at both head cells, no drain. */
+    if (!shm_q_peek(shm_st.my_ctrl, shm_st.ctrl_head) &&
+        !shm_q_peek(shm_st.my_data, shm_st.data_head))
+        return 0;
     shm_st.in_progress = 1;
     int n = drain(shm_st.my_ctrl, &shm_st.ctrl_head, budget);
     if (n < budget)
