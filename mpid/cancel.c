@@ -38,7 +38,7 @@ static void complete_cancelled(mpid_req *r)
 /* A send still in its destination's queue: out of it, cancelled. */
 static void cancel_queued(mpid_req *r)
 {
-    mpid_dest *d = &mpid_dests[r->p.peer];
+    mpid_dest *d = &mpid_st.dests[r->p.peer];
     mpid_req *prev = NULL;
     for (mpid_req *q = d->qhead; q; prev = q, q = q->p.next) {
         if (q != r)
@@ -77,7 +77,7 @@ int mpid_cancel(mpid_request *req)
     } else if (r->p.state == MPID_ST_RTS_SENT || r->p.state == MPID_ST_SYNC_WAIT) {
         mpid_pkt_cancel h = { .type = MPID_PKT_CANCEL, .ctx = r->p.ctx,
                               .sreq = (uint64_t)(uintptr_t)r };
-        mpid_dest *d = &mpid_dests[r->p.peer];
+        mpid_dest *d = &mpid_st.dests[r->p.peer];
         d->ch->send(r->p.peer, &h, sizeof h, NULL, 0, 0);   /* no room: no cancel */
     }
     return MPI_SUCCESS;

@@ -68,11 +68,11 @@ static int slot_reclaim(int i)
         return 0;
     if (!s->routed)
         return 1;
-    int w = mpid_my_world_size + i;
-    mpid_dest *d = &mpid_dests[w];
+    int w = mpid_st.world_size + i;
+    mpid_dest *d = &mpid_st.dests[w];
     if (!slot_idle(d) || d->dirty)
         return 0;
-    for (const mpid_req *r = mpid_streams; r; r = r->p.next)
+    for (const mpid_req *r = mpid_st.streams; r; r = r->p.next)
         if (r->p.peer == w)
             return 0;   /* DATA packets still stream to it */
     if (d->ch && d->ch->dyn)
@@ -98,7 +98,7 @@ int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
         dyn_slot *s = &slots[i];
         if (share && s->refs > 0 && s->len == len && !memcmp(s->addr, addr, len)) {
             s->refs++;
-            *slot = mpid_my_world_size + i;
+            *slot = mpid_st.world_size + i;
             return MPI_SUCCESS;
         }
         if (free_at < 0 && slot_reclaim(i))
@@ -113,15 +113,15 @@ int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
     s->refs = 1;
     s->len = share ? len : 0;   /* a length no address has: never found again */
     memcpy(s->addr, addr, len);
-    *slot = mpid_my_world_size + free_at;
+    *slot = mpid_st.world_size + free_at;
     return MPI_SUCCESS;
 }
 
 /* The entry of slot w, or NULL when w is not a live dynamic slot. */
 static dyn_slot *slot_of(int w)
 {
-    int i = w - mpid_my_world_size;
-    return slots && mpid_dests && i >= 0 && i < cap ? &slots[i] : NULL;
+    int i = w - mpid_st.world_size;
+    return slots && mpid_st.dests && i >= 0 && i < cap ? &slots[i] : NULL;
 }
 
 void mpid_dyn_ref(int w)
@@ -135,7 +135,7 @@ void mpid_dyn_unref(int w)
 {
     dyn_slot *s = slot_of(w);
     if (s && s->refs > 0 && --s->refs == 0)
-        slot_reclaim(w - mpid_my_world_size);
+        slot_reclaim(w - mpid_st.world_size);
 }
 
 int mpid_dyn_add(int w, const void *addr, size_t len, int my_id)
@@ -151,21 +151,21 @@ int mpid_dyn_add(int w, const void *addr, size_t len, int my_id)
     if (ch->dyn->peer_add(w, addr, len, my_id) != 0)
         return MPI_ERR_OTHER;
     if (!s->routed) {
-        mpid_dest_set(&mpid_dests[w], ch);
+        mpid_dest_set(&mpid_st.dests[w], ch);
         s->routed = 1;
         if (++mpid_cnt.dyn_slots > mpid_cnt.dyn_slots_hwm)
             mpid_cnt.dyn_slots_hwm = mpid_cnt.dyn_slots;
     }
-    if (w >= mpid_dyn_top)
-        mpid_dyn_top = w + 1;
+    if (w >= mpid_st.dyn_top)
+        mpid_st.dyn_top = w + 1;
     return MPI_SUCCESS;
 }
 
 int mpid_dyn_drain(int w)
 {
-    if (w < mpid_my_world_size || w >= mpid_dyn_top || !mpid_dests[w].ch)
+    if (w < mpid_st.world_size || w >= mpid_st.dyn_top || !mpid_st.dests[w].ch)
         return MPI_SUCCESS;
-    return mpid_progress_until(slot_idle, &mpid_dests[w]);
+    return mpid_progress_until(slot_idle, &mpid_st.dests[w]);
 }
 
 void mpid_dyn_finalize(void)

@@ -85,27 +85,26 @@ static int eager_send(mpid_req *r, mpid_dest *d)
 
 int mpid_send_first(mpid_req *r)
 {
-    mpid_dest *d = &mpid_dests[r->p.peer];
+    mpid_dest *d = &mpid_st.dests[r->p.peer];
     if (r->p.bytes <= d->eager_max)
         return eager_send(r, d);
     return mpid_rts_send(r, d);
 }
 
 /* ---- waiting packets ----------------------------------------------------- */
-mpid_dest *mpid_dirty;
 
 void mpid_dest_mark_dirty(mpid_dest *d)
 {
     if (d->dirty)
         return;
     d->dirty = 1;
-    d->dnext = mpid_dirty;
-    mpid_dirty = d;
+    d->dnext = mpid_st.dirty;
+    mpid_st.dirty = d;
 }
 
 int mpid_ctrl_send(int peer, const void *hdr, size_t len)
 {
-    mpid_dest *d = &mpid_dests[peer];
+    mpid_dest *d = &mpid_st.dests[peer];
     if (!d->chead) {
         int rc = d->ch->send(peer, hdr, len, NULL, 0, MPID_CH_CTRL);
         if (rc != -EAGAIN)
@@ -158,33 +157,31 @@ static int flush_dest(mpid_dest *d, int peer)
     return n;
 }
 
-mpid_req *mpid_rndv_work;
-mpid_req *mpid_streams;
 
 int mpid_do_work(void)
 {
     int n = 0;
-    if (mpid_dirty) {
-        mpid_dest *d = mpid_dirty;
-        mpid_dirty = NULL;
+    if (mpid_st.dirty) {
+        mpid_dest *d = mpid_st.dirty;
+        mpid_st.dirty = NULL;
         while (d) {
             mpid_dest *next = d->dnext;
             d->dirty = 0;
             d->dnext = NULL;
-            n += flush_dest(d, (int)(d - mpid_dests));
+            n += flush_dest(d, (int)(d - mpid_st.dests));
             if (d->chead || d->qhead)
                 mpid_dest_mark_dirty(d);
             d = next;
         }
     }
-    while (mpid_rndv_work) {
+    while (mpid_st.rndv_work) {
         /* Oldest first is not needed: each read is independent. */
-        mpid_req *r = mpid_rndv_work;
-        mpid_rndv_work = r->p.next;
+        mpid_req *r = mpid_st.rndv_work;
+        mpid_st.rndv_work = r->p.next;
         mpid_rndv_work_one(r);
         n++;
     }
-    for (mpid_req **pp = &mpid_streams; *pp;) {
+    for (mpid_req **pp = &mpid_st.streams; *pp;) {
         mpid_req *r = *pp;
         mpid_req *next = r->p.next;
         if (mpid_stream_one(r)) {
@@ -194,9 +191,9 @@ int mpid_do_work(void)
             pp = &r->p.next;
         }
     }
-    if (mpid_polled) {
+    if (mpid_st.polled) {
         mpid_req *next;
-        for (mpid_req *r = mpid_polled; r; r = next) {
+        for (mpid_req *r = mpid_st.polled; r; r = next) {
             next = r->p.poll_next;
             if (r->pub.done || !r->pub.poll) {
                 mpid_olist_remove(r);

@@ -13,7 +13,10 @@
 #include "src/util/param.h"
 #include "src/util/pmi.h"
 
-int mpid_my_world_rank, mpid_my_world_size;
+/* No self-channel packets before the channels open. */
+static const int no_packets;
+mpid_state mpid_st = { .self_busy = &no_packets };
+
 static int *node_of, *local_ranks;
 static int nnodes = 1;
 static int appnum_pmi;
@@ -21,17 +24,16 @@ static char job_id[128];
 static mpid_chan_info info;
 static int shm_up, net_up;
 static int dyn_own;   /* the direct endpoint for other jobs beside the agent */
-const mpid_channel *mpid_dyn_chan;
 const mpid_channel *const mpid_node_chan = &mpid_channel_shm;
 
-int mpid_world_rank(void) { return mpid_my_world_rank; }
-int mpid_world_size(void) { return mpid_my_world_size; }
+int mpid_world_rank(void) { return mpid_st.world_rank; }
+int mpid_world_size(void) { return mpid_st.world_size; }
 int mpid_appnum(void) { return appnum_pmi; }
 /* A peer of another job counts as a node of its own. */
 int mpid_node_of(int world_rank)
 {
-    return world_rank < mpid_my_world_size ? node_of[world_rank]
-                                           : nnodes + (world_rank - mpid_my_world_size);
+    return world_rank < mpid_st.world_size ? node_of[world_rank]
+                                           : nnodes + (world_rank - mpid_st.world_size);
 }
 int mpid_node_count(void) { return nnodes; }
 const char *mpid_job_id(void) { return job_id; }
@@ -63,8 +65,8 @@ int mpid_init(void)
         cu_warn("PMI initialization failed");
         return MPI_ERR_OTHER;
     }
-    mpid_my_world_rank = rank;
-    mpid_my_world_size = size;
+    mpid_st.world_rank = rank;
+    mpid_st.world_size = size;
     appnum_pmi = appnum;
     cu_log_set_rank(rank);
     node_of = calloc((size_t)size, sizeof *node_of);
@@ -112,11 +114,11 @@ int mpid_init(void)
         return MPI_ERR_OTHER;
     }
 
-    mpid_nchans = 0;
-    mpid_net_chan = NULL;
+    mpid_st.nchans = 0;
+    mpid_st.net_chan = NULL;
     if (mpid_channel_self.init(&info) != 0)
         return MPI_ERR_OTHER;
-    mpid_self_busy = mpid_channel_self.pending;
+    mpid_st.self_busy = mpid_channel_self.pending;
     /* shm's init holds PMI barriers, which every rank must join: on several
      * nodes a rank alone on its node takes part too (and makes no segment) */
     if (nlocal > 1 || nnodes > 1) {
@@ -127,8 +129,8 @@ int mpid_init(void)
         }
         shm_up = 1;
         if (nlocal > 1) {
-            mpid_chans[mpid_nchans++] = mpid_node_chan;
-            mpid_sleep_chan = mpid_node_chan->arm_sleep ? mpid_node_chan : NULL;
+            mpid_st.chans[mpid_st.nchans++] = mpid_node_chan;
+            mpid_st.sleep_chan = mpid_node_chan->arm_sleep ? mpid_node_chan : NULL;
         }
     }
     if (nnodes > 1) {
@@ -156,11 +158,11 @@ int mpid_init(void)
  * completions wake nobody: idle waits become bounded naps, netpoll.c). */
 const mpid_channel *mpid_net_open_dynamic(void)
 {
-    if (mpid_dyn_chan)
-        return mpid_dyn_chan;
-    if (net_up && mpid_net_chan->dyn) {
-        mpid_dyn_chan = mpid_net_chan;
-        return mpid_dyn_chan;
+    if (mpid_st.dyn_chan)
+        return mpid_st.dyn_chan;
+    if (net_up && mpid_st.net_chan->dyn) {
+        mpid_st.dyn_chan = mpid_st.net_chan;
+        return mpid_st.dyn_chan;
     }
     info.dynamic = 1;
     int rc = mpid_channel_ofi.init(&info);
@@ -171,20 +173,20 @@ const mpid_channel *mpid_net_open_dynamic(void)
         return NULL;
     }
     cu_sigfault_reset_foreign();
-    mpid_dyn_chan = &mpid_channel_ofi;
+    mpid_st.dyn_chan = &mpid_channel_ofi;
     if (!net_up) {
         net_up = 1;
         mpid_net_init(&mpid_channel_ofi);
     } else {
         dyn_own = 1;
-        mpid_chans[mpid_nchans++] = &mpid_channel_ofi;
+        mpid_st.chans[mpid_st.nchans++] = &mpid_channel_ofi;
     }
-    return mpid_dyn_chan;
+    return mpid_st.dyn_chan;
 }
 
 static int drained(void *arg)
 {
-    return !mpid_dirty && !mpid_streams && !mpid_self_pending() && mpid_detached == 0;
+    return !mpid_st.dirty && !mpid_st.streams && !mpid_self_pending() && mpid_st.detached == 0;
 }
 
 int mpid_finalize(void)
@@ -192,23 +194,23 @@ int mpid_finalize(void)
     /* Sends the user freed before completion, and packets still queued,
      * must reach their peers before the channels close. */
     mpid_progress_until(drained, NULL);
-    if (mpid_my_world_size > 1)
+    if (mpid_st.world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
     mpid_node_area_finalize();
     if (dyn_own)
         mpid_channel_ofi.finalize();
     dyn_own = 0;
-    mpid_dyn_chan = NULL;
+    mpid_st.dyn_chan = NULL;
     if (net_up)
-        mpid_net_chan->finalize();
+        mpid_st.net_chan->finalize();
     net_up = 0;
-    mpid_net_chan = NULL;
+    mpid_st.net_chan = NULL;
     if (shm_up)
         mpid_node_chan->finalize();
     shm_up = 0;
     mpid_channel_self.finalize();
-    mpid_nchans = 0;
-    mpid_sleep_chan = NULL;
+    mpid_st.nchans = 0;
+    mpid_st.sleep_chan = NULL;
     mpid_route_finalize();
     mpid_ctxq_finalize();
     mpid_req_finalize();

@@ -164,20 +164,46 @@ static inline mpid_req *mpid_req_of_q(mpid_mq_elem *e)
     return (mpid_req *)((char *)e - offsetof(mpid_req, p.q));
 }
 
+/* ---- the device's state ---------------------------------------------------
+ * One instance, mpid_st (init.c). What only one file uses stays static in
+ * that file. */
+typedef struct mpid_state {
+    /* this process in MPI_COMM_WORLD */
+    int world_rank, world_size;
+    /* routing (route.c): an entry per world rank and dynamic-process slot */
+    struct mpid_dest *dests;          /* [world size + MPID_DYN_MAX] */
+    int dyn_top;                      /* slots below it may be in use */
+    const mpid_channel *dyn_chan;     /* the channel to other jobs, once open */
+    /* the channels progress polls (progress.c, netpoll.c) */
+    const mpid_channel *chans[4];
+    int nchans;
+    const mpid_channel *sleep_chan;   /* the channel that can block us */
+    const mpid_channel *net_chan;     /* the network channel (NULL on one node) */
+    int net_countdown;                /* progress calls until the next network poll */
+    const int *self_busy;             /* the self channel's pending word */
+    /* work lists drained by progress, all empty in the steady state */
+    struct mpid_dest *dirty;          /* destinations with queued packets */
+    mpid_req *rndv_work;              /* receives matched to an RTS in a callback */
+    mpid_req *streams;                /* sends streaming DATA packets */
+    mpid_req *polled;                 /* OTHER requests with a poll function */
+    /* request pool (request.c) */
+    mpid_req *req_pool;
+    long detached;                    /* requests freed by the user before completion */
+} mpid_state;
+extern mpid_state mpid_st;
+
 mpid_req *mpid_req_alloc_slow(int kind);
 void      mpid_req_release(mpid_req *r);   /* back to the pool */
 void      mpid_olist_remove(mpid_req *r);
 void      mpid_req_finalize(void);         /* frees every slab; at MPI_Finalize */
-extern mpid_req *mpid_req_pool;
-extern long mpid_detached;   /* requests freed by the user before completion */
 
 /* Pool pop: the common case is one load and one store. */
 static inline mpid_req *mpid_req_alloc(int kind)
 {
-    mpid_req *r = mpid_req_pool;
+    mpid_req *r = mpid_st.req_pool;
     if (__builtin_expect(r == NULL, 0))
         return mpid_req_alloc_slow(kind);
-    mpid_req_pool = r->p.next;
+    mpid_st.req_pool = r->p.next;
     r->pub.kind = kind;
     r->pub.done = 0;
     r->pub.status.MPI_ERROR = 0;
@@ -260,9 +286,6 @@ typedef struct mpid_dest {
     int cnt_kind;              /* MPID_CNT_*: which counters its messages go to */
 } mpid_dest;
 
-extern mpid_dest *mpid_dests;          /* [world size + MPID_DYN_MAX] */
-extern int mpid_dyn_top;               /* slots below it may be in use */
-extern int mpid_my_world_rank, mpid_my_world_size;
 void mpid_node_area_finalize(void);   /* node_area.c: unmaps every area */
 int  mpid_route_init(const int *node_of, int my_node, int shm_up);
 void mpid_route_finalize(void);
@@ -270,20 +293,15 @@ void mpid_dyn_finalize(void);   /* dynpeer.c: forgets the slots' table */
 /* init.c: the network channel for peers of other jobs, opened on demand;
  * NULL when it cannot be had. */
 const mpid_channel *mpid_net_open_dynamic(void);
-extern const mpid_channel *mpid_dyn_chan;   /* the channel to other jobs, once open */
 /* route.c: an entry's channel and eager limit (the caps of CLUMPI_*). */
 void mpid_dest_set(mpid_dest *d, const mpid_channel *ch);
 
-/* ---- work lists drained by progress ---------------------------------------
+/* ---- work lists drained by progress (mpid_st) ----------------------------
  * All empty in the steady state, so progress tests one word. */
-extern mpid_dest *mpid_dirty;          /* destinations with queued packets */
-extern mpid_req  *mpid_rndv_work;      /* receives matched to an RTS in a callback */
-extern mpid_req  *mpid_streams;           /* sends streaming DATA packets */
-extern mpid_req  *mpid_polled;         /* OTHER requests with a poll function */
 static inline int mpid_work_pending(void)
 {
-    return ((uintptr_t)mpid_dirty | (uintptr_t)mpid_rndv_work | (uintptr_t)mpid_streams |
-            (uintptr_t)mpid_polled) != 0;
+    return ((uintptr_t)mpid_st.dirty | (uintptr_t)mpid_st.rndv_work |
+            (uintptr_t)mpid_st.streams | (uintptr_t)mpid_st.polled) != 0;
 }
 int  mpid_do_work(void);
 
@@ -306,7 +324,7 @@ void mpid_on_cts(const mpid_pkt_cts *h);
 void mpid_on_data(const mpid_pkt_data *h, const void *payload, size_t len);
 void mpid_on_fin(uint64_t sreq);
 void mpid_on_coop(const mpid_pkt_coop *h);   /* COOP and WDONE */
-void mpid_rndv_work_one(mpid_req *r);        /* an entry of mpid_rndv_work */
+void mpid_rndv_work_one(mpid_req *r);        /* an entry of mpid_st.rndv_work */
 int  mpid_stream_one(mpid_req *r);           /* 1 when the send completed */
 /* Receiver-side rendezvous counters (tests check that fine-grained types do
  * not turn into per-element syscalls; no timing involved). */
@@ -328,22 +346,15 @@ void mpid_rma_on_packet(int src, const void *hdr, size_t hdrlen, const void *pay
 /* eager.c */
 void mpid_eager_deliver(mpid_req *r, int src, int tag, const void *payload, size_t len);
 
-/* progress / channels */
-extern const mpid_channel *mpid_chans[4];
-extern int mpid_nchans;
-extern const mpid_channel *mpid_sleep_chan;   /* channel that can block us */
-/* the self channel's pending word (mpid_channel.pending), tested inline
- * before calling its progress */
-extern const int *mpid_self_busy;
-static inline int mpid_self_pending(void) { return *mpid_self_busy; }
+/* progress / channels: the self channel's pending word
+ * (mpid_channel.pending), tested inline before calling its progress */
+static inline int mpid_self_pending(void) { return *mpid_st.self_busy; }
 /* The channel of this node's other ranks (init.c); its node areas serve
  * every rank, started or not. */
 extern const mpid_channel *const mpid_node_chan;
 void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
 
 /* netpoll.c: the network channel (NULL on one node), polled adaptively */
-extern const mpid_channel *mpid_net_chan;
-extern int mpid_net_countdown;   /* progress calls until the next network poll */
 void mpid_net_init(const mpid_channel *ch);
 int  mpid_net_poll(void);
 void mpid_idle_sleep(long timeout_us);   /* block on every channel at once */

@@ -34,8 +34,6 @@
 #include "src/util/biglock.h"
 #include "src/util/param.h"
 
-const mpid_channel *mpid_net_chan;
-int mpid_net_countdown;
 
 static uint32_t hit_bits;      /* bit k: the poll k polls ago found packets */
 static int ival_min = 1, ival_max = 256;
@@ -43,7 +41,7 @@ static long nap_us = 200;
 
 void mpid_net_init(const mpid_channel *ch)
 {
-    mpid_net_chan = ch;
+    mpid_st.net_chan = ch;
     hit_bits = 0;
     ival_min = (int)cu_param_int("NET_POLL_MIN");
     ival_max = (int)cu_param_int("NET_POLL_MAX");
@@ -52,17 +50,17 @@ void mpid_net_init(const mpid_channel *ch)
     if (ival_max < ival_min)
         ival_max = ival_min;
     nap_us = cu_param_int("NET_NAP_US");
-    mpid_net_countdown = 0;
+    mpid_st.net_countdown = 0;
 }
 
 int mpid_net_poll(void)
 {
-    int n = mpid_net_chan->progress(32);
+    int n = mpid_st.net_chan->progress(32);
     hit_bits = (hit_bits << 1) | (n > 0);
     int hits = __builtin_popcount(hit_bits);
     /* 0 hits: every ival_max calls; 8 or more of 32: every ival_min */
     int iv = hits >= 8 ? ival_min : ival_max - (ival_max - ival_min) * hits / 8;
-    mpid_net_countdown = iv;
+    mpid_st.net_countdown = iv;
     return n;
 }
 
@@ -83,8 +81,8 @@ static int kick_fd = -1;
 
 static void idle_kick(void)
 {
-    if (mpid_sleep_chan && mpid_sleep_chan->wake)
-        mpid_sleep_chan->wake(mpid_my_world_rank);
+    if (mpid_st.sleep_chan && mpid_st.sleep_chan->wake)
+        mpid_st.sleep_chan->wake(mpid_st.world_rank);
     if (kick_fd >= 0) {
         uint64_t one = 1;
         if (write(kick_fd, &one, sizeof one) < 0) {
@@ -135,27 +133,27 @@ void mpid_idle_sleep(long timeout_us)
 {
     /* a direct endpoint beside the agent (offload mode, other jobs) has
      * nothing that wakes us: look at it again soon */
-    if (__builtin_expect(mpid_dyn_chan != NULL, 0) && mpid_dyn_chan != mpid_net_chan &&
+    if (__builtin_expect(mpid_st.dyn_chan != NULL, 0) && mpid_st.dyn_chan != mpid_st.net_chan &&
         (timeout_us < 0 || timeout_us > nap_us))
         timeout_us = nap_us;
     const mpid_channel *ch[2];
     int n = 0;
-    if (mpid_sleep_chan && mpid_sleep_chan->arm_sleep)
-        ch[n++] = mpid_sleep_chan;
-    if (mpid_net_chan && mpid_net_chan->arm_sleep)
-        ch[n++] = mpid_net_chan;
+    if (mpid_st.sleep_chan && mpid_st.sleep_chan->arm_sleep)
+        ch[n++] = mpid_st.sleep_chan;
+    if (mpid_st.net_chan && mpid_st.net_chan->arm_sleep)
+        ch[n++] = mpid_st.net_chan;
     if (n == 0) {
         /* No channel can wake us (singleton): nothing but a polled
          * request (or another thread) can still change anything. */
         if (kick_fd >= 0)
-            block_fds(NULL, 0, mpid_polled ? 20 : 1000);
+            block_fds(NULL, 0, mpid_st.polled ? 20 : 1000);
         else
-            nap(mpid_polled ? 20 : 1000);
+            nap(mpid_st.polled ? 20 : 1000);
         return;
     }
     if (n == 1) {
         if (!ch[0]->arm_sleep()) {
-            if (kick_fd >= 0 && ch[0] != mpid_sleep_chan) {
+            if (kick_fd >= 0 && ch[0] != mpid_st.sleep_chan) {
                 /* the network alone: its fd (or a nap) and the kick */
                 struct pollfd p = { .fd = ch[0]->wait_fd ? ch[0]->wait_fd() : -1,
                                     .events = POLLIN };
@@ -168,7 +166,7 @@ void mpid_idle_sleep(long timeout_us)
             }
         }
         ch[0]->disarm_sleep();
-        mpid_net_countdown = 0;
+        mpid_st.net_countdown = 0;
         return;
     }
     int armed = 0, busy = 0, local_only = 0;
@@ -179,11 +177,11 @@ void mpid_idle_sleep(long timeout_us)
         int nfd = 0, nofd = -1, netfd = -1;
         for (int i = 0; i < n; i++) {
             int fd = ch[i]->wait_fd ? ch[i]->wait_fd() : -1;
-            if (fd >= 0 && ch[i] == mpid_net_chan)
+            if (fd >= 0 && ch[i] == mpid_st.net_chan)
                 netfd = nfd;
             if (fd >= 0)
                 p[nfd++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-            else if (nofd < 0 || ch[i] == mpid_sleep_chan)
+            else if (nofd < 0 || ch[i] == mpid_st.sleep_chan)
                 nofd = i;
         }
         long t = timeout_us;
@@ -191,7 +189,7 @@ void mpid_idle_sleep(long timeout_us)
          * time */
         if (nofd >= 0 && (t < 0 || t > nap_us))
             t = nap_us;
-        if (nofd >= 0 && ch[nofd] == mpid_sleep_chan) {
+        if (nofd >= 0 && ch[nofd] == mpid_st.sleep_chan) {
             /* shm without its eventfd: its futex, after a look at the
              * others' fds */
             struct timespec ts = { 0, 0 };
@@ -215,5 +213,5 @@ void mpid_idle_sleep(long timeout_us)
      * unless only a local peer's eventfd did (a shm ping-pong that sleeps
      * between messages would pay a ~0.4 us network poll per message) */
     if (!local_only)
-        mpid_net_countdown = 0;
+        mpid_st.net_countdown = 0;
 }

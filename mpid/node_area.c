@@ -49,7 +49,7 @@ static int all_local(const mpid_comm *v)
         return 0;
     for (int i = 0; i < v->size; i++) {
         int w = v->world_ranks[i];
-        if (w != mpid_my_world_rank && mpid_dests[w].ch != ch)
+        if (w != mpid_st.world_rank && mpid_st.dests[w].ch != ch)
             return 0;
     }
     return 1;
@@ -136,7 +136,7 @@ int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
 void mpid_node_wake(const mpid_comm *view, int rank)
 {
     int w = view->world_ranks[rank];
-    if (w != mpid_my_world_rank && mpid_node_chan->wake)
+    if (w != mpid_st.world_rank && mpid_node_chan->wake)
         mpid_node_chan->wake(w);
 }
 

@@ -9,7 +9,7 @@
 /* The network channel's table, or NULL (one node, direct mode). */
 static const mpid_chan_coll *offload(void)
 {
-    return mpid_net_chan ? mpid_net_chan->coll : NULL;
+    return mpid_st.net_chan ? mpid_st.net_chan->coll : NULL;
 }
 
 int mpid_offload_usable(const mpid_comm *comm)

@@ -28,12 +28,6 @@
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-const mpid_channel *mpid_chans[4];
-int mpid_nchans;
-const mpid_channel *mpid_sleep_chan;
-static const int no_packets;
-const int *mpid_self_busy = &no_packets;
-
 #define BUDGET 32
 
 static long spin_polls = 4000;   /* not oversubscribed: polls before blocking */
@@ -89,9 +83,9 @@ static inline __attribute__((always_inline)) int progress_pass(int net_urgent)
 {
     int n = 0;
     mpid_cnt.progress_passes++;
-    for (int i = 0; i < mpid_nchans; i++)
-        n += mpid_chans[i]->progress(BUDGET);
-    if (mpid_net_chan && (--mpid_net_countdown <= 0 || net_urgent ||
+    for (int i = 0; i < mpid_st.nchans; i++)
+        n += mpid_st.chans[i]->progress(BUDGET);
+    if (mpid_st.net_chan && (--mpid_st.net_countdown <= 0 || net_urgent ||
                           __builtin_expect(mpid_work_pending(), 0)))
         n += mpid_net_poll();
     if (__builtin_expect(mpid_self_pending(), 0))
@@ -138,10 +132,10 @@ int mpid_progress_until_store(int (*done)(void *arg), void *arg)
  * can complete it, so poll the network on every call meanwhile. */
 static int net_only(int (*done)(void *), void *arg)
 {
-    if (!mpid_net_chan || done)
+    if (!mpid_st.net_chan || done)
         return 0;
     int peer = mpid_req_of((mpid_request *)arg)->p.peer;
-    return peer >= 0 && peer < mpid_dyn_top && mpid_dests[peer].ch == mpid_net_chan;
+    return peer >= 0 && peer < mpid_st.dyn_top && mpid_st.dests[peer].ch == mpid_st.net_chan;
 }
 
 int mpid_progress_until(int (*done)(void *arg), void *arg)
@@ -153,7 +147,7 @@ int mpid_progress_until(int (*done)(void *arg), void *arg)
  * can end polls it on every pass. */
 static inline int until(int (*done)(void *arg), void *arg, long block_us)
 {
-    int net_urgent = __builtin_expect(mpid_net_chan != NULL, 0) && net_only(done, arg);
+    int net_urgent = __builtin_expect(mpid_st.net_chan != NULL, 0) && net_only(done, arg);
     return progress_until(done, arg, block_us, net_urgent);
 }
 
@@ -187,9 +181,9 @@ static long long yield_charged(int ns_per_pass)
     mpid_core_yield();
     mpid_cnt.yields++;
     long long d = cu_now_ns() - t;
-    if (mpid_net_chan) {   /* (else nothing resets the count) */
+    if (mpid_st.net_chan) {   /* (else nothing resets the count) */
         long long passes = d / ns_per_pass;
-        mpid_net_countdown -= passes < 1024 ? (int)passes : 1024;
+        mpid_st.net_countdown -= passes < 1024 ? (int)passes : 1024;
     }
     return d;
 }
@@ -277,7 +271,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
         for (;;) {
             /* Packets we still have to push out depend on a peer draining
              * its queue, which wakes nobody: keep polling, but yield. */
-            if (mpid_dirty || mpid_streams || mpid_self_pending()) {
+            if (mpid_st.dirty || mpid_st.streams || mpid_self_pending()) {
                 mpid_core_yield();
                 break;
             }
@@ -288,12 +282,12 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
                 if (is_done(done, arg))
                     return 0;
             }
-            mpid_idle_sleep(mpid_polled ? 1000 : block_us);
+            mpid_idle_sleep(mpid_st.polled ? 1000 : block_us);
             mpid_cnt.blocks++;
             int n = progress_pass(net_urgent);
             if (is_done(done, arg))
                 return 0;
-            if (n > 0 && !mpid_polled)
+            if (n > 0 && !mpid_st.polled)
                 break;
         }
     }

@@ -113,7 +113,7 @@ send_to(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
 {
     int w = comm->world_ranks[dest];
     uint32_t ctx = mpid_ctx_of_rank(comm, dest, ctx_off);
-    mpid_dest *d = &mpid_dests[w];
+    mpid_dest *d = &mpid_st.dests[w];
     size_t bytes = dt->size * count;
     mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
     int rc = send_now(buf, bytes, dt, w, d, ctx, comm->rank, tag, mode);
@@ -319,7 +319,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     if (__builtin_expect(type == MPID_PKT_EAGER, 1)) {
         mpid_pkt_msg h;
         memcpy(&h, hdr, sizeof h);
-        mpid_count_recv(mpid_dests[src].cnt_kind, len);
+        mpid_count_recv(mpid_st.dests[src].cnt_kind, len);
         mpid_ctxq *c = ctxq_or_die(h.ctx);
         mpid_mq_elem *e = c->posted.head ? mpid_mq_take_posted(&c->posted, h.src, h.tag) : NULL;
         if (__builtin_expect(e != NULL, 1)) {
@@ -336,7 +336,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
     case MPID_PKT_EAGER_SYNC: {
         mpid_pkt_esync h;
         memcpy(&h, hdr, sizeof h);
-        mpid_count_recv(mpid_dests[src].cnt_kind, len);
+        mpid_count_recv(mpid_st.dests[src].cnt_kind, len);
         mpid_ctxq *c = ctxq_or_die(h.m.ctx);
         mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
         if (e) {
@@ -357,7 +357,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         uint64_t rkey[2] = { 0, 0 };   /* payload: keys (net_rma->read_key), if any */
         if (len)
             memcpy(rkey, payload, len < sizeof rkey ? len : sizeof rkey);
-        mpid_count_recv(mpid_dests[src].cnt_kind, h.size);
+        mpid_count_recv(mpid_st.dests[src].cnt_kind, h.size);
         mpid_ctxq *c = ctxq_or_die(h.m.ctx);
         mpid_mq_elem *e = mpid_mq_take_posted(&c->posted, h.m.src, h.m.tag);
         if (e) {
@@ -374,8 +374,8 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             r->p.msg_size = h.size;
             r->p.peer_req = h.sreq;
             r->p.state = MPID_ST_RNDV_MATCHED;
-            r->p.next = mpid_rndv_work;
-            mpid_rndv_work = r;
+            r->p.next = mpid_st.rndv_work;
+            mpid_st.rndv_work = r;
         } else {
             mpid_message *m;
             unexpected(c, src, &h.m, type, NULL, 0, h.sreq);

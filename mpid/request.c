@@ -9,9 +9,6 @@
 
 #define SLAB 64
 
-mpid_req *mpid_req_pool;
-long mpid_detached;
-mpid_req *mpid_polled;
 
 struct slab {
     struct slab *next;   /* every slab, for mpid_req_finalize */
@@ -28,8 +25,8 @@ mpid_req *mpid_req_alloc_slow(int kind)
     slabs = sl;
     for (int i = 0; i < SLAB; i++) {
         sl->r[i].pub.priv = &sl->r[i].p;
-        sl->r[i].p.next = mpid_req_pool;
-        mpid_req_pool = &sl->r[i];
+        sl->r[i].p.next = mpid_st.req_pool;
+        mpid_st.req_pool = &sl->r[i];
     }
     return mpid_req_alloc(kind);
 }
@@ -41,8 +38,8 @@ void mpid_req_finalize(void)
         slabs = sl->next;
         free(sl);
     }
-    mpid_req_pool = NULL;
-    mpid_polled = NULL;
+    mpid_st.req_pool = NULL;
+    mpid_st.polled = NULL;
 }
 
 void mpid_olist_remove(mpid_req *r)
@@ -52,7 +49,7 @@ void mpid_olist_remove(mpid_req *r)
     if (r->p.poll_prev)
         r->p.poll_prev->p.poll_next = r->p.poll_next;
     else
-        mpid_polled = r->p.poll_next;
+        mpid_st.polled = r->p.poll_next;
     if (r->p.poll_next)
         r->p.poll_next->p.poll_prev = r->p.poll_prev;
     r->p.in_olist = 0;
@@ -62,8 +59,8 @@ void mpid_req_release(mpid_req *r)
 {
     mpid_olist_remove(r);
     r->pub.kind = 0;
-    r->p.next = mpid_req_pool;
-    mpid_req_pool = r;
+    r->p.next = mpid_st.req_pool;
+    mpid_st.req_pool = r;
 }
 
 void mpid_req_complete_slow(mpid_req *r)
@@ -80,7 +77,7 @@ void mpid_req_complete_slow(mpid_req *r)
     r->pub.done = 1;
     if (r->p.user_freed) {
         if (r->pub.kind == MPID_REQ_SEND)
-            mpid_detached--;
+            mpid_st.detached--;
         mpid_req_release(r);
     }
 }
@@ -92,10 +89,10 @@ mpid_request *mpid_request_new_other(void)
         return NULL;
     /* Progress polls it until done (once the owner sets poll). */
     r->p.poll_prev = NULL;
-    r->p.poll_next = mpid_polled;
-    if (mpid_polled)
-        mpid_polled->p.poll_prev = r;
-    mpid_polled = r;
+    r->p.poll_next = mpid_st.polled;
+    if (mpid_st.polled)
+        mpid_st.polled->p.poll_prev = r;
+    mpid_st.polled = r;
     r->p.in_olist = 1;
     return &r->pub;
 }
@@ -113,13 +110,13 @@ void mpid_request_free(mpid_request *req)
         /* Finalize waits for freed sends; a freed receive that never
          * matches must not hold it up. */
         if (req->kind == MPID_REQ_SEND)
-            mpid_detached++;
+            mpid_st.detached++;
         return;
     }
     mpid_req_release(r);
 }
 
-long mpid_pending_detached(void) { return mpid_detached; }
+long mpid_pending_detached(void) { return mpid_st.detached; }
 
 int mpid_wait(mpid_request *req)
 {

@@ -75,7 +75,7 @@ void mpid_win_set_paths(mpid_win *w)
     int agent = !force_am && mpid_rma_agent_open(w);   /* this node's words: the agent's */
     for (int t = 0; t < w->comm->size; t++) {
         p = &w->peers[t];
-        const mpid_channel *ch = mpid_dests[w->comm->world_ranks[t]].ch;
+        const mpid_channel *ch = mpid_st.dests[w->comm->world_ranks[t]].ch;
         if (t == me && (force_am && w->comm->size > 1))
             p->path = &mpid_rma_path_am;
         else if (t == me || (p->direct && !force_am))

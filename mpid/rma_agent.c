@@ -25,7 +25,7 @@ _Static_assert(offsetof(mpid_rma_tstate, lock) == 0 &&
 /* The channel serving window rank t's node by agent, or NULL. */
 static const mpid_channel *agent_of(const mpid_win *w, int t)
 {
-    const mpid_channel *ch = mpid_dests[w->comm->world_ranks[t]].ch;
+    const mpid_channel *ch = mpid_st.dests[w->comm->world_ranks[t]].ch;
     return ch && ch->agent_rma ? ch : NULL;
 }
 
@@ -75,7 +75,7 @@ static int agent_post(mpid_win *w, int target, const mpid_pkt_rma *h, const stru
                       int n)
 {
     int world = w->comm->world_ranks[target];
-    const mpid_channel *ch = mpid_dests[world].ch;
+    const mpid_channel *ch = mpid_st.dests[world].ch;
     int lk = h->kind == MPID_RMA_LOCK || h->kind == MPID_RMA_UNLOCK;
     mpid_chan_agent_op c = { .kind = h->kind, .op = lk ? 0 : h->op, .basic = h->basic,
                       .ltype = lk ? h->op : 0, .win = h->win, .nseg = h->nseg,
@@ -116,7 +116,7 @@ void mpid_on_agent_rma_answer(const mpid_chan_agent_op *c, const void *payload, 
 static int agent_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
     return mpid_rma_msg_issue(w, a, rec,
-                              mpid_dests[w->comm->world_ranks[a->target]].ch->agent_rma->max,
+                              mpid_st.dests[w->comm->world_ranks[a->target]].ch->agent_rma->max,
                               agent_post);
 }
 

@@ -48,7 +48,7 @@ static int drain(void)
         /* Keep per-destination order: skip a destination once it blocked
          * (marked by a negative count until the pass ends). */
         if (q_count[p->world] > 0)
-            rc = mpid_dests[p->world].ch->send(p->world, &p->h, sizeof p->h, &iov,
+            rc = mpid_st.dests[p->world].ch->send(p->world, &p->h, sizeof p->h, &iov,
                                                p->len ? 1 : 0, 0);
         if (rc == -EAGAIN) {
             if (q_count[p->world] > 0)
@@ -128,9 +128,9 @@ static int queue(int world, const mpid_pkt_rma *h, const struct iovec *iov, int 
 
 int mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, int n, int reply)
 {
-    if (!q_count && !(q_count = calloc((size_t)mpid_my_world_size, sizeof *q_count)))
+    if (!q_count && !(q_count = calloc((size_t)mpid_st.world_size, sizeof *q_count)))
         return -ENOMEM;
-    const mpid_channel *ch = mpid_dests[world].ch;
+    const mpid_channel *ch = mpid_st.dests[world].ch;
     if (reply) {
         if (q_count[world] == 0) {
             int rc = ch->send(world, h, sizeof *h, iov, n, 0);
@@ -347,7 +347,7 @@ static int am_post(mpid_win *w, int target, const mpid_pkt_rma *h, const struct 
 
 static int am_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
-    size_t maxp = mpid_dests[w->comm->world_ranks[a->target]].ch->max_payload;
+    size_t maxp = mpid_st.dests[w->comm->world_ranks[a->target]].ch->max_payload;
     if (maxp > (1u << 20))
         maxp = 1u << 20;   /* the unreachable channel says SIZE_MAX */
     return mpid_rma_msg_issue(w, a, rec, maxp, am_post);

@@ -31,7 +31,7 @@ static int cma_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
                      const void *in, void *out, size_t len)
 {
     int world = w->comm->world_ranks[a->target];
-    const mpid_channel *ch = mpid_dests[world].ch;
+    const mpid_channel *ch = mpid_st.dests[world].ch;
     struct iovec l = { (void *)in, len };
     ssize_t m;
     switch (a->kind) {

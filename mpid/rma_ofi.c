@@ -175,9 +175,9 @@ void mpid_rma_ofi_setup(mpid_win *w)
     const mpid_channel *ch = NULL;
     for (int t = 0; t < n; t++) {
         int world = c->world_ranks[t];
-        if (mpid_node_of(world) != mpid_node_of(c->world_ranks[me]) && mpid_dests[world].ch &&
-            mpid_dests[world].ch->net_rma && mpid_dests[world].ch->net_rma->post)
-            ch = mpid_dests[world].ch;
+        if (mpid_node_of(world) != mpid_node_of(c->world_ranks[me]) && mpid_st.dests[world].ch &&
+            mpid_st.dests[world].ch->net_rma && mpid_st.dests[world].ch->net_rma->post)
+            ch = mpid_st.dests[world].ch;
     }
     if (!ch || w->dynamic || cu_param_int("RMA_AM") || !cu_param_int("RMA_OFI"))
         return;

@@ -393,7 +393,7 @@ static int coop_start(mpid_req *r, mpid_dest *d, size_t want)
 /* Sender: write the part COOP asked for, then tell the receiver. */
 static void coop_write(mpid_req *r)
 {
-    mpid_dest *d = &mpid_dests[r->p.peer];
+    mpid_dest *d = &mpid_st.dests[r->p.peer];
     int st = 0;
     if (r->p.offset + r->p.limit > r->p.bytes || !r->p.dt->contig) {
         st = -EINVAL;
@@ -427,8 +427,8 @@ void mpid_on_coop(const mpid_pkt_coop *h)
         r->p.state = MPID_ST_COOP_REST;
     }
     /* Copy from progress, outside the channel's callback. */
-    r->p.next = mpid_rndv_work;
-    mpid_rndv_work = r;
+    r->p.next = mpid_st.rndv_work;
+    mpid_st.rndv_work = r;
 }
 
 void mpid_rndv_work_one(mpid_req *r)
@@ -438,7 +438,7 @@ void mpid_rndv_work_one(mpid_req *r)
         coop_write(r);
         break;
     case MPID_ST_COOP_REST: {
-        int rc = rndv_read(r, &mpid_dests[r->p.peer], r->p.offset, r->p.limit);
+        int rc = rndv_read(r, &mpid_st.dests[r->p.peer], r->p.offset, r->p.limit);
         if (rc) {
             cu_warn("single-copy read from rank %d failed: %s", r->p.peer, strerror(-rc));
             r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
@@ -456,7 +456,7 @@ void mpid_rndv_recv_start(mpid_req *r)
     size_t want = min_sz(r->p.msg_size, r->p.bytes);
     if (r->p.msg_size > r->p.bytes)
         r->pub.status.MPI_ERROR = MPI_ERR_TRUNCATE;
-    mpid_dest *d = &mpid_dests[r->p.peer];
+    mpid_dest *d = &mpid_st.dests[r->p.peer];
     if (r->p.rniov == MPID_RTS_PACKED) {
         mpid_rndv_stats.packed++;
     } else if ((d->ch->copy || d->ch->net_rma) && !d->no_rma) {
@@ -495,8 +495,8 @@ void mpid_rndv_recv_start(mpid_req *r)
 
 void mpid_rts_withdraw(mpid_req *r)
 {
-    mpid_dests[r->p.peer].rts_out--;
-    unexpose(&mpid_dests[r->p.peer], r->p.x.exposed);
+    mpid_st.dests[r->p.peer].rts_out--;
+    unexpose(&mpid_st.dests[r->p.peer], r->p.x.exposed);
 }
 
 void mpid_on_fin(uint64_t sreq)
@@ -525,7 +525,7 @@ void mpid_on_cts(const mpid_pkt_cts *h)
      * sends stream in CTS order. */
     r->p.state = MPID_ST_PUMP;
     r->p.next = NULL;
-    mpid_req **pp = &mpid_streams;
+    mpid_req **pp = &mpid_st.streams;
     while (*pp)
         pp = &(*pp)->p.next;
     *pp = r;
@@ -565,7 +565,7 @@ void mpid_on_send_done(void *cookie, int status)
  * reused at once). */
 int mpid_stream_one(mpid_req *r)
 {
-    mpid_dest *d = &mpid_dests[r->p.peer];
+    mpid_dest *d = &mpid_st.dests[r->p.peer];
     size_t maxp = d->ch->max_payload;
     const cu_dtype *dt = r->p.dt;
     while (r->p.offset < r->p.limit) {

@@ -8,8 +8,6 @@
 #include "mpid/mpidi.h"
 #include "src/util/param.h"
 
-mpid_dest *mpid_dests;
-int mpid_dyn_top;
 static long eager_cap = -1;
 static int no_rma_all;
 
@@ -42,26 +40,26 @@ void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
 
 int mpid_route_init(const int *node_of, int my_node, int shm_up)
 {
-    int n = mpid_my_world_size;
+    int n = mpid_st.world_size;
     /* The slots of peers of other jobs follow the world's; untouched, they
      * cost address space only. */
-    mpid_dests = calloc((size_t)n + MPID_DYN_MAX, sizeof *mpid_dests);
-    if (!mpid_dests)
+    mpid_st.dests = calloc((size_t)n + MPID_DYN_MAX, sizeof *mpid_st.dests);
+    if (!mpid_st.dests)
         return -ENOMEM;
-    mpid_dyn_top = n;
+    mpid_st.dyn_top = n;
     /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
      * force rendezvous for small messages). */
     eager_cap = cu_param_int("EAGER_LIMIT");
     /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
     no_rma_all = cu_param_int("NO_RMA") != 0;
     for (int w = 0; w < n; w++) {
-        mpid_dest *d = &mpid_dests[w];
-        if (w == mpid_my_world_rank)
+        mpid_dest *d = &mpid_st.dests[w];
+        if (w == mpid_st.world_rank)
             d->ch = &mpid_channel_self;
         else if (shm_up && node_of[w] == my_node)
             d->ch = mpid_node_chan;
-        else if (mpid_net_chan && node_of[w] != my_node)
-            d->ch = mpid_net_chan;
+        else if (mpid_st.net_chan && node_of[w] != my_node)
+            d->ch = mpid_st.net_chan;
         else
             d->ch = &unreach;
         mpid_dest_set(d, d->ch);
@@ -71,18 +69,18 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
 
 void mpid_route_finalize(void)
 {
-    if (!mpid_dests)
+    if (!mpid_st.dests)
         return;
-    for (int w = 0; w < mpid_dyn_top; w++) {
-        mpid_ctrl *c = mpid_dests[w].chead;
+    for (int w = 0; w < mpid_st.dyn_top; w++) {
+        mpid_ctrl *c = mpid_st.dests[w].chead;
         while (c) {
             mpid_ctrl *n = c->next;
             free(c);
             c = n;
         }
     }
-    free(mpid_dests);
-    mpid_dests = NULL;
+    free(mpid_st.dests);
+    mpid_st.dests = NULL;
     mpid_dyn_finalize();
-    mpid_dirty = NULL;
+    mpid_st.dirty = NULL;
 }

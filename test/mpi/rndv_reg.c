@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     CHECK(mpid_rndv_stats.live == 0, "%ld rendezvous exposures still open (of %lu made)",
           mpid_rndv_stats.live, mpid_rndv_stats.exposed);
     /* Toward another node with reads on, the reads went through exposures. */
-    mpid_dest *d = &mpid_dests[next];
+    mpid_dest *d = &mpid_st.dests[next];
     if (mt_size > 1 && d->ch && d->ch->net_rma && !getenv("CLUMPI_NO_RMA") &&
         !getenv("CLUMPI_OFI_RMA") && !getenv("CLUMPI_OFI_PROVIDER"))
         CHECK(mpid_rndv_stats.exposed >= 40, "only %lu exposures for %d rendezvous sends",
