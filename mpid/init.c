@@ -15,7 +15,11 @@
 
 /* No self-channel packets before the channels open. */
 static const int no_packets;
-mpid_state mpid_st = { .self_busy = &no_packets };
+mpid_state mpid_st = {
+    .self_busy = &no_packets,
+    .wait = { .spin_polls = 4000, .yield_long_ns = 1000000, .sleep_us = 100000 },
+    .net = { .ival_min = 1, .ival_max = 256, .nap_us = 200, .kick_fd = -1 },
+};
 
 static int *node_of, *local_ranks;
 static int nnodes = 1;

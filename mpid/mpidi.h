@@ -181,6 +181,22 @@ typedef struct mpid_state {
     const mpid_channel *net_chan;     /* the network channel (NULL on one node) */
     int net_countdown;                /* progress calls until the next network poll */
     const int *self_busy;             /* the self channel's pending word */
+    /* how a rank waits (progress.c; CLUMPI_SPIN, _YIELD_US, ... at init) */
+    struct {
+        long spin_polls;              /* not oversubscribed: polls before blocking */
+        long long yield_ns;           /* oversubscribed: idle time yielding, then block */
+        long long yield_long_ns;      /* a yield this long: block instead */
+        long long noyield_until;      /* yielding off until then (after a long yield) */
+        long sleep_us;                /* blocking timeout: a safety net only */
+        int oversubscribed;
+    } wait;
+    /* when the network is polled and how an idle rank blocks (netpoll.c) */
+    struct {
+        uint32_t hit_bits;            /* bit k: the poll k polls ago found packets */
+        int ival_min, ival_max;       /* poll interval bounds, in progress calls */
+        long nap_us;                  /* bounded sleep when a channel has no wait fd */
+        int kick_fd;                  /* MPI_THREAD_MULTIPLE: wakes the blocked thread */
+    } net;
     /* work lists drained by progress, all empty in the steady state */
     struct mpid_dest *dirty;          /* destinations with queued packets */
     mpid_req *rndv_work;              /* receives matched to an RTS in a callback */

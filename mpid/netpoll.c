@@ -35,31 +35,29 @@
 #include "src/util/param.h"
 
 
-static uint32_t hit_bits;      /* bit k: the poll k polls ago found packets */
-static int ival_min = 1, ival_max = 256;
-static long nap_us = 200;
 
 void mpid_net_init(const mpid_channel *ch)
 {
     mpid_st.net_chan = ch;
-    hit_bits = 0;
-    ival_min = (int)cu_param_int("NET_POLL_MIN");
-    ival_max = (int)cu_param_int("NET_POLL_MAX");
-    if (ival_min < 1)
-        ival_min = 1;
-    if (ival_max < ival_min)
-        ival_max = ival_min;
-    nap_us = cu_param_int("NET_NAP_US");
+    mpid_st.net.hit_bits = 0;
+    mpid_st.net.ival_min = (int)cu_param_int("NET_POLL_MIN");
+    mpid_st.net.ival_max = (int)cu_param_int("NET_POLL_MAX");
+    if (mpid_st.net.ival_min < 1)
+        mpid_st.net.ival_min = 1;
+    if (mpid_st.net.ival_max < mpid_st.net.ival_min)
+        mpid_st.net.ival_max = mpid_st.net.ival_min;
+    mpid_st.net.nap_us = cu_param_int("NET_NAP_US");
     mpid_st.net_countdown = 0;
 }
 
 int mpid_net_poll(void)
 {
     int n = mpid_st.net_chan->progress(32);
-    hit_bits = (hit_bits << 1) | (n > 0);
-    int hits = __builtin_popcount(hit_bits);
+    mpid_st.net.hit_bits = (mpid_st.net.hit_bits << 1) | (n > 0);
+    int hits = __builtin_popcount(mpid_st.net.hit_bits);
     /* 0 hits: every ival_max calls; 8 or more of 32: every ival_min */
-    int iv = hits >= 8 ? ival_min : ival_max - (ival_max - ival_min) * hits / 8;
+    int lo = mpid_st.net.ival_min, hi = mpid_st.net.ival_max;
+    int iv = hits >= 8 ? lo : hi - (hi - lo) * hits / 8;
     mpid_st.net_countdown = iv;
     return n;
 }
@@ -77,15 +75,14 @@ static void nap(long us)
  * (its futex word or eventfd) when shm is armed, and through kick_fd,
  * which every other block polls too (the network's fd, bounded naps).
  */
-static int kick_fd = -1;
 
 static void idle_kick(void)
 {
     if (mpid_st.sleep_chan && mpid_st.sleep_chan->wake)
         mpid_st.sleep_chan->wake(mpid_st.world_rank);
-    if (kick_fd >= 0) {
+    if (mpid_st.net.kick_fd >= 0) {
         uint64_t one = 1;
-        if (write(kick_fd, &one, sizeof one) < 0) {
+        if (write(mpid_st.net.kick_fd, &one, sizeof one) < 0) {
             /* EAGAIN only: it is readable already */
         }
     }
@@ -93,7 +90,7 @@ static void idle_kick(void)
 
 void mpid_thread_multiple(void)
 {
-    kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    mpid_st.net.kick_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     cu_lock_set_kick(idle_kick);
 }
 
@@ -105,14 +102,14 @@ static int block_fds(struct pollfd *p, int nfd, long timeout_us)
     struct pollfd q[4];
     for (int i = 0; i < nfd; i++)
         q[i] = p[i];
-    q[nfd] = (struct pollfd){ .fd = kick_fd, .events = POLLIN };
+    q[nfd] = (struct pollfd){ .fd = mpid_st.net.kick_fd, .events = POLLIN };
     struct timespec ts = { timeout_us / 1000000, (timeout_us % 1000000) * 1000 };
     int d = cu_lock_sleep_begin();
     int rc = ppoll(q, (nfds_t)nfd + 1, timeout_us < 0 ? NULL : &ts, NULL);
     cu_lock_sleep_end(d);
     if (rc > 0 && q[nfd].revents) {
         uint64_t v;
-        if (read(kick_fd, &v, sizeof v) < 0) {
+        if (read(mpid_st.net.kick_fd, &v, sizeof v) < 0) {
             /* EAGAIN: another reader drained it */
         }
     }
@@ -134,8 +131,8 @@ void mpid_idle_sleep(long timeout_us)
     /* a direct endpoint beside the agent (offload mode, other jobs) has
      * nothing that wakes us: look at it again soon */
     if (__builtin_expect(mpid_st.dyn_chan != NULL, 0) && mpid_st.dyn_chan != mpid_st.net_chan &&
-        (timeout_us < 0 || timeout_us > nap_us))
-        timeout_us = nap_us;
+        (timeout_us < 0 || timeout_us > mpid_st.net.nap_us))
+        timeout_us = mpid_st.net.nap_us;
     const mpid_channel *ch[2];
     int n = 0;
     if (mpid_st.sleep_chan && mpid_st.sleep_chan->arm_sleep)
@@ -145,7 +142,7 @@ void mpid_idle_sleep(long timeout_us)
     if (n == 0) {
         /* No channel can wake us (singleton): nothing but a polled
          * request (or another thread) can still change anything. */
-        if (kick_fd >= 0)
+        if (mpid_st.net.kick_fd >= 0)
             block_fds(NULL, 0, mpid_st.polled ? 20 : 1000);
         else
             nap(mpid_st.polled ? 20 : 1000);
@@ -153,13 +150,13 @@ void mpid_idle_sleep(long timeout_us)
     }
     if (n == 1) {
         if (!ch[0]->arm_sleep()) {
-            if (kick_fd >= 0 && ch[0] != mpid_st.sleep_chan) {
+            if (mpid_st.net.kick_fd >= 0 && ch[0] != mpid_st.sleep_chan) {
                 /* the network alone: its fd (or a nap) and the kick */
                 struct pollfd p = { .fd = ch[0]->wait_fd ? ch[0]->wait_fd() : -1,
                                     .events = POLLIN };
                 long t = timeout_us;
-                if (p.fd < 0 && (t < 0 || t > nap_us))
-                    t = nap_us;
+                if (p.fd < 0 && (t < 0 || t > mpid_st.net.nap_us))
+                    t = mpid_st.net.nap_us;
                 block_fds(&p, p.fd >= 0, t);
             } else {
                 chan_sleep(ch[0], timeout_us);
@@ -187,8 +184,8 @@ void mpid_idle_sleep(long timeout_us)
         long t = timeout_us;
         /* a channel without a wait fd is looked at again after a bounded
          * time */
-        if (nofd >= 0 && (t < 0 || t > nap_us))
-            t = nap_us;
+        if (nofd >= 0 && (t < 0 || t > mpid_st.net.nap_us))
+            t = mpid_st.net.nap_us;
         if (nofd >= 0 && ch[nofd] == mpid_st.sleep_chan) {
             /* shm without its eventfd: its futex, after a look at the
              * others' fds */
@@ -201,7 +198,7 @@ void mpid_idle_sleep(long timeout_us)
             /* all fds (shm's eventfd and the CQ's): one poll, woken by
              * either at once; a network without its fd bounds the time */
             struct timespec ts = { t / 1000000, (t % 1000000) * 1000 };
-            int rc = kick_fd >= 0 ? block_fds(p, nfd, t)
+            int rc = mpid_st.net.kick_fd >= 0 ? block_fds(p, nfd, t)
                                   : ppoll(p, (nfds_t)nfd, t < 0 ? NULL : &ts, NULL);
             if (rc > 0 && nofd < 0 && netfd >= 0 && !p[netfd].revents)
                 local_only = 1;

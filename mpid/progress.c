@@ -30,11 +30,6 @@
 
 #define BUDGET 32
 
-static long spin_polls = 4000;   /* not oversubscribed: polls before blocking */
-static long long yield_ns;       /* oversubscribed: idle time yielding before blocking */
-static long long yield_long_ns = 1000000;  /* a yield this long: block instead */
-static long sleep_us = 100000;   /* blocking timeout: a safety net only */
-static int oversubscribed;
 
 /* Cores the ranks of this host share: mpirun's own affinity (it runs
  * unbound, so a rank bound to one core still counts the whole set), else
@@ -61,21 +56,22 @@ void mpid_progress_init(int local_size, int agents)
      * yield keeps its agent off the core until it blocks. */
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
-    oversubscribed = nranks > host_cpus();
+    mpid_st.wait.oversubscribed = nranks > host_cpus();
     if (cu_param_int("OVERSUBSCRIBED") >= 0)
-        oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
-    spin_polls = cu_param_int("SPIN");
+        mpid_st.wait.oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
+    mpid_st.wait.spin_polls = cu_param_int("SPIN");
     /* 1 ms by default: longer than a collective round of many ranks on
      * few cores, so the next round's packet is found by yielding; a longer
      * wait pays one futex wakeup on top of more than 1 ms. */
-    yield_ns = cu_param_int("YIELD_US") * 1000LL;
-    yield_long_ns = cu_param_int("YIELD_LONG_US") * 1000LL;
-    sleep_us = cu_param_int("SLEEP_US");
+    mpid_st.wait.yield_ns = cu_param_int("YIELD_US") * 1000LL;
+    mpid_st.wait.yield_long_ns = cu_param_int("YIELD_LONG_US") * 1000LL;
+    mpid_st.wait.sleep_us = cu_param_int("SLEEP_US");
     cu_debug("progress: %ld ranks on this host, %ld cores: %s", nranks, host_cpus(),
-             oversubscribed ? "oversubscribed, yield then block" : "spin then block");
+             mpid_st.wait.oversubscribed ? "oversubscribed, yield then block"
+                                         : "spin then block");
 }
 
-int mpid_oversubscribed(void) { return oversubscribed; }
+int mpid_oversubscribed(void) { return mpid_st.wait.oversubscribed; }
 
 /* One pass over the channels. net_urgent: poll the network in this pass
  * whatever its interval (a wait that only the network can end). */
@@ -125,7 +121,8 @@ until(int (*done)(void *arg), void *arg, long block_us);
 
 int mpid_progress_until_store(int (*done)(void *arg), void *arg)
 {
-    return until(done, arg, sleep_us > STORE_NAP_US ? STORE_NAP_US : sleep_us);
+    long cap = mpid_st.wait.sleep_us;
+    return until(done, arg, cap > STORE_NAP_US ? STORE_NAP_US : cap);
 }
 
 /* Waiting on one request whose peer is on another node: only the network
@@ -140,7 +137,7 @@ static int net_only(int (*done)(void *), void *arg)
 
 int mpid_progress_until(int (*done)(void *arg), void *arg)
 {
-    return until(done, arg, sleep_us);
+    return until(done, arg, mpid_st.wait.sleep_us);
 }
 
 /* A wait blocking for at most block_us at a time; one that only the network
@@ -152,20 +149,20 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
 }
 
 /* Oversubscribed: poll, yielding the core whenever a pass finds nothing,
- * until yield_ns pass without progress. 1 when done.
+ * until CLUMPI_YIELD_US pass without progress. 1 when done.
  * A yield that kept us off the core for long (CLUMPI_YIELD_LONG_US) means a
  * process outside the job ran for a whole slice, and a blocked rank gets
  * back faster, by wakeup preemption: switch to blocking for the next
  * 100 ms. The bound must stay above a round of yields among the job's own
  * ranks (doc/ARCHITECTURE.md, "Progress and waiting"). */
 #define YIELD_OFF_NS  100000000LL
-static long long noyield_until;
 
 /* Oversubscribed and yielding is on (not switched off by a long yield). */
 static int yielding(void)
 {
-    return oversubscribed && yield_ns > 0 &&
-           (noyield_until == 0 || cu_now_ns() >= noyield_until);
+    return mpid_st.wait.oversubscribed && mpid_st.wait.yield_ns > 0 &&
+           (mpid_st.wait.noyield_until == 0 ||
+            cu_now_ns() >= mpid_st.wait.noyield_until);
 }
 
 /* A yield counts toward the next network look as that many empty passes
@@ -193,8 +190,8 @@ static long long yield_charged(int ns_per_pass)
 static int yield_core(void)
 {
     long long d = yield_charged(64);
-    if (yield_long_ns > 0 && d > yield_long_ns) {
-        noyield_until = cu_now_ns() - d + YIELD_OFF_NS;
+    if (mpid_st.wait.yield_long_ns > 0 && d > mpid_st.wait.yield_long_ns) {
+        mpid_st.wait.noyield_until = cu_now_ns() - d + YIELD_OFF_NS;
         return 0;
     }
     return 1;
@@ -214,7 +211,7 @@ static int yield_until(int (*done)(void *arg), void *arg, int net_urgent)
         long long t = cu_now_ns();
         if (t0 == 0)
             t0 = t;
-        else if (t - t0 >= yield_ns)
+        else if (t - t0 >= mpid_st.wait.yield_ns)
             return 0;
         if (!yield_core())
             return 0;
@@ -231,7 +228,7 @@ static int yield_until(int (*done)(void *arg), void *arg, int net_urgent)
 int mpid_progress_test(void)
 {
     int n = mpid_progress();
-    if (n == 0 && oversubscribed && yield_ns > 0)
+    if (n == 0 && mpid_st.wait.oversubscribed && mpid_st.wait.yield_ns > 0)
         yield_charged(16);
     return n;
 }
@@ -240,7 +237,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
                                  int net_urgent)
 {
     for (;;) {
-        if (oversubscribed) {
+        if (mpid_st.wait.oversubscribed) {
             if (yielding()) {
                 if (yield_until(done, arg, net_urgent))
                     return 0;
@@ -253,7 +250,7 @@ static inline int progress_until(int (*done)(void *arg), void *arg, long block_u
         } else {
             /* one pass at least: with CLUMPI_SPIN=0 a wait that has
              * packets to push out (below) otherwise never polls again */
-            for (long i = 0; i < spin_polls || i == 0; i++) {
+            for (long i = 0; i < mpid_st.wait.spin_polls || i == 0; i++) {
                 if (is_done(done, arg))
                     return 0;
                 progress_pass(net_urgent);
