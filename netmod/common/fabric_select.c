@@ -193,10 +193,15 @@ struct fi_info *netc_fabric_choose(size_t largest)
     if (!i) {
         char avail[1024];
         list_providers(avail, sizeof avail);
-        cu_warn("fabric: %s%s%s%s%s offers reliable messaging (FI_EP_RDM, FI_MSG) here; "
-                "providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to one of them",
-                prov ? "provider \"" : "no libfabric provider", prov ? prov : "",
-                prov ? "\"" : "", iface ? " on interface " : "", iface ? iface : "", avail);
+        if (prov)
+            cu_warn("fabric: provider \"%s\" (CLUMPI_OFI_PROVIDER)%s%s offers no reliable "
+                    "messaging (FI_EP_RDM, FI_MSG) here; providers fi_info reports: %s. "
+                    "Set CLUMPI_OFI_PROVIDER to one of them",
+                    prov, iface ? " on interface " : "", iface ? iface : "", avail);
+        else
+            cu_warn("fabric: no libfabric provider%s%s offers reliable messaging (FI_EP_RDM, "
+                    "FI_MSG) here; providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to "
+                    "one of them", iface ? " on interface " : "", iface ? iface : "", avail);
     }
     return i;
 }
