@@ -35,6 +35,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         fprintf(stderr, "clumpi: %s called after MPI_Finalize (MPI cannot be restarted)\n", fn);
         return MPI_ERR_OTHER;
     }
+    cu_param_check_all();   /* a malformed CLUMPI_* ends the job here, whatever reads it */
     int rc = mpid_init();
     if (rc != MPI_SUCCESS)
         init_failed(fn, "the device failed to start", rc);
@@ -53,6 +54,14 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
     mpir_attr_init(mpir_universe_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;
+    /* clumpi's mpirun (CLUMPI_JOB_ID) has warned of unknown CLUMPI_* names
+     * already; under another launcher, world rank 0 does. */
+    int wrank;
+    if (!getenv("CLUMPI_JOB_ID") && PMPI_Comm_rank(MPI_COMM_WORLD, &wrank) == MPI_SUCCESS &&
+        wrank == 0) {
+        extern char **environ;
+        cu_param_warn_unknown(environ);
+    }
     if ((rc = mpir_spawn_init()) != MPI_SUCCESS)
         init_failed(fn, "a spawned job could not connect to its parents", rc);
     return MPI_SUCCESS;

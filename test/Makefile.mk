@@ -291,3 +291,8 @@ EXTRA_DIST += test/valgrind.sh test/valgrind.supp
 # every #include of the tree (exceptions being removed: test/layers.allow).
 TESTS += test/layers.sh
 EXTRA_DIST += test/layers.sh test/layers.allow
+
+# CLUMPI_* checking: malformed values, spellings, unknown names (param.c).
+TESTS += test/mpi/params.sh
+EXTRA_DIST += test/mpi/params.sh
+

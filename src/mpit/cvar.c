@@ -159,18 +159,6 @@ int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf)
 }
 MPIR_WEAK(T_cvar_read)
 
-/* An enumerated variable takes only its enumeration's values. */
-static int in_enum(const cu_param_def *d, int v)
-{
-    if (d->enum_id < 0)
-        return 1;
-    const cu_param_enum *e = &cu_param_enums[d->enum_id];
-    for (int i = 0; i < e->nitems; i++)
-        if (e->items[i].value == v)
-            return 1;
-    return 0;
-}
-
 int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
 {
     static const char fn[] = "MPI_T_cvar_write";
@@ -189,7 +177,7 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf)
     int rc;
     if (d->type == CU_PARAM_INT) {
         int v = *(const int *)buf;
-        if (!in_enum(d, v))
+        if (!cu_param_in_enum(handle->idx, v))
             return mpir_t_err(MPI_T_ERR_INVALID, fn, "%d is not a value of %s", v, d->name);
         rc = cu_param_set_int(handle->idx, v);
     } else {

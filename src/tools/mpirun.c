@@ -16,6 +16,7 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include "src/tools/mpirun.h"
+#include "src/util/param.h"
 
 /* A rank's pipes and sockets must never land on 0-2. */
 static void ensure_std_fds(void)
@@ -231,6 +232,14 @@ int main(int argc, char **argv)
 
     struct mpirun_opts o;
     mpirun_parse_opts(&o, argc, argv, self);
+    /* A malformed CLUMPI_* value (ours, or one -genv/-x gives the ranks)
+     * ends the job before it starts; an unknown name warns once, here. */
+    extern char **environ;
+    cu_param_check_all();
+    cu_param_warn_unknown(environ);
+    for (int i = 0; i < o.nenv; i++)
+        if (o.env[i].val)
+            cu_param_check_var(o.env[i].key, o.env[i].val);
     raise_fd_limit(o.np);
 
     struct job j;

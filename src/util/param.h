@@ -48,6 +48,9 @@ typedef struct {
     cu_param_level level;
     int enum_id;               /* index in cu_param_enums, or -1 */
     const char *desc;
+    /* CU_PARAM_STR: NULL when the text is a valid value, else what is
+     * accepted; a NULL check accepts any text. */
+    const char *(*check)(const char *text);
 } cu_param_def;
 
 #define CU_PARAM_STR_MAX 256   /* longest string value, terminator included */
@@ -75,8 +78,23 @@ const char *cu_param_str(const char *name);
 /* The value in force of parameter idx: an integer or a string. */
 long        cu_param_int_at(int idx);
 const char *cu_param_str_at(int idx);
-/* The same integer without the fatal error: 0, or -1 when malformed. */
+/* The same integer without the fatal error: 0, or -1 when malformed. An
+ * enumerated row takes its values, as numbers or by name; "on" and "off"
+ * are also spelt yes/true and no/false (any case). */
 int         cu_param_try_int_at(int idx, long *out);
+/* Whether v is a value of parameter idx's enumeration (or it has none). */
+int         cu_param_in_enum(int idx, long v);
+
+/* Check the value in force of every parameter: a malformed one ends the
+ * process with one line naming the variable, the value and what is
+ * accepted. */
+void cu_param_check_all(void);
+/* Check NAME=value as the environment would give it: a parameter's malformed
+ * value is fatal as above; a CLUMPI_* name that is neither a parameter nor
+ * one of the launcher's own variables warns, naming the closest parameter. */
+void cu_param_check_var(const char *name, const char *value);
+/* cu_param_check_var's warning for every CLUMPI_* variable of env. */
+void cu_param_warn_unknown(char **env);
 
 /* Set parameter idx for this process (over the environment): an integer,
  * or a string (NULL or "" returns to the default). 0, or -1 when the

@@ -13,6 +13,8 @@
  * agent reads the libfabric rows (OFI_PROVIDER, OFI_IFACE, ONE_HOST) from
  * its own environment: a write in a rank affects direct mode only.
  */
+#include <stdlib.h>
+#include <string.h>
 #include "src/util/param.h"
 
 static const cu_param_item off_on[] = { { 0, "off" }, { 1, "on" } };
@@ -31,16 +33,32 @@ const int cu_param_nenums = (int)(sizeof cu_param_enums / sizeof cu_param_enums[
 #define S(name, def, cat, when, agree, lvl, desc) \
     { "CLUMPI_" name, CU_PARAM_STR, 0, def, cat, CU_PARAM_##when, CU_PARAM_##agree, \
       CU_LVL_##lvl, -1, desc }
+#define SC(name, def, check, cat, when, agree, lvl, desc) \
+    { "CLUMPI_" name, CU_PARAM_STR, 0, def, cat, CU_PARAM_##when, CU_PARAM_##agree, \
+      CU_LVL_##lvl, -1, desc, check }
 #define COLL(op, OP) \
     S("COLL_" OP, NULL, "collectives", LIVE, ALL_EQ, USER_BASIC, \
       "force the algorithm of " op " by name (unset: chosen by size, ranks and nodes); " \
       "a wrong name fails the call with the valid ones")
 
+/* The checks of string rows: NULL when text is valid, else what is. */
+static const char *net_mode(const char *text)
+{
+    return strcmp(text, "direct") && strcmp(text, "agent") ? "direct, agent" : NULL;
+}
+
+static const char *positive_seconds(const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    return end == text || *end || !(v > 0) || v > 1e6 ? "a positive number of seconds" : NULL;
+}
+
 const cu_param_def cu_param_defs[] = {
     /* general */
     I("VERBOSE", 0, "general", LIVE, LOCAL, USER_BASIC, -1,
       "log what the library and mpirun do (1, 2 for more)"),
-    S("NET", "direct", "network", FIXED, ALL_EQ, USER_BASIC,
+    SC("NET", "direct", net_mode, "network", FIXED, ALL_EQ, USER_BASIC,
       "how ranks reach other nodes: direct (a libfabric endpoint per rank) or agent "
       "(the node's NI agent, offload mode)"),
     I("EAGER_LIMIT", -1, "pt2pt", BEFORE_INIT, ALL_EQ, USER_BASIC, -1,
@@ -180,7 +198,7 @@ const cu_param_def cu_param_defs[] = {
     COLL("MPI_Iallgather", "IALLGATHER"),
     COLL("MPI_Iallgatherv", "IALLGATHERV"),
     /* launcher */
-    S("CONNECT_TIMEOUT", "30", "launcher", FIXED, LOCAL, USER_DETAIL,
+    SC("CONNECT_TIMEOUT", "30", positive_seconds, "launcher", FIXED, LOCAL, USER_DETAIL,
       "seconds (a positive number) remote ranks have to connect to mpirun's PMI server"),
     S("PMI_HOST", NULL, "launcher", FIXED, LOCAL, USER_DETAIL,
       "address remote ranks use to reach mpirun; unset: the first up non-loopback one"),
