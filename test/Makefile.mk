@@ -296,3 +296,9 @@ EXTRA_DIST += test/layers.sh test/layers.allow
 TESTS += test/mpi/params.sh
 EXTRA_DIST += test/mpi/params.sh
 
+# doc/TUNING.md in step with src/util/param_table.c (names and defaults).
+check_PROGRAMS += test/tools/param_list
+test_tools_param_list_SOURCES = test/tools/param_list.c src/util/param_table.c
+test_tools_param_list_CFLAGS = $(AM_CFLAGS)
+TESTS += test/tuning_doc.sh
+EXTRA_DIST += test/tuning_doc.sh
