@@ -16,31 +16,27 @@
 /* No self-channel packets before the channels open. */
 static const int no_packets;
 mpid_state mpid_st = {
+    .job = { .nnodes = 1 },
     .self_busy = &no_packets,
+    .eager_cap = -1,
     .wait = { .spin_polls = 4000, .yield_long_ns = 1000000, .sleep_us = 100000 },
     .net = { .ival_min = 1, .ival_max = 256, .nap_us = 200, .kick_fd = -1 },
 };
 
-static int *node_of, *local_ranks;
-static int nnodes = 1;
-static int appnum_pmi;
-static char job_id[128];
-static mpid_chan_info info;
-static int shm_up, net_up;
-static int dyn_own;   /* the direct endpoint for other jobs beside the agent */
 const mpid_channel *const mpid_node_chan = &mpid_channel_shm;
 
 int mpid_world_rank(void) { return mpid_st.world_rank; }
 int mpid_world_size(void) { return mpid_st.world_size; }
-int mpid_appnum(void) { return appnum_pmi; }
+int mpid_appnum(void) { return mpid_st.job.appnum; }
 /* A peer of another job counts as a node of its own. */
 int mpid_node_of(int world_rank)
 {
-    return world_rank < mpid_st.world_size ? node_of[world_rank]
-                                           : nnodes + (world_rank - mpid_st.world_size);
+    return world_rank < mpid_st.world_size ? mpid_st.job.node_of[world_rank]
+                                           : mpid_st.job.nnodes +
+                                                 (world_rank - mpid_st.world_size);
 }
-int mpid_node_count(void) { return nnodes; }
-const char *mpid_job_id(void) { return job_id; }
+int mpid_node_count(void) { return mpid_st.job.nnodes; }
+const char *mpid_job_id(void) { return mpid_st.job.id; }
 
 static void make_job_id(void)
 {
@@ -48,17 +44,17 @@ static void make_job_id(void)
     const char *src = env && *env ? env : cu_pmi_kvsname();
     size_t n = 0;
     if (!src || !*src) {
-        snprintf(job_id, sizeof job_id, "single%ld", (long)getpid());
+        snprintf(mpid_st.job.id, sizeof mpid_st.job.id, "single%ld", (long)getpid());
         return;
     }
     /* Only characters safe in a shm_open name. */
-    for (const char *p = src; *p && n < sizeof job_id - 1; p++) {
+    for (const char *p = src; *p && n < sizeof mpid_st.job.id - 1; p++) {
         char c = *p;
         int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                  c == '-' || c == '_' || c == '.';
-        job_id[n++] = ok ? c : '_';
+        mpid_st.job.id[n++] = ok ? c : '_';
     }
-    job_id[n] = 0;
+    mpid_st.job.id[n] = 0;
 }
 
 int mpid_init(void)
@@ -71,41 +67,42 @@ int mpid_init(void)
     }
     mpid_st.world_rank = rank;
     mpid_st.world_size = size;
-    appnum_pmi = appnum;
+    mpid_st.job.appnum = appnum;
     cu_log_set_rank(rank);
-    node_of = calloc((size_t)size, sizeof *node_of);
-    local_ranks = calloc((size_t)size, sizeof *local_ranks);
-    if (!node_of || !local_ranks)
+    mpid_st.job.node_of = calloc((size_t)size, sizeof *mpid_st.job.node_of);
+    mpid_st.job.local_ranks = calloc((size_t)size, sizeof *mpid_st.job.local_ranks);
+    if (!mpid_st.job.node_of || !mpid_st.job.local_ranks)
         return MPI_ERR_NO_MEM;
     if (size > 1) {
-        nnodes = cu_pmi_node_map(size, node_of);
-        if (nnodes <= 0) {
+        mpid_st.job.nnodes = cu_pmi_node_map(size, mpid_st.job.node_of);
+        if (mpid_st.job.nnodes <= 0) {
             /* No usable PMI_process_mapping: take the ranks to share this node. */
             cu_debug("no process mapping from the process manager; assuming one node");
             for (int i = 0; i < size; i++)
-                node_of[i] = 0;
-            nnodes = 1;
+                mpid_st.job.node_of[i] = 0;
+            mpid_st.job.nnodes = 1;
         }
     }
     make_job_id();
-    int my_node = node_of[rank], nlocal = 0, local_rank = 0;
+    int my_node = mpid_st.job.node_of[rank], nlocal = 0, local_rank = 0;
     for (int i = 0; i < size; i++) {
-        if (node_of[i] == my_node) {
+        if (mpid_st.job.node_of[i] == my_node) {
             if (i == rank)
                 local_rank = nlocal;
-            local_ranks[nlocal++] = i;
+            mpid_st.job.local_ranks[nlocal++] = i;
         }
     }
-    info.world_rank = rank;
-    info.world_size = size;
-    info.node = my_node;
-    info.node_of = node_of;
-    info.local_rank = local_rank;
-    info.local_size = nlocal;
-    info.local_ranks = local_ranks;
-    info.job_id = job_id;
-    info.progress = mpid_progress;
-    info.progress_until = mpid_progress_until;
+    mpid_chan_info *info = &mpid_st.job.info;
+    info->world_rank = rank;
+    info->world_size = size;
+    info->node = my_node;
+    info->node_of = mpid_st.job.node_of;
+    info->local_rank = local_rank;
+    info->local_size = nlocal;
+    info->local_ranks = mpid_st.job.local_ranks;
+    info->job_id = mpid_st.job.id;
+    info->progress = mpid_progress;
+    info->progress_until = mpid_progress_until;
 
     /* CLUMPI_NET: how other nodes are reached: "direct" (a libfabric
      * endpoint per rank) or "agent" (the node's NI agent, netmod/agent). */
@@ -120,37 +117,37 @@ int mpid_init(void)
 
     mpid_st.nchans = 0;
     mpid_st.net_chan = NULL;
-    if (mpid_channel_self.init(&info) != 0)
+    if (mpid_channel_self.init(info) != 0)
         return MPI_ERR_OTHER;
     mpid_st.self_busy = mpid_channel_self.pending;
     /* shm's init holds PMI barriers, which every rank must join: on several
      * nodes a rank alone on its node takes part too (and makes no segment) */
-    if (nlocal > 1 || nnodes > 1) {
-        int rc = mpid_node_chan->init(&info);
+    if (nlocal > 1 || mpid_st.job.nnodes > 1) {
+        int rc = mpid_node_chan->init(info);
         if (rc != 0) {
             cu_warn("shared-memory channel failed to start (%d)", rc);
             return MPI_ERR_OTHER;
         }
-        shm_up = 1;
+        mpid_st.job.shm_up = 1;
         if (nlocal > 1) {
             mpid_st.chans[mpid_st.nchans++] = mpid_node_chan;
             mpid_st.sleep_chan = mpid_node_chan->arm_sleep ? mpid_node_chan : NULL;
         }
     }
-    if (nnodes > 1) {
-        int rc = netch->init(&info);
+    if (mpid_st.job.nnodes > 1) {
+        int rc = netch->init(info);
         if (rc != 0) {
             cu_warn("network channel (%s) failed to start: %s", netch->name,
                     strerror(rc < 0 ? -rc : rc));
             return MPI_ERR_OTHER;
         }
-        net_up = 1;
+        mpid_st.job.net_up = 1;
         mpid_net_init(netch);
         cu_sigfault_reset_foreign();   /* providers may install more */
     }
-    if (mpid_route_init(node_of, my_node, shm_up && nlocal > 1) != 0)
+    if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))
         return MPI_ERR_NO_MEM;
-    mpid_progress_init(nlocal, net_up && netch == &mpid_channel_agent);
+    mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
     return MPI_SUCCESS;
 }
 
@@ -164,13 +161,13 @@ const mpid_channel *mpid_net_open_dynamic(void)
 {
     if (mpid_st.dyn_chan)
         return mpid_st.dyn_chan;
-    if (net_up && mpid_st.net_chan->dyn) {
+    if (mpid_st.job.net_up && mpid_st.net_chan->dyn) {
         mpid_st.dyn_chan = mpid_st.net_chan;
         return mpid_st.dyn_chan;
     }
-    info.dynamic = 1;
-    int rc = mpid_channel_ofi.init(&info);
-    info.dynamic = 0;
+    mpid_st.job.info.dynamic = 1;
+    int rc = mpid_channel_ofi.init(&mpid_st.job.info);
+    mpid_st.job.info.dynamic = 0;
     if (rc != 0) {
         cu_warn("network channel (ofi) failed to start for peers of other jobs: %s",
                 strerror(rc < 0 ? -rc : rc));
@@ -178,11 +175,11 @@ const mpid_channel *mpid_net_open_dynamic(void)
     }
     cu_sigfault_reset_foreign();
     mpid_st.dyn_chan = &mpid_channel_ofi;
-    if (!net_up) {
-        net_up = 1;
+    if (!mpid_st.job.net_up) {
+        mpid_st.job.net_up = 1;
         mpid_net_init(&mpid_channel_ofi);
     } else {
-        dyn_own = 1;
+        mpid_st.job.dyn_own = 1;
         mpid_st.chans[mpid_st.nchans++] = &mpid_channel_ofi;
     }
     return mpid_st.dyn_chan;
@@ -201,17 +198,17 @@ int mpid_finalize(void)
     if (mpid_st.world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
     mpid_node_area_finalize();
-    if (dyn_own)
+    if (mpid_st.job.dyn_own)
         mpid_channel_ofi.finalize();
-    dyn_own = 0;
+    mpid_st.job.dyn_own = 0;
     mpid_st.dyn_chan = NULL;
-    if (net_up)
+    if (mpid_st.job.net_up)
         mpid_st.net_chan->finalize();
-    net_up = 0;
+    mpid_st.job.net_up = 0;
     mpid_st.net_chan = NULL;
-    if (shm_up)
+    if (mpid_st.job.shm_up)
         mpid_node_chan->finalize();
-    shm_up = 0;
+    mpid_st.job.shm_up = 0;
     mpid_channel_self.finalize();
     mpid_st.nchans = 0;
     mpid_st.sleep_chan = NULL;
@@ -219,9 +216,9 @@ int mpid_finalize(void)
     mpid_ctxq_finalize();
     mpid_req_finalize();
     cu_pmi_finalize();
-    free(node_of);
-    free(local_ranks);
-    node_of = local_ranks = NULL;
+    free(mpid_st.job.node_of);
+    free(mpid_st.job.local_ranks);
+    mpid_st.job.node_of = mpid_st.job.local_ranks = NULL;
     return MPI_SUCCESS;
 }
 

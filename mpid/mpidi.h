@@ -165,11 +165,21 @@ static inline mpid_req *mpid_req_of_q(mpid_mq_elem *e)
 }
 
 /* ---- the device's state ---------------------------------------------------
- * One instance, mpid_st (init.c). What only one file uses stays static in
- * that file. */
+ * One instance, mpid_st (init.c). */
 typedef struct mpid_state {
     /* this process in MPI_COMM_WORLD */
     int world_rank, world_size;
+    /* the job (init.c): nodes, this node's ranks, its name for segments */
+    struct {
+        int *node_of;                 /* [world size]: each rank's node */
+        int *local_ranks;             /* this node's world ranks, ascending */
+        int nnodes;
+        int appnum;                   /* MPI_APPNUM (PMI) */
+        char id[128];                 /* for shm segment names */
+        mpid_chan_info info;          /* what the channels are opened with */
+        int shm_up, net_up;           /* channels open */
+        int dyn_own;                  /* the direct endpoint for other jobs beside the agent */
+    } job;
     /* routing (route.c): an entry per world rank and dynamic-process slot */
     struct mpid_dest *dests;          /* [world size + MPID_DYN_MAX] */
     int dyn_top;                      /* slots below it may be in use */
@@ -205,6 +215,11 @@ typedef struct mpid_state {
     /* request pool (request.c) */
     mpid_req *req_pool;
     long detached;                    /* requests freed by the user before completion */
+    struct mpid_slab *slabs;          /* every slab of requests, for mpid_req_finalize */
+    mpid_message *msg_pool;           /* free unexpected-message records */
+    /* routing limits (route.c; CLUMPI_EAGER_LIMIT, CLUMPI_NO_RMA) */
+    long eager_cap;                   /* < 0: none */
+    int no_rma_all;
 } mpid_state;
 extern mpid_state mpid_st;
 

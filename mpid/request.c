@@ -10,19 +10,18 @@
 #define SLAB 64
 
 
-struct slab {
-    struct slab *next;   /* every slab, for mpid_req_finalize */
-    mpid_req     r[SLAB];
+struct mpid_slab {
+    struct mpid_slab *next;   /* every slab, for mpid_req_finalize */
+    mpid_req          r[SLAB];
 };
-static struct slab *slabs;
 
 mpid_req *mpid_req_alloc_slow(int kind)
 {
-    struct slab *sl = calloc(1, sizeof *sl);
+    struct mpid_slab *sl = calloc(1, sizeof *sl);
     if (!sl)
         return NULL;
-    sl->next = slabs;
-    slabs = sl;
+    sl->next = mpid_st.slabs;
+    mpid_st.slabs = sl;
     for (int i = 0; i < SLAB; i++) {
         sl->r[i].pub.priv = &sl->r[i].p;
         sl->r[i].p.next = mpid_st.req_pool;
@@ -33,9 +32,9 @@ mpid_req *mpid_req_alloc_slow(int kind)
 
 void mpid_req_finalize(void)
 {
-    while (slabs) {
-        struct slab *sl = slabs;
-        slabs = sl->next;
+    while (mpid_st.slabs) {
+        struct mpid_slab *sl = mpid_st.slabs;
+        mpid_st.slabs = sl->next;
         free(sl);
     }
     mpid_st.req_pool = NULL;
@@ -126,19 +125,18 @@ int mpid_wait(mpid_request *req)
 }
 
 /* ---- unexpected-message records ----------------------------------------- */
-static mpid_message *msg_pool;
 
 mpid_message *mpid_msg_alloc(size_t payload)
 {
-    mpid_message *m = msg_pool;
+    mpid_message *m = mpid_st.msg_pool;
     if (m)
-        msg_pool = m->next_free;
+        mpid_st.msg_pool = m->next_free;
     else if (!(m = malloc(sizeof *m)))
         return NULL;
     m->data = m->inl;
     if (payload > MPID_UNEXP_INLINE && !(m->data = malloc(payload))) {
-        m->next_free = msg_pool;
-        msg_pool = m;
+        m->next_free = mpid_st.msg_pool;
+        mpid_st.msg_pool = m;
         return NULL;
     }
     return m;
@@ -148,6 +146,6 @@ void mpid_msg_free(mpid_message *m)
 {
     if (m->data != m->inl)
         free(m->data);
-    m->next_free = msg_pool;
-    msg_pool = m;
+    m->next_free = mpid_st.msg_pool;
+    mpid_st.msg_pool = m;
 }

@@ -8,8 +8,6 @@
 #include "mpid/mpidi.h"
 #include "src/util/param.h"
 
-static long eager_cap = -1;
-static int no_rma_all;
 
 /* Ranks no channel reaches (other nodes until a network channel exists):
  * every send fails at once, so callers get an error instead of a hang. */
@@ -33,9 +31,9 @@ void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
     d->cnt_kind = ch == &mpid_channel_self ? MPID_CNT_SELF
                   : ch == mpid_node_chan ? MPID_CNT_SHM : MPID_CNT_NET;
     d->eager_max = ch->max_payload;
-    if (eager_cap >= 0 && (size_t)eager_cap < d->eager_max)
-        d->eager_max = (size_t)eager_cap;
-    d->no_rma = no_rma_all;
+    if (mpid_st.eager_cap >= 0 && (size_t)mpid_st.eager_cap < d->eager_max)
+        d->eager_max = (size_t)mpid_st.eager_cap;
+    d->no_rma = mpid_st.no_rma_all;
 }
 
 int mpid_route_init(const int *node_of, int my_node, int shm_up)
@@ -49,9 +47,9 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
     mpid_st.dyn_top = n;
     /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
      * force rendezvous for small messages). */
-    eager_cap = cu_param_int("EAGER_LIMIT");
+    mpid_st.eager_cap = cu_param_int("EAGER_LIMIT");
     /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
-    no_rma_all = cu_param_int("NO_RMA") != 0;
+    mpid_st.no_rma_all = cu_param_int("NO_RMA") != 0;
     for (int w = 0; w < n; w++) {
         mpid_dest *d = &mpid_st.dests[w];
         if (w == mpid_st.world_rank)
