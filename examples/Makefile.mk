@@ -17,7 +17,8 @@ examples_pi_LDADD = libmpi.la
 examples_pi_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 examples_stencil_SOURCES = examples/stencil.c
-examples_stencil_LDADD = libmpi.la
+# sin, cos: libm, which mpicc does not add (nor do MPICH's and Open MPI's)
+examples_stencil_LDADD = libmpi.la -lm
 examples_stencil_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 examples_ordered_bcast_SOURCES = examples/ordered_bcast.c

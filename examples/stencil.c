@@ -7,7 +7,7 @@
  * with point-to-point messages and compares it with the same computation done
  * serially; they must agree exactly.
  *
- *   mpicc examples/stencil.c -o stencil && mpirun -n 4 ./stencil [N] [steps]
+ *   mpicc examples/stencil.c -o stencil -lm && mpirun -n 4 ./stencil [N] [steps]
  */
 #include <math.h>
 #include <mpi.h>

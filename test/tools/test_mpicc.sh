@@ -41,6 +41,20 @@ if command -v "$(sed -n 's/^CC="\${CLUMPI_CC:-\${MPICC_CC:-\(.*\)}}"$/\1/p' "$MP
     printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); return MPI_Finalize(); }\n' >"$TMP/hello.c"
     CLUMPI_CFLAGS="-I$top_srcdir/src/include" "$MPICC" -c "$TMP/hello.c" -o "$TMP/hello.o" 2>"$TMP/err"
     check "compiles a program against mpi.h" [ -s "$TMP/hello.o" ]
+    # Each example builds with the mpicc line of its header (libm included)
+    # against the library of this build tree.
+    if [ -e "$top_builddir/.libs/libmpi.so" ]; then
+        for src in "$top_srcdir"/examples/*.c; do
+            line=$(sed -n 's|^ \*   \(mpicc examples/.*\.c -o [^&]*\).*|\1|p' "$src" | head -n 1)
+            set -- $line
+            shift 2
+            name=$(basename "$src" .c)
+            rm -f "$TMP/$name"
+            CLUMPI_CFLAGS="-I$top_srcdir/src/include -L$top_builddir/.libs" \
+                "$MPICC" "$src" "$@" -o "$TMP/$name" >"$TMP/err" 2>&1
+            check "examples/$name.c builds as its header says ($line)" [ -x "$TMP/$name" ]
+        done
+    fi
 fi
 
 finish
