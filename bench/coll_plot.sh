@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/coll_plot.sh — gnuplot PNG and SVG plots of bench/coll results:
 # per operation and rank count, latency (avg over ranks) against message
-# size, one line per MPI and algorithm; per operation and size, latency
+# size, one line per MPI and algorithm (one bar each when the operation has
+# no size, as barrier); per operation and size, latency
 # against node count (against ranks when all runs share one node).
 #
 # usage: bench/coll_plot.sh RESULTS.csv [OUTDIR]
@@ -22,7 +23,11 @@ nodes_max=$(tail -n +2 "$csv" | cut -d, -f5 | sort -n | tail -1)
 
 for d in "$tmp"/size.*; do
     k=${d##*/size.}; op=${k%.*}; np=${k##*.}
-    gp_plot "$out/$op-size-np$np" "$op, $np ranks" "bytes" "$ylab" 1 1 1 2 "$d"/*
+    if [ "$(cat "$d"/* | awk '$1 > 0 { print; exit }')" ]; then
+        gp_plot "$out/$op-size-np$np" "$op, $np ranks" "bytes" "$ylab" 1 1 1 2 "$d"/*
+    else    # no sizes (barrier): one bar per MPI and algorithm
+        gp_bars "$out/$op-np$np" "$op, $np ranks" "$ylab" 2 "$d"/*
+    fi
 done
 for d in "$tmp"/nodes.*; do
     k=${d##*/nodes.}; op=${k%.*}; b=${k##*.}
