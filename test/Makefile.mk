@@ -62,9 +62,9 @@ MPI_TESTS = test/mpi/pingpong \
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
 # dynamic processes across separately started jobs
-check_PROGRAMS += test/mpi/connect
-TESTS += test/mpi/connect.sh test/mpi/spawn_fail.sh
-EXTRA_DIST += test/mpi/connect.sh test/mpi/spawn_fail.sh
+check_PROGRAMS += test/mpi/connect test/mpi/dyn_vanish
+TESTS += test/mpi/connect.sh test/mpi/spawn_fail.sh test/mpi/dyn_vanish.sh
+EXTRA_DIST += test/mpi/connect.sh test/mpi/spawn_fail.sh test/mpi/dyn_vanish.sh
 
 EXTRA_DIST += test/mpi/run-mpi-test test/mpi/mpirun-env.sh test/mpi/crash.sh \
 	test/mpi/nodes.sh test/mpi/vanish.sh
@@ -83,6 +83,10 @@ check-long-nodes: $(MPI_TESTS) src/tools/mpirun
 test_mpi_port_SOURCES = test/mpi/port.c test/mpi/mtest.h
 test_mpi_port_LDADD = $(MPI_TEST_LIBS)
 test_mpi_port_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_dyn_vanish_SOURCES = test/mpi/dyn_vanish.c test/mpi/mtest.h
+test_mpi_dyn_vanish_LDADD = $(MPI_TEST_LIBS)
+test_mpi_dyn_vanish_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_connect_SOURCES = test/mpi/connect.c test/mpi/mtest.h
 test_mpi_connect_LDADD = $(MPI_TEST_LIBS)

@@ -301,7 +301,12 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
 
 static int ofi_progress(int budget)
 {
-    return ofi_poll(budget);
+    int n = ofi_poll(budget);
+    /* processes of other jobs are probed while we idle: no mpirun of
+     * ours would tell us they died */
+    if (__builtin_expect(n == 0 && ofi_st.dyn_top > ofi_st.size, 0))
+        ofi_alive_check(-1);
+    return n;
 }
 
 static const mpid_chan_net_rma ofi_net_rma = {

@@ -110,12 +110,13 @@ struct ofi_state {
     unsigned long quiet_cqe;  /* ncqe when quiet_ns was taken */
     long long quiet_ns;       /* no completion since */
     long long probe_ns;       /* last probe round */
-    unsigned char *bye;       /* [size]: the peer said it finalized */
+    unsigned char *bye;       /* [cap]: the peer said it finalized */
     int *tx_out;              /* [cap]: our sends in flight to each peer */
-    long long *probe_at;      /* [size]: when the probe in flight was posted, or 0 */
-    long long *probe_again;   /* [size]: since when posting one says EAGAIN, or 0 */
-    unsigned char *probe_judged; /* [size]: it went out with nothing queued before it */
-    struct fi_context2 *probe_ctx; /* [size] */
+    long long *probe_at;      /* [cap]: when the probe in flight was posted, or 0 */
+    long long *probe_again;   /* [cap]: since when posting one says EAGAIN, or 0 */
+    unsigned char *probe_judged; /* [cap]: it went out with nothing queued before it */
+    struct fi_context2 *probe_ctx; /* [cap] */
+    int dyn_top;              /* dynamic peer slots below it may be in the AV */
     ofi_wire probe_msg;
     struct fid_mr *probe_mr;
     void *probe_desc;
@@ -200,6 +201,7 @@ int  ofi_alive_probing(void);     /* a probe is out: nap, don't block */  /* wai
 int  ofi_alive_probe_peer(const void *ctx);   /* a probe's context: its peer, else -1 */
 void ofi_alive_probe_done(int rank);
 void ofi_alive_bye(void);        /* finalizing: tell the peers we talked to */
+void ofi_alive_reset(int peer);  /* a dynamic peer's slot starts or ends */
 int  ofi_alive_said_bye(int rank);
 int  ofi_alive_packet(const ofi_wire *w);   /* the channel's own packet? */
 

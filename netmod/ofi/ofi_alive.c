@@ -25,6 +25,10 @@
  * probe queued behind them and ended a correct job. Where mpirun sees the
  * processes (emulated nodes, ssh that dies with the rank) it ends the job
  * anyway; probes are for hosts that can vanish silently.
+ * Processes of other jobs (dynamic peers) are probed by default
+ * (CLUMPI_DYN_PROBE_S, 5 s): no mpirun of ours sees them die, and a
+ * receive from one that did would wait forever. Their loss ends the job
+ * naming the peer's slot and address.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +40,20 @@
 #define OFI_QUIET_NS 1000000000LL   /* idle this long: probe */
 
 static long long probe_limit_ns;   /* a probe not sent after this: lost peer; 0: off */
+static long long dyn_limit_ns;     /* the same for dynamic peers */
+
+/* The limit for peer r: world ranks and dynamic peers have their own. */
+static long long limit_of(int r)
+{
+    return r < ofi_st.size ? probe_limit_ns : dyn_limit_ns;
+}
 
 int ofi_alive_open(void)
 {
-    size_t n = (size_t)ofi_st.size;
+    size_t n = (size_t)ofi_st.cap;
     probe_limit_ns = cu_param_int("OFI_PROBE_S") * 1000000000LL;
+    dyn_limit_ns = cu_param_int("DYN_PROBE_S") * 1000000000LL;
+    ofi_st.dyn_top = ofi_st.size;
     ofi_st.bye = calloc(n, 1);
     ofi_st.tx_out = calloc((size_t)ofi_st.cap, sizeof *ofi_st.tx_out);
     ofi_st.probe_at = calloc(n, sizeof *ofi_st.probe_at);
@@ -71,7 +84,7 @@ int ofi_alive_probe_peer(const void *ctx)
     if (!ofi_st.probe_ctx)
         return -1;
     const struct fi_context2 *c = ctx;
-    if (c < ofi_st.probe_ctx || c >= ofi_st.probe_ctx + ofi_st.size)
+    if (c < ofi_st.probe_ctx || c >= ofi_st.probe_ctx + ofi_st.cap)
         return -1;
     return (int)(c - ofi_st.probe_ctx);
 }
@@ -87,9 +100,9 @@ static void probe(int rank, long long t)
     if (ofi_st.bye[rank])
         return;
     if (ofi_st.probe_at[rank]) {
-        if (ofi_st.probe_judged[rank] && t - ofi_st.probe_at[rank] > probe_limit_ns)
+        if (ofi_st.probe_judged[rank] && t - ofi_st.probe_at[rank] > limit_of(rank))
             ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent in "
-                                              "CLUMPI_OFI_PROBE_S");
+                                              "CLUMPI_OFI_PROBE_S (_DYN_PROBE_S)");
         return;
     }
     if (!ofi_st.probe_desc && ofi_st.mr_local &&
@@ -104,9 +117,9 @@ static void probe(int rank, long long t)
          * counts as not sent, unless our own data is queued first */
         if (!ofi_st.probe_again[rank] || ofi_st.tx_out[rank])
             ofi_st.probe_again[rank] = t;
-        else if (t - ofi_st.probe_again[rank] > probe_limit_ns)
+        else if (t - ofi_st.probe_again[rank] > limit_of(rank))
             ofi_lost_peer(rank, FI_ETIMEDOUT, "an 8-byte probe could not be sent in "
-                                              "CLUMPI_OFI_PROBE_S");
+                                              "CLUMPI_OFI_PROBE_S (_DYN_PROBE_S)");
         return;
     }
     if (rc)
@@ -118,7 +131,7 @@ static void probe(int rank, long long t)
 
 void ofi_alive_check(int only)
 {
-    if (probe_limit_ns <= 0)
+    if (probe_limit_ns <= 0 && (dyn_limit_ns <= 0 || ofi_st.dyn_top == ofi_st.size))
         return;
     long long t = cu_now_ns();
     if (ofi_st.ncqe != ofi_st.quiet_cqe || !ofi_st.quiet_ns) {
@@ -128,8 +141,8 @@ void ofi_alive_check(int only)
     if (t - ofi_st.quiet_ns < OFI_QUIET_NS || t - ofi_st.probe_ns < OFI_QUIET_NS)
         return;
     ofi_st.probe_ns = t;
-    for (int r = 0; r < ofi_st.size; r++)
-        if ((only < 0 || r == only) && ofi_st.addr[r] != FI_ADDR_NOTAVAIL)
+    for (int r = probe_limit_ns > 0 ? 0 : ofi_st.size; r < ofi_st.dyn_top; r++)
+        if ((only < 0 || r == only) && ofi_st.addr[r] != FI_ADDR_NOTAVAIL && limit_of(r) > 0)
             probe(r, t);
 }
 
@@ -139,9 +152,9 @@ void ofi_alive_check(int only)
  * for the 100 ms timeouts, judging the probe took ~11 s instead of ~7. */
 int ofi_alive_probing(void)
 {
-    if (probe_limit_ns <= 0)
+    if (probe_limit_ns <= 0 && (dyn_limit_ns <= 0 || ofi_st.dyn_top == ofi_st.size))
         return 0;
-    for (int r = 0; r < ofi_st.size; r++)
+    for (int r = 0; r < ofi_st.dyn_top; r++)
         if (ofi_st.probe_at[r] || ofi_st.probe_again[r])
             return 1;
     return 0;
@@ -150,9 +163,11 @@ int ofi_alive_probing(void)
 void ofi_alive_bye(void)
 {
     ofi_wire w = { .src = (uint32_t)ofi_st.rank, .kind = OFI_WIRE_BYE };
-    for (int r = 0; r < ofi_st.size; r++) {
+    for (int r = 0; r < ofi_st.dyn_top; r++) {
         if (ofi_st.addr[r] == FI_ADDR_NOTAVAIL)
             continue;
+        if (r >= ofi_st.size)   /* a dynamic peer knows us by its own number */
+            w.src = ofi_st.dyn_src[r - ofi_st.size];
         for (int k = 0; k < 1000 && fi_inject(ofi_st.ep, &w, sizeof w, ofi_st.addr[r]) == -FI_EAGAIN;
              k++)
             ofi_poll(16);
@@ -161,7 +176,16 @@ void ofi_alive_bye(void)
 
 int ofi_alive_said_bye(int rank)
 {
-    return ofi_st.bye && (unsigned)rank < (unsigned)ofi_st.size && ofi_st.bye[rank];
+    return ofi_st.bye && (unsigned)rank < (unsigned)ofi_st.cap && ofi_st.bye[rank];
+}
+
+void ofi_alive_reset(int peer)
+{
+    ofi_st.bye[peer] = 0;
+    ofi_st.probe_again[peer] = 0;
+    ofi_st.probe_judged[peer] = 0;
+    if (peer >= ofi_st.dyn_top)
+        ofi_st.dyn_top = peer + 1;
 }
 
 int ofi_alive_packet(const ofi_wire *w)

@@ -38,6 +38,7 @@ int ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id)
     }
     ofi_st.addr[peer] = fa;
     ofi_st.dyn_src[peer - ofi_st.size] = (uint32_t)my_id;
+    ofi_alive_reset(peer);
     return 0;
 }
 
@@ -50,4 +51,5 @@ void ofi_dyn_peer_del(int peer)
         return;
     fi_av_remove(ofi_st.av, &ofi_st.addr[peer], 1, 0);
     ofi_st.addr[peer] = FI_ADDR_NOTAVAIL;
+    ofi_alive_reset(peer);
 }

@@ -84,9 +84,19 @@ static int is_rx(void *ctx)
  * the peer is gone, and with it whatever it would have sent us. */
 void ofi_lost_peer(int rank, int err, const char *detail)
 {
-    char msg[600];
-    snprintf(msg, sizeof msg, "ofi: lost the connection to rank %d (send failed: %s%s%s); "
-             "ending the job", rank, fi_strerror(err), detail && *detail ? ", " : "",
+    char msg[700], who[200];
+    snprintf(who, sizeof who, "rank %d", rank);
+    if (rank >= ofi_st.size) {   /* a process of another job: its address names it */
+        char a[120] = "?", raw[128];
+        size_t alen = sizeof a, rlen = sizeof raw;
+        if (rank < ofi_st.cap && ofi_st.addr[rank] != FI_ADDR_NOTAVAIL &&
+            fi_av_lookup(ofi_st.av, ofi_st.addr[rank], raw, &rlen) == 0 && rlen <= sizeof raw)
+            fi_av_straddr(ofi_st.av, raw, a, &alen);
+        snprintf(who, sizeof who, "a process of another job (dynamic slot %d, at %.100s)",
+                 rank, a);
+    }
+    snprintf(msg, sizeof msg, "ofi: lost the connection to %s (send failed: %s%s%s); "
+             "ending the job", who, fi_strerror(err), detail && *detail ? ", " : "",
              detail && *detail ? detail : "");
     cu_pmi_abort(1, msg);
 }
