@@ -111,6 +111,45 @@ Test(param, suffixes_and_range)
     cu_param_set_str(i, NULL);
 }
 
+Test(param, enum_spellings)
+{
+    int cma = cu_param_find("SHM_CMA"), over = cu_param_find("OVERSUBSCRIBED");
+    long v;
+    const struct { int idx; const char *text; long want; int ok; } cases[] = {
+        { cma, "0", 0, 1 }, { cma, "1", 1, 1 }, { cma, "off", 0, 1 }, { cma, "ON", 1, 1 },
+        { cma, "no", 0, 1 }, { cma, "Yes", 1, 1 }, { cma, "false", 0, 1 }, { cma, "TRUE", 1, 1 },
+        { cma, "2", 0, 0 }, { cma, "-1", 0, 0 }, { cma, "auto", 0, 0 }, { cma, "onn", 0, 0 },
+        { over, "-1", -1, 1 }, { over, "auto", -1, 1 }, { over, "yes", 1, 1 },
+        { over, "no", 0, 1 }, { over, "2", 0, 0 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cr_assert_eq(cu_param_set_str(cases[k].idx, cases[k].text), 0);
+        int rc = cu_param_try_int_at(cases[k].idx, &v);
+        cr_assert_eq(rc == 0, cases[k].ok, "%s", cases[k].text);
+        if (cases[k].ok)
+            cr_assert_eq(v, cases[k].want, "%s: %ld", cases[k].text, v);
+    }
+    cu_param_set_str(cma, NULL);
+    cu_param_set_str(over, NULL);
+    cr_assert(cu_param_in_enum(cma, 1) && !cu_param_in_enum(cma, 2));
+    cr_assert(cu_param_in_enum(cu_param_find("SPIN"), 12345), "no enumeration: any value");
+}
+
+Test(param, check_all_finds_an_unread_malformed_value, .exit_code = 1)
+{
+    setenv("CLUMPI_AGENT_STATS", "maybe", 1);
+    cu_param_check_all();
+}
+
+Test(param, check_all_passes_good_values)
+{
+    setenv("CLUMPI_AGENT_STATS", "true", 1);
+    setenv("CLUMPI_NET", "agent", 1);
+    cu_param_check_all();
+    unsetenv("CLUMPI_AGENT_STATS");
+    unsetenv("CLUMPI_NET");
+}
+
 Test(param, malformed_is_fatal, .exit_code = 1)
 {
     setenv("CLUMPI_SPIN", "lots", 1);
