@@ -39,11 +39,10 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
                        const coll_op *op, int root, const mpid_comm *comm)
 {
     int p = comm->size, rank = comm->rank, tag = COLL_TAG_REDUCE;
-    if (count == 0)
-        return MPI_SUCCESS;
-    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    if (p == 1)
-        return coll_copy_same(mine, rbuf, count, dt);
+    const void *mine;
+    int rc;
+    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
+        return rc;
     int troot = op->commute ? root : 0;
     int vrank = (rank - troot + p) % p;
     int vp, vl, vr;
@@ -62,7 +61,7 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
      * result (rbuf, or a full buffer that rank 0 forwards to the root). */
     coll_tmp kt[2][2], ot;
     mpid_request *rq[2][2] = { { NULL, NULL }, { NULL, NULL } }, *sq = NULL;
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 2; q++) {
             kt[c][q].heap = NULL;

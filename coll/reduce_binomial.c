@@ -15,11 +15,10 @@ int coll_reduce_binomial_tag(const void *sbuf, void *rbuf, size_t count, const c
                              const coll_op *op, int root, const mpid_comm *comm, int tag)
 {
     int p = comm->size, rank = comm->rank;
-    if (count == 0)
-        return MPI_SUCCESS;
-    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    if (p == 1)
-        return coll_copy_same(mine, rbuf, count, dt);
+    const void *mine;
+    int rc;
+    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
+        return rc;
     int troot = op->commute ? root : 0;
     int vrank = (rank - troot + p) % p;
     int nchild = 0, mask;
@@ -32,7 +31,7 @@ int coll_reduce_binomial_tag(const void *sbuf, void *rbuf, size_t count, const c
      * lands in b[(k-1) % 2]. At the root, arrange for the last one to be
      * rbuf (b[0] must not be rbuf when rbuf holds my operand). */
     coll_tmp t1, t2;
-    int rc = MPI_SUCCESS;
+    rc = MPI_SUCCESS;
     t1.heap = t2.heap = NULL;
     void *b[2] = { NULL, NULL };
     int final_here = rank == root && rank == troot;

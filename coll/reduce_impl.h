@@ -65,6 +65,18 @@ static inline int coll_red_prologue(const void *sbuf, void *rbuf, size_t count,
     return t && (*rc = coll_tmp_alloc(t, count, dt)) != MPI_SUCCESS;
 }
 
+/* The opening of a rooted reduction: *mine is my operand (rbuf when in
+ * place). 1 when that is all (no elements; one rank: my operand copied to
+ * rbuf), *rc saying how it went; 0 when the algorithm goes on. */
+static inline int coll_reduce_prologue(const void *sbuf, void *rbuf, size_t count,
+                                       const cu_dtype *dt, const mpid_comm *comm,
+                                       const void **mine, int *rc)
+{
+    *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    *rc = count == 0 || comm->size > 1 ? MPI_SUCCESS : coll_copy_same(*mine, rbuf, count, dt);
+    return count == 0 || comm->size == 1;
+}
+
 /* One step of recursive doubling (recdbl_step.c): send *acc to peer while
  * receiving its partial result into *in, then combine in rank order: *acc
  * becomes peer's op mine when peer_first, else mine op peer's. In the second

@@ -61,14 +61,13 @@ int coll_reduce_rabenseifner(const void *sbuf, void *rbuf, size_t count, const c
                              const coll_op *op, int root, const mpid_comm *comm)
 {
     int p = comm->size, rank = comm->rank, tag = COLL_TAG_REDUCE;
-    if (count == 0)
-        return MPI_SUCCESS;
-    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    if (p == 1)
-        return coll_copy_same(mine, rbuf, count, dt);
+    const void *mine;
+    int rc;
+    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
+        return rc;
     coll_tmp at, tt;
     at.heap = NULL;
-    int rc = coll_tmp_alloc(&tt, count, dt);
+    rc = coll_tmp_alloc(&tt, count, dt);
     if (rc != MPI_SUCCESS)
         return rc;
     void *acc = rbuf;
