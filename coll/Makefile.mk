@@ -6,8 +6,8 @@ libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h col
 	coll/shm_sync.h coll/shm_sync.c coll/barrier_shm.c \
 	coll/bcast_binomial.c coll/bcast_binary.c coll/bcast_knomial.c coll/bcast_flat.c \
 	coll/bcast_scatter_allgather.c coll/bcast_hier.c coll/bcast_shm.c \
-	coll/gather_binomial.c coll/gather_linear.c coll/gatherv_linear.c \
-	coll/scatter_binomial.c coll/scatter_linear.c coll/scatterv_linear.c \
+	coll/gather_binomial.c coll/gather_linear.c \
+	coll/scatter_binomial.c coll/scatter_linear.c \
 	coll/allgather_ring.c coll/allgather_recdbl.c coll/allgather_bruck.c \
 	coll/allgather_hier.c coll/allgatherv_ring.c \
 	coll/alltoall_pairwise.c coll/alltoall_bruck.c coll/alltoall_linear.c \

@@ -1,30 +1,32 @@
 /*
- * scatter_linear.c — linear scatter: the root sends every rank its block
- * directly, all sends posted at once. No copies; the choice for large
- * blocks.
+ * scatter_linear.c — linear scatter and scatterv: the root sends every
+ * rank its block at once. One step, p-1 messages at the root: the choice
+ * for large blocks. Empty blocks send nothing (root and receiver agree on
+ * which are empty: the type signatures match).
  */
 #include <stdlib.h>
 #include "coll/coll_impl.h"
 
-int coll_scatter_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
-                        size_t rcount, const cu_dtype *rdt, int root, const mpid_comm *comm)
+/* Both forms: block i is coll_blk(sbuf, displs, scount, i) of
+ * coll_blk_count(scounts, scount, i) elements (scounts NULL: MPI_Scatter's). */
+static int scatter_linear(const void *sbuf, const int *scounts, const int *displs, size_t scount,
+                          const cu_dtype *sdt, void *rbuf, size_t rcount, const cu_dtype *rdt,
+                          int root, const mpid_comm *comm, int tag)
 {
-    int p = comm->size, me = comm->rank;
+    int p = comm->size, me = comm->rank, rc = MPI_SUCCESS;
     if (me != root)
-        return cu_dtype_bytes(rdt, rcount) == 0
-                   ? MPI_SUCCESS
-                   : coll_recv(rbuf, rcount, rdt, root, COLL_TAG_SCATTER, comm);
-    int rc = MPI_SUCCESS;
-    ptrdiff_t ext = (ptrdiff_t)scount * sdt->extent;
-    const char *sb = sbuf;
-    if (p > 1 && cu_dtype_bytes(sdt, scount) > 0) {
+        return cu_dtype_bytes(rdt, rcount) == 0 ? MPI_SUCCESS
+                                                : coll_recv(rbuf, rcount, rdt, root, tag, comm);
+    if (p > 1) {
         mpid_request **reqs = calloc((size_t)p, sizeof *reqs);
         if (!reqs)
             return MPI_ERR_NO_MEM;
         for (int i = 1; i < p && rc == MPI_SUCCESS; i++) {
             int dst = (root + i) % p;
-            rc = mpid_isend(sb + dst * ext, scount, sdt, dst, COLL_TAG_SCATTER, comm,
-                            MPID_CTX_COLL, MPID_SEND_STANDARD, &reqs[i]);
+            size_t n = coll_blk_count(scounts, scount, dst);
+            if (cu_dtype_bytes(sdt, n) > 0)
+                rc = mpid_isend(coll_blk(sbuf, displs, scount, dst, sdt), n, sdt, dst, tag,
+                                comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &reqs[i]);
         }
         int rc2 = coll_waitall(p, reqs);
         free(reqs);
@@ -32,6 +34,22 @@ int coll_scatter_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, vo
             rc = rc2;
     }
     if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
-        rc = coll_copy(sb + me * ext, scount, sdt, rbuf, rcount, rdt);
+        rc = coll_copy(coll_blk(sbuf, displs, scount, me, sdt),
+                       coll_blk_count(scounts, scount, me), sdt, rbuf, rcount, rdt);
     return rc;
+}
+
+int coll_scatter_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
+                        size_t rcount, const cu_dtype *rdt, int root, const mpid_comm *comm)
+{
+    return scatter_linear(sbuf, NULL, NULL, scount, sdt, rbuf, rcount, rdt, root, comm,
+                          COLL_TAG_SCATTER);
+}
+
+int coll_scatterv_linear(const void *sbuf, const int *scounts, const int *displs,
+                         const cu_dtype *sdt, void *rbuf, size_t rcount, const cu_dtype *rdt,
+                         int root, const mpid_comm *comm)
+{
+    return scatter_linear(sbuf, scounts, displs, 0, sdt, rbuf, rcount, rdt, root, comm,
+                          COLL_TAG_SCATTERV);
 }
