@@ -229,6 +229,10 @@ int main(int argc, char **argv)
     base = base ? base + 1 : argv[0];
     const char *self = strcmp(base, "mpiexec") == 0 ? "mpiexec" : "mpirun";
     ensure_std_fds();
+    /* An ignored SIGCHLD (inherited from a shell or a harness) would make
+     * the kernel reap our children unseen: no signal, and waitpid fails
+     * with ECHILD. We watch every child, so take the default back. */
+    signal(SIGCHLD, SIG_DFL);
 
     struct mpirun_opts o;
     mpirun_parse_opts(&o, argc, argv, self);

@@ -10,6 +10,7 @@
  *   exit0   return 0 from main without MPI_Finalize
  *   kill    raise(SIGKILL)
  *   abortsub MPI_Abort on a communicator of the victim alone
+ *   ok      nobody dies: every rank finalizes
  * The launcher must end the whole job, non-zero, within about 2 s.
  */
 #include <mpi.h>
@@ -39,6 +40,10 @@ int main(int argc, char **argv)
     if (size > 1)
         MPI_Sendrecv(&rank, 1, MPI_INT, (rank + 1) % size, 0, &tok, 1, MPI_INT,
                      (rank - 1 + size) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (!strcmp(mode, "ok")) { /* nobody dies: the job ends normally */
+        MPI_Finalize();
+        return 0;
+    }
     MPI_Comm self_only;
     MPI_Comm_split(MPI_COMM_WORLD, rank == victim, 0, &self_only);
     if (rank == victim) {

@@ -84,6 +84,25 @@ for spec in "abort 2 1|MPI_Abort|3" "abort 4 0|MPI_Abort|3" "abort 8 3|MPI_Abort
         [ -z "$still" ] || fail "$mode/$np/$victim: left in /dev/shm: $(echo $still)"
     fi
 done
+# mpirun started with SIGCHLD ignored (as some shells and harnesses leave
+# it) must still see its children, the agents of offload mode among them:
+# a job across 2 nodes ends normally, and a crash still ends it with the line.
+if [ "$MPIRUN_IS_CLUMPI" = yes ] && command -v perl >/dev/null; then
+    for spec in "ok 0" "segv 1"; do
+        set -- $spec
+        CLUMPI_NET=agent timeout -k 5 60 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV or die' \
+            "$MPIRUN" $MPIRUN_FLAGS -n 3 --nodes 2 --timeout 50 "$bin" "$1" 1 </dev/null >"$out" 2>&1
+        rc=$?
+        echo "== SIGCHLD ignored, $1: exit $rc:"
+        sed 's/^/   | /' "$out" | head -n 10
+        if [ "$1" = ok ]; then
+            [ $rc -eq 0 ] || fail "SIGCHLD ignored: a clean job exited $rc"
+        else
+            [ $rc -ne 0 ] && [ $rc -ne 124 ] || fail "SIGCHLD ignored: a crash gave exit $rc"
+            grep -q '^mpirun.*rank 1' "$out" || fail "SIGCHLD ignored: no line naming rank 1"
+        fi
+    done
+fi
 [ $fails -eq 0 ] && echo "PASS crash" && exit 0
 echo "crash: $fails failures"
 exit 1
