@@ -248,7 +248,7 @@ void mpid_rma_ofi_free(mpid_win *w)
 /* ---- operations ---------------------------------------------------------- */
 
 /* One chunk's accesses in flight: completes when its last access does. */
-typedef struct ofi_op {
+typedef struct net_op {
     mpid_win *w;
     int target;
     mpid_rma_rec *rec;
@@ -256,9 +256,9 @@ typedef struct ofi_op {
     int err;
     int waited;                /* the issuer waits for it (and frees it) */
     char *own;                 /* our copy of the origin data, or NULL */
-} ofi_op;
+} net_op;
 
-static void op_end(ofi_op *op)
+static void op_end(net_op *op)
 {
     mpid_win *w = op->w;
     w->pending[op->target]--;
@@ -277,7 +277,7 @@ static void op_end(ofi_op *op)
 
 void mpid_on_rma_done(void *cookie, int status)
 {
-    ofi_op *op = cookie;
+    net_op *op = cookie;
     if (status < 0 && !op->err)
         op->err = MPI_ERR_OTHER;
     if (--op->left == 0)
@@ -286,18 +286,18 @@ void mpid_on_rma_done(void *cookie, int status)
 
 static int op_done(void *arg)
 {
-    return ((ofi_op *)arg)->left == 0;
+    return ((net_op *)arg)->left == 0;
 }
 
 /* The operation being issued (run_chunks calls chunk without it). */
 static mpid_rma_rec *issuing_rec;
 
-static int ofi_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *segs, int n,
+static int net_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *segs, int n,
                      const void *in, void *out, size_t len)
 {
     struct mpid_rma_ofi_win *o = w->ofi;
     int t = a->target, fetch = mpid_rma_fetches(a->kind);
-    ofi_op *op = calloc(1, sizeof *op);
+    net_op *op = calloc(1, sizeof *op);
     if (!op)
         return MPI_ERR_NO_MEM;
     /* Origin data not in the user's buffer (packed, or CAS's pair on the
@@ -372,7 +372,7 @@ static int grant_in(void *arg)
     return g->w->granted[g->target] >= g->want;
 }
 
-static int ofi_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
+static int net_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
 {
     struct mpid_rma_ofi_win *o = w->ofi;
     int t = a->target;
@@ -390,24 +390,24 @@ static int ofi_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
     if (o->under[t] == &mpid_rma_path_am && !grant_in(&g))
         mpid_progress_until(grant_in, &g);
     issuing_rec = rec;
-    int rc = mpid_rma_run_chunks(w, a, (uintptr_t)o->base[t], ofi_chunk);
+    int rc = mpid_rma_run_chunks(w, a, (uintptr_t)o->base[t], net_chunk);
     issuing_rec = NULL;
     return rc;
 }
 
-static int ofi_lock(mpid_win *w, int target, int type)
+static int net_lock(mpid_win *w, int target, int type)
 {
     return w->ofi->under[target]->lock(w, target, type);
 }
 
-static int ofi_unlock(mpid_win *w, int target, int type)
+static int net_unlock(mpid_win *w, int target, int type)
 {
     return w->ofi->under[target]->unlock(w, target, type);
 }
 
 const mpid_rma_path mpid_rma_path_ofi = {
     .name = "ofi",
-    .issue = ofi_issue,
-    .lock = ofi_lock,
-    .unlock = ofi_unlock,
+    .issue = net_issue,
+    .lock = net_lock,
+    .unlock = net_unlock,
 };

@@ -11,7 +11,7 @@
  * Every message must arrive once, intact, in per-sender order.
  *
  * Across emulated nodes this is what broke the network channel's receive
- * slabs (netmod/ofi/ofi_progress.c, rx_slab_done): libfabric 1.17's net
+ * slabs (netmod/ofi/progress.c, rx_slab_done): libfabric 1.17's net
  * provider released a slab while a packet carved from it for another
  * connection was still filling. CLUMPI_OFI_SLAB=2 makes slabs small, so
  * they are released and reposted often.

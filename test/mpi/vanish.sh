@@ -3,7 +3,7 @@
 # end, non-zero, within seconds of the death (VANISH_LIMIT, default 5, when
 # mpirun sees it; VANISH_HIDDEN_LIMIT,
 # default 10, when only the network can tell: there the opt-in probes run,
-# CLUMPI_OFI_PROBE_S=5, netmod/ofi/ofi_alive.c, for the operations net
+# CLUMPI_OFI_PROBE_S=5, netmod/ofi/alive.c, for the operations net
 # never fails), with a message naming the lost rank,
 # leaving no process of the job and no /dev/shm/clumpi-* segment behind.
 #

@@ -1,5 +1,5 @@
 /*
- * ofi_rma.c — one-sided access to peers' registered windows: fi_write,
+ * rma.c — one-sided access to peers' registered windows: fi_write,
  * fi_read and the fi_atomic family (the channel's net_rma: mem_expose, post and
  * atomic_ok). The device's window path (mpid/rma_ofi.c) posts one
  * access per target segment; each completion comes back through
@@ -22,11 +22,11 @@
 #include <string.h>
 #include <rdma/fi_atomic.h>
 #include <rdma/fi_rma.h>
-#include "netmod/ofi/ofi.h"
+#include "netmod/ofi/fab.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-struct ofi_wop ofi_wops[OFI_WOP_MAX];
+struct fab_wop fab_wops[OFI_WOP_MAX];
 static int wop_free[OFI_WOP_MAX], wop_nfree = -1;
 
 static const enum fi_datatype fi_type[] = {
@@ -50,13 +50,13 @@ static const size_t type_size[] = {
 #define NTYPES (sizeof fi_type / sizeof fi_type[0])
 #define NOPS (sizeof fi_op_of / sizeof fi_op_of[0])
 
-int ofi_rma_win_open(void)
+int fab_rma_win_open(void)
 {
-    const struct fi_info *i = ofi_st.info;
+    const struct fi_info *i = fab_st.info;
     uint64_t need = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    if (!cu_param_int("OFI_RMA") || (i->caps & need) != need || !ofi_mr_remote_ok())
+    if (!cu_param_int("OFI_RMA") || (i->caps & need) != need || !fab_mr_remote_ok())
         return -ENOTSUP;
-    ofi_st.win_on = 1;
+    fab_st.win_on = 1;
     /* Atomics by default only where the provider progresses them without
      * the target's help (FI_PROGRESS_AUTO: hardware): a software provider
      * (net, tcp;ofi_rxm here, in manual progress) applies them when the
@@ -65,61 +65,61 @@ int ofi_rma_win_open(void)
      * mpid/rma_ofi.c), making those wait for a busy target too.
      * CLUMPI_OFI_ATOMICS=1 uses them wherever offered, 0 never. */
     long want = cu_param_int("OFI_ATOMICS");
-    ofi_st.atomic_on = (i->caps & FI_ATOMIC) &&
+    fab_st.atomic_on = (i->caps & FI_ATOMIC) &&
                        (want > 0 || (want < 0 && i->domain_attr->data_progress == FI_PROGRESS_AUTO));
     return 0;
 }
 
-int ofi_mem_expose(void *base, size_t len, uint64_t *key, void **handle)
+int fab_mem_expose(void *base, size_t len, uint64_t *key, void **handle)
 {
     *key = 0;
     *handle = NULL;
-    if (!ofi_st.win_on)
+    if (!fab_st.win_on)
         return -ENOTSUP;
     if (len == 0)
         return 0;
-    return ofi_mr_expose(base, len, FI_REMOTE_READ | FI_REMOTE_WRITE, "a window", key, handle);
+    return fab_mr_expose(base, len, FI_REMOTE_READ | FI_REMOTE_WRITE, "a window", key, handle);
 }
 
 /* Largest element count of one atomic of (kind, op, type), 0: not offered. */
 static size_t atomic_max(int kind, int op, int type)
 {
-    if (!ofi_st.win_on || !ofi_st.atomic_on || (unsigned)type >= NTYPES ||
+    if (!fab_st.win_on || !fab_st.atomic_on || (unsigned)type >= NTYPES ||
         (unsigned)op >= NOPS)
         return 0;
     uint64_t flags = kind == MPID_CH_FETCH ? FI_FETCH_ATOMIC
                      : kind == MPID_CH_CSWAP ? FI_COMPARE_ATOMIC : 0;
     struct fi_atomic_attr a = { 0 };
-    if (fi_query_atomic(ofi_st.domain, fi_type[type], fi_op_of[op], &a, flags) != 0)
+    if (fi_query_atomic(fab_st.domain, fi_type[type], fi_op_of[op], &a, flags) != 0)
         return 0;
     return a.count;
 }
 
-int ofi_rma_atomic_ok(int kind, int op, int type)
+int fab_rma_atomic_ok(int kind, int op, int type)
 {
     return atomic_max(kind, op, type) > 0;
 }
 
-void ofi_wop_done(void *ctx, int ok)
+void fab_wop_done(void *ctx, int ok)
 {
-    struct ofi_wop *w = ctx;
+    struct fab_wop *w = ctx;
     if (!ok)
         w->failed = 1;
     if (--w->parts > 0)
         return;
-    ofi_mr_local_end(w->lmr, 3);
+    fab_mr_local_end(w->lmr, 3);
     void *cookie = w->cookie;
     int st = w->failed ? -EIO : 0;
-    wop_free[wop_nfree++] = (int)(w - ofi_wops);
+    wop_free[wop_nfree++] = (int)(w - fab_wops);
     mpid_on_rma_done(cookie, st);
 }
 
-int ofi_wop_peer(const void *ctx)
+int fab_wop_peer(const void *ctx)
 {
-    return ((const struct ofi_wop *)ctx)->peer;
+    return ((const struct fab_wop *)ctx)->peer;
 }
 
-static struct ofi_wop *wop_get(void)
+static struct fab_wop *wop_get(void)
 {
     if (wop_nfree < 0) {
         for (int k = 0; k < OFI_WOP_MAX; k++)
@@ -127,20 +127,20 @@ static struct ofi_wop *wop_get(void)
         wop_nfree = OFI_WOP_MAX;
     }
     while (wop_nfree == 0) {
-        if (ofi_st.in_progress)
+        if (fab_st.in_progress)
             return NULL;
-        ofi_poll(32);   /* every context in flight: completions free them */
+        fab_poll(32);   /* every context in flight: completions free them */
     }
-    struct ofi_wop *w = &ofi_wops[wop_free[--wop_nfree]];
+    struct fab_wop *w = &fab_wops[wop_free[--wop_nfree]];
     memset(w, 0, sizeof *w);
     return w;
 }
 
 /* Post one part (EAGAIN: progress, then again). Returns 0 or -errno. */
-static int post_part(struct ofi_wop *w, const mpid_chan_rma *op, fi_addr_t a, size_t off,
+static int post_part(struct fab_wop *w, const mpid_chan_rma *op, fi_addr_t a, size_t off,
                      size_t len, enum fi_datatype dt, size_t esz)
 {
-    uint64_t raddr = ofi_raddr(op->addr + off, op->base);
+    uint64_t raddr = fab_raddr(op->addr + off, op->base);
     const char *in = (const char *)op->in + off;
     char *out = (char *)op->out + off;
     for (;;) {
@@ -152,11 +152,11 @@ static int post_part(struct ofi_wop *w, const mpid_chan_rma *op, fi_addr_t a, si
             struct fi_msg_rma m = { .msg_iov = &liov, .desc = &w->desc[0], .iov_count = 1,
                                     .addr = a, .rma_iov = &riov, .rma_iov_count = 1,
                                     .context = &w->ctx };
-            rc = fi_writemsg(ofi_st.ep, &m, FI_DELIVERY_COMPLETE);
+            rc = fi_writemsg(fab_st.ep, &m, FI_DELIVERY_COMPLETE);
             break;
         }
         case MPID_CH_GET:
-            rc = fi_read(ofi_st.ep, out, len, w->desc[2], a, raddr, op->key, &w->ctx);
+            rc = fi_read(fab_st.ep, out, len, w->desc[2], a, raddr, op->key, &w->ctx);
             break;
         case MPID_CH_ATOMIC: {
             struct fi_ioc ioc = { (void *)in, len / esz };
@@ -165,15 +165,15 @@ static int post_part(struct ofi_wop *w, const mpid_chan_rma *op, fi_addr_t a, si
                                        .addr = a, .rma_iov = &rioc, .rma_iov_count = 1,
                                        .datatype = dt, .op = fi_op_of[op->op],
                                        .context = &w->ctx };
-            rc = fi_atomicmsg(ofi_st.ep, &m, FI_DELIVERY_COMPLETE);
+            rc = fi_atomicmsg(fab_st.ep, &m, FI_DELIVERY_COMPLETE);
             break;
         }
         case MPID_CH_FETCH:
-            rc = fi_fetch_atomic(ofi_st.ep, in, len / esz, w->desc[0], out, w->desc[2], a, raddr,
+            rc = fi_fetch_atomic(fab_st.ep, in, len / esz, w->desc[0], out, w->desc[2], a, raddr,
                                  op->key, dt, fi_op_of[op->op], &w->ctx);
             break;
         default:
-            rc = fi_compare_atomic(ofi_st.ep, in, len / esz, w->desc[0],
+            rc = fi_compare_atomic(fab_st.ep, in, len / esz, w->desc[0],
                                    (const char *)op->cmp + off, w->desc[1], out, w->desc[2], a,
                                    raddr, op->key, dt, FI_CSWAP, &w->ctx);
         }
@@ -181,22 +181,22 @@ static int post_part(struct ofi_wop *w, const mpid_chan_rma *op, fi_addr_t a, si
             return 0;
         if (rc != -FI_EAGAIN)
             return (int)rc;
-        if (ofi_st.in_progress)
+        if (fab_st.in_progress)
             return -EAGAIN;
-        ofi_poll(32);
+        fab_poll(32);
     }
 }
 
-int ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
+int fab_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
 {
-    if (!ofi_st.win_on)
+    if (!fab_st.win_on)
         return -ENOTSUP;
-    if ((unsigned)peer >= (unsigned)ofi_st.cap)
+    if ((unsigned)peer >= (unsigned)fab_st.cap)
         return -EINVAL;
     int rc;
-    if (ofi_st.addr[peer] == FI_ADDR_NOTAVAIL && (rc = ofi_resolve(peer)))
+    if (fab_st.addr[peer] == FI_ADDR_NOTAVAIL && (rc = fab_resolve(peer)))
         return rc;
-    size_t esz = 1, maxlen = ofi_st.rd_max ? ofi_st.rd_max : SIZE_MAX;
+    size_t esz = 1, maxlen = fab_st.rd_max ? fab_st.rd_max : SIZE_MAX;
     enum fi_datatype dt = FI_UINT8;
     if (op->kind >= MPID_CH_ATOMIC) {
         size_t cnt = atomic_max(op->kind, op->op, op->type);
@@ -209,19 +209,19 @@ int ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
         if (op->len % esz)
             return -EINVAL;
     }
-    struct ofi_wop *w = wop_get();
+    struct fab_wop *w = wop_get();
     if (!w)
         return -EAGAIN;
     w->cookie = cookie;
     w->peer = peer;
-    if (ofi_st.mr_local) {
+    if (fab_st.mr_local) {
         struct iovec v[3] = { { (void *)op->in, op->len }, { (void *)op->cmp, op->len },
                               { op->out, op->len } };
         for (int k = 0; k < 3; k++)
-            if (v[k].iov_base && (rc = ofi_mr_local(&v[k], 1, FI_READ | FI_WRITE, &w->lmr[k],
+            if (v[k].iov_base && (rc = fab_mr_local(&v[k], 1, FI_READ | FI_WRITE, &w->lmr[k],
                                                     &w->desc[k]))) {
-                ofi_mr_local_end(w->lmr, 3);
-                wop_free[wop_nfree++] = (int)(w - ofi_wops);
+                fab_mr_local_end(w->lmr, 3);
+                wop_free[wop_nfree++] = (int)(w - fab_wops);
                 return -ENOTSUP;
             }
     }
@@ -230,13 +230,13 @@ int ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
     w->parts = (int)nparts + 1;   /* held while posting */
     for (size_t off = 0, k = 0; k < nparts; k++, off += maxlen) {
         size_t len = op->len - off < maxlen ? op->len - off : maxlen;
-        if ((rc = post_part(w, op, ofi_st.addr[peer], off, len, dt, esz))) {
+        if ((rc = post_part(w, op, fab_st.addr[peer], off, len, dt, esz))) {
             cu_warn("ofi: one-sided access to rank %d failed: %s", peer, fi_strerror(-rc));
             w->failed = 1;
             w->parts -= (int)(nparts - k);
             break;
         }
     }
-    ofi_wop_done(w, 1);   /* the posting hold */
+    fab_wop_done(w, 1);   /* the posting hold */
     return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * ofi_wait.c — idle support: the completion queue's wait fd (FI_WAIT_FD).
+ * wait.c — idle support: the completion queue's wait fd (FI_WAIT_FD).
  * arm_sleep asks whether blocking is safe (no completion pending, provider
  * progress done: netmod/common/cq_wait.c); the device then polls the fd, alone
  * (sleep) or together with other channels' fds (wait_fd).
@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <time.h>
-#include "netmod/ofi/ofi.h"
+#include "netmod/ofi/fab.h"
 #include "src/util/clock.h"
 
 #define SPURIOUS_MAX 3          /* empty instant wakeups before napping */
@@ -27,57 +27,57 @@ static void nap(long us)
     nanosleep(&ts, NULL);
 }
 
-int ofi_arm_sleep(void)
+int fab_arm_sleep(void)
 {
-    if (!ofi_st.up)
+    if (!fab_st.up)
         return 0;
-    ofi_alive_check(-1);
-    if (ofi_st.got_cqe)
-        ofi_st.spurious = 0;
-    ofi_st.got_cqe = 0;
-    ofi_st.armed_ns = cu_now_ns();
-    if (ofi_st.cqw.fd < 0)
+    fab_alive_check(-1);
+    if (fab_st.got_cqe)
+        fab_st.spurious = 0;
+    fab_st.got_cqe = 0;
+    fab_st.armed_ns = cu_now_ns();
+    if (fab_st.cqw.fd < 0)
         return 0;   /* sleep() is a bounded nap then */
-    return netc_cq_wait_try(ofi_st.fabric, ofi_st.cq, &ofi_st.cqw);
+    return netc_cq_wait_try(fab_st.fabric, fab_st.cq, &fab_st.cqw);
 }
 
 static long nap_us(void)
 {
-    int k = ofi_st.spurious - SPURIOUS_MAX;
+    int k = fab_st.spurious - SPURIOUS_MAX;
     return k >= 4 ? 1000 : 100L << k;   /* 100, 200, 400, 800, 1000 us */
 }
 
-void ofi_sleep(long timeout_us)
+void fab_sleep(long timeout_us)
 {
-    if (ofi_wait_fd() < 0) {
-        long us = ofi_st.cqw.fd < 0 || ofi_alive_probing() ? 50 : nap_us();
+    if (fab_wait_fd() < 0) {
+        long us = fab_st.cqw.fd < 0 || fab_alive_probing() ? 50 : nap_us();
         nap(timeout_us >= 0 && timeout_us < us ? timeout_us : us);
         return;
     }
-    struct pollfd p = { .fd = ofi_st.cqw.fd, .events = POLLIN };
+    struct pollfd p = { .fd = fab_st.cqw.fd, .events = POLLIN };
     int ms = timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000);
     (void)poll(&p, 1, ms);
 }
 
-void ofi_disarm_sleep(void)
+void fab_disarm_sleep(void)
 {
-    if (!ofi_st.up)
+    if (!fab_st.up)
         return;
-    if (cu_now_ns() - ofi_st.armed_ns < INSTANT_NS) {
+    if (cu_now_ns() - fab_st.armed_ns < INSTANT_NS) {
         /* Only a fd that is still ready counts against it: a short sleep
          * is usually a local peer's wakeup through shm's eventfd, and a shm
          * ping-pong must not give the CQ fd up after three messages. */
-        struct pollfd p = { .fd = ofi_st.cqw.fd, .events = POLLIN };
-        if (ofi_st.cqw.fd >= 0 && poll(&p, 1, 0) == 1 && ofi_st.spurious < 1000)
-            ofi_st.spurious++;
-    } else if (ofi_st.spurious < SPURIOUS_MAX) {
-        ofi_st.spurious = 0;   /* a real sleep: the fd works */
+        struct pollfd p = { .fd = fab_st.cqw.fd, .events = POLLIN };
+        if (fab_st.cqw.fd >= 0 && poll(&p, 1, 0) == 1 && fab_st.spurious < 1000)
+            fab_st.spurious++;
+    } else if (fab_st.spurious < SPURIOUS_MAX) {
+        fab_st.spurious = 0;   /* a real sleep: the fd works */
     }
 }
 
 /* -1 while the fd is given up: the device then naps a bounded time. */
-int ofi_wait_fd(void)
+int fab_wait_fd(void)
 {
-    return ofi_st.up && ofi_st.spurious < SPURIOUS_MAX && !ofi_alive_probing() ? ofi_st.cqw.fd
+    return fab_st.up && fab_st.spurious < SPURIOUS_MAX && !fab_alive_probing() ? fab_st.cqw.fd
                                                                                : -1;
 }

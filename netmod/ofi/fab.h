@@ -1,8 +1,8 @@
 /*
- * ofi.h — state shared by the files of the libfabric channel (netmod/ofi).
+ * fab.h — state shared by the files of the libfabric channel (netmod/ofi).
  *
  * Model: one FI_EP_RDM endpoint per rank, plain FI_MSG (the device matches
- * by itself). A packet on the wire is [ofi_wire][device header][payload];
+ * by itself). A packet on the wire is [fab_wire][device header][payload];
  * receive buffers are pre-posted (one FI_MULTI_RECV slab holds many
  * packets, or one fixed buffer per packet where multi-recv is not offered)
  * and packets are handed to mpid_on_packet in place. Small packets go with
@@ -23,51 +23,51 @@
 #include "netmod/common/cq_wait.h"
 
 /* Largest device payload of one packet (the eager limit and the size of
- * pipelined rendezvous chunks). 64 KiB: see ofi.c for the measurement. */
+ * pipelined rendezvous chunks). 64 KiB: see fab.c for the measurement. */
 #define OFI_MAX_PAYLOAD (64u * 1024)
 
-typedef struct ofi_wire {
+typedef struct fab_wire {
     uint32_t src;        /* sender's world rank */
     uint16_t hdrlen;     /* device header bytes that follow */
     uint16_t kind;       /* OFI_WIRE_*: a device packet, or the channel's own */
-} ofi_wire;
+} fab_wire;
 
 #define OFI_WIRE_DATA  0 /* for the device */
-#define OFI_WIRE_PROBE 1 /* liveness probe (ofi_alive.c): dropped */
+#define OFI_WIRE_PROBE 1 /* liveness probe (alive.c): dropped */
 #define OFI_WIRE_BYE   2 /* the sender finalized: its endpoint goes away */
 
-#define OFI_PKT_MAX (sizeof(ofi_wire) + MPID_HDR_MAX + OFI_MAX_PAYLOAD)
+#define OFI_PKT_MAX (sizeof(fab_wire) + MPID_HDR_MAX + OFI_MAX_PAYLOAD)
 
 /* A posted receive: a multi-recv slab or one fixed packet buffer. */
-typedef struct ofi_rxbuf {
+typedef struct fab_rxbuf {
     struct fi_context2 ctx;  /* first: completions return &ctx */
     char *buf;
     size_t size;
     void *desc;
     struct fid_mr *mr;
     /* multi-recv: what came back of the slab since it was posted (see
-     * rx_slab_done in ofi_progress.c) */
+     * rx_slab_done in progress.c) */
     size_t done;             /* bytes of completed packets */
     size_t end;              /* end of the furthest packet seen */
     int released;            /* the provider said it carves no more */
-} ofi_rxbuf;
+} fab_rxbuf;
 
 /* A send buffer (packets above the inject size). */
-typedef struct ofi_txbuf {
+typedef struct fab_txbuf {
     struct fi_context2 ctx;  /* first */
-    struct ofi_txbuf *next;
+    struct fab_txbuf *next;
     int dest;                /* for error messages */
     void *desc;
     struct fid_mr *mr;
     char data[];
-} ofi_txbuf;
+} fab_txbuf;
 
-/* Reads in flight at once (rendezvous, ofi.c); each owns a context. */
+/* Reads in flight at once (rendezvous, fab.c); each owns a context. */
 #define OFI_RD_MAX 64
 
-/* One-sided window accesses in flight at once (ofi_rma.c). */
+/* One-sided window accesses in flight at once (rma.c). */
 #define OFI_WOP_MAX 256
-struct ofi_wop {
+struct fab_wop {
     struct fi_context2 ctx;  /* first */
     void *cookie;            /* the device's, for mpid_on_rma_done */
     int parts;               /* provider operations not completed (+1 posting) */
@@ -80,7 +80,7 @@ struct ofi_wop {
 #define OFI_TAG_RX 1
 #define OFI_TAG_TX 2
 
-struct ofi_state {
+struct fab_state {
     struct fi_info *info;
     struct fid_fabric *fabric;
     struct fid_domain *domain;
@@ -95,9 +95,9 @@ struct ofi_state {
     size_t inject_max;        /* whole packets up to this go with fi_inject */
     int multi_recv;           /* slabs posted with FI_MULTI_RECV */
     int mr_local;             /* provider wants local buffers registered */
-    ofi_rxbuf *rx;
+    fab_rxbuf *rx;
     int nrx;
-    ofi_txbuf *tx_free;
+    fab_txbuf *tx_free;
     int tx_count, tx_max;     /* send buffers made so far / at most */
     netc_cq_wait cqw;           /* how to block on cq (fd -1: nap) */
     int in_progress;          /* no nested delivery from a handler */
@@ -106,7 +106,7 @@ struct ofi_state {
     long long armed_ns;       /* when the current sleep was armed */
     unsigned long ncqe;       /* completion batches read so far */
     unsigned long rx_waited;  /* slabs released with packets still filling */
-    /* liveness (ofi_alive.c) */
+    /* liveness (alive.c) */
     unsigned long quiet_cqe;  /* ncqe when quiet_ns was taken */
     long long quiet_ns;       /* no completion since */
     long long probe_ns;       /* last probe round */
@@ -117,12 +117,12 @@ struct ofi_state {
     unsigned char *probe_judged; /* [cap]: it went out with nothing queued before it */
     struct fi_context2 *probe_ctx; /* [cap] */
     int dyn_top;              /* dynamic peer slots below it may be in the AV */
-    ofi_wire probe_msg;
+    fab_wire probe_msg;
     struct fid_mr *probe_mr;
     void *probe_desc;
-    /* RMA reads (ofi.c): rendezvous data exposed per message (ofi_mr.c) */
+    /* RMA reads (fab.c): rendezvous data exposed per message (mr.c) */
     int rd_on;                /* 0: no reads (pipelined rendezvous) */
-    int win_on;               /* one-sided window access (ofi_rma.c) */
+    int win_on;               /* one-sided window access (rma.c) */
     int atomic_on;            /* the provider has FI_ATOMIC */
     size_t rd_iov;            /* local segments per read */
     size_t rd_max;            /* bytes per read */
@@ -132,83 +132,83 @@ struct ofi_state {
     int rd_src[OFI_RD_MAX];   /* the peer each read slot reads from */
 };
 
-extern struct ofi_state ofi_st;
+extern struct fab_state fab_st;
 
-/* ofi_init.c */
-int  ofi_open(const mpid_chan_info *info);
-void ofi_close(void);
-int  ofi_resolve(int dest);      /* fills ofi_st.addr[dest] from the KVS */
-int  ofi_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
+/* init.c */
+int  fab_open(const mpid_chan_info *info);
+void fab_close(void);
+int  fab_resolve(int dest);      /* fills fab_st.addr[dest] from the KVS */
+int  fab_mr_reg(void *buf, size_t len, uint64_t access, struct fid_mr **mr, void **desc);
 
-/* ofi_dyn.c: peers beyond the world (mpid_channel's dyn_* entries) */
-int  ofi_dyn_addr(void *buf, size_t *len);
-int  ofi_dyn_peer_add(int peer, const void *addr, size_t len, int my_id);
-void ofi_dyn_peer_del(int peer);
+/* dyn.c: peers beyond the world (mpid_channel's dyn_* entries) */
+int  fab_dyn_addr(void *buf, size_t *len);
+int  fab_dyn_peer_add(int peer, const void *addr, size_t len, int my_id);
+void fab_dyn_peer_del(int peer);
 
-/* ofi_mr.c: remote access under unguessable keys (see there) */
-int  ofi_mr_remote_ok(void);     /* the provider's MR mode allows it */
-int  ofi_mr_expose(const void *base, size_t len, uint64_t access, const char *what,
+/* mr.c: remote access under unguessable keys (see there) */
+int  fab_mr_remote_ok(void);     /* the provider's MR mode allows it */
+int  fab_mr_expose(const void *base, size_t len, uint64_t access, const char *what,
                    uint64_t *key, void **handle);
-void ofi_mr_unexpose(void *handle);   /* ends either kind of exposure */
-int  ofi_mr_local(const struct iovec *v, size_t n, uint64_t access, struct fid_mr **mr,
+void fab_mr_unexpose(void *handle);   /* ends either kind of exposure */
+int  fab_mr_local(const struct iovec *v, size_t n, uint64_t access, struct fid_mr **mr,
                   void **desc);  /* descriptors for local buffers (FI_MR_LOCAL) */
-void ofi_mr_local_end(struct fid_mr **mr, size_t n);
-int  ofi_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
+void fab_mr_local_end(struct fid_mr **mr, size_t n);
+int  fab_rma_expose(int dest, const void *base, size_t len, uint64_t *key, void **handle);
 /* The remote address of addr in a peer's registration starting at base. */
-static inline uint64_t ofi_raddr(uint64_t addr, uint64_t base)
+static inline uint64_t fab_raddr(uint64_t addr, uint64_t base)
 {
-    return (ofi_st.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? addr : addr - base;
+    return (fab_st.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? addr : addr - base;
 }
 
-/* ofi.c */
-extern struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
-int  ofi_rma_open(void);         /* expose our memory if the provider allows */
-void ofi_rd_done(void *ctx, int ok);
-int  ofi_rd_peer(const void *ctx);
-static inline int ofi_is_rd(const void *ctx)
+/* fab.c */
+extern struct fi_context2 fab_rd_ctx[OFI_RD_MAX];
+int  fab_rma_open(void);         /* expose our memory if the provider allows */
+void fab_rd_done(void *ctx, int ok);
+int  fab_rd_peer(const void *ctx);
+static inline int fab_is_rd(const void *ctx)
 {
-    return (const char *)ctx >= (const char *)ofi_rd_ctx &&
-           (const char *)ctx < (const char *)(ofi_rd_ctx + OFI_RD_MAX);
+    return (const char *)ctx >= (const char *)fab_rd_ctx &&
+           (const char *)ctx < (const char *)(fab_rd_ctx + OFI_RD_MAX);
 }
 
-/* ofi_rma.c: one-sided window access */
-extern struct ofi_wop ofi_wops[OFI_WOP_MAX];
-int  ofi_rma_win_open(void);
-int  ofi_mem_expose(void *base, size_t len, uint64_t *key, void **handle);
-int  ofi_rma_post(int peer, const mpid_chan_rma *op, void *cookie);
-int  ofi_rma_atomic_ok(int kind, int op, int type);
-void ofi_wop_done(void *ctx, int ok);
-int  ofi_wop_peer(const void *ctx);
-static inline int ofi_is_wop(const void *ctx)
+/* rma.c: one-sided window access */
+extern struct fab_wop fab_wops[OFI_WOP_MAX];
+int  fab_rma_win_open(void);
+int  fab_mem_expose(void *base, size_t len, uint64_t *key, void **handle);
+int  fab_rma_post(int peer, const mpid_chan_rma *op, void *cookie);
+int  fab_rma_atomic_ok(int kind, int op, int type);
+void fab_wop_done(void *ctx, int ok);
+int  fab_wop_peer(const void *ctx);
+static inline int fab_is_wop(const void *ctx)
 {
-    return (const char *)ctx >= (const char *)ofi_wops &&
-           (const char *)ctx < (const char *)(ofi_wops + OFI_WOP_MAX);
+    return (const char *)ctx >= (const char *)fab_wops &&
+           (const char *)ctx < (const char *)(fab_wops + OFI_WOP_MAX);
 }
 
-/* ofi_progress.c */
-int  ofi_post_rx(ofi_rxbuf *b);
-int  ofi_poll(int budget);
-ofi_txbuf *ofi_tx_get(void);
-void ofi_tx_put(ofi_txbuf *t);
-void ofi_tx_release_all(void);
-void ofi_lost_peer(int rank, int err, const char *detail) __attribute__((noreturn));
+/* progress.c */
+int  fab_post_rx(fab_rxbuf *b);
+int  fab_poll(int budget);
+fab_txbuf *fab_tx_get(void);
+void fab_tx_put(fab_txbuf *t);
+void fab_tx_release_all(void);
+void fab_lost_peer(int rank, int err, const char *detail) __attribute__((noreturn));
 
-/* ofi_alive.c */
-int  ofi_alive_open(void);
-void ofi_alive_close(void);
-void ofi_alive_check(int only);
-int  ofi_alive_probing(void);     /* a probe is out: nap, don't block */  /* waiting: probe peers (or one) if quiet long */
-int  ofi_alive_probe_peer(const void *ctx);   /* a probe's context: its peer, else -1 */
-void ofi_alive_probe_done(int rank);
-void ofi_alive_bye(void);        /* finalizing: tell the peers we talked to */
-void ofi_alive_reset(int peer);  /* a dynamic peer's slot starts or ends */
-int  ofi_alive_said_bye(int rank);
-int  ofi_alive_packet(const ofi_wire *w);   /* the channel's own packet? */
+/* alive.c */
+int  fab_alive_open(void);
+void fab_alive_close(void);
+void fab_alive_check(int only);
+int  fab_alive_probing(void);     /* a probe is out: nap, don't block */  /* waiting: probe peers (or one) if quiet long */
+int  fab_alive_probe_peer(const void *ctx);   /* a probe's context: its peer, else -1 */
+void fab_alive_probe_done(int rank);
+void fab_alive_bye(void);        /* finalizing: tell the peers we talked to */
+void fab_alive_reset(int peer);  /* a dynamic peer's slot starts or ends */
+int  fab_alive_said_bye(int rank);
+int  fab_alive_packet(const fab_wire *w);   /* the channel's own packet? */
 
-/* ofi_wait.c */
-int  ofi_arm_sleep(void);
-void ofi_sleep(long timeout_us);
-void ofi_disarm_sleep(void);
-int  ofi_wait_fd(void);
+/* wait.c */
+int  fab_arm_sleep(void);
+void fab_sleep(long timeout_us);
+void fab_disarm_sleep(void);
+int  fab_wait_fd(void);
 
 #endif

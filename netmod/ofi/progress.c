@@ -1,5 +1,5 @@
 /*
- * ofi_progress.c — the completion queue: packets handed to the device in
+ * progress.c — the completion queue: packets handed to the device in
  * place, receive buffers reposted, send buffers returned, and errors, which
  * end the job naming the peer (a peer that vanished must not leave us
  * waiting for packets that will never come).
@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "netmod/ofi/ofi.h"
+#include "netmod/ofi/fab.h"
 #include "src/util/log.h"
 #include "src/util/pmi.h"
 
-int ofi_post_rx(ofi_rxbuf *b)
+int fab_post_rx(fab_rxbuf *b)
 {
     struct iovec iov = { b->buf, b->size };
     void *desc = b->desc;
@@ -24,74 +24,74 @@ int ofi_post_rx(ofi_rxbuf *b)
     /* the queue has room for every buffer we own; EAGAIN only means the
      * provider wants progress first */
     for (int tries = 0; tries < 1000; tries++) {
-        rc = (int)fi_recvmsg(ofi_st.ep, &m, ofi_st.multi_recv ? FI_MULTI_RECV : 0);
+        rc = (int)fi_recvmsg(fab_st.ep, &m, fab_st.multi_recv ? FI_MULTI_RECV : 0);
         if (rc != -FI_EAGAIN)
             return rc;
         struct fi_cq_data_entry e;
-        (void)fi_cq_read(ofi_st.cq, &e, 0);   /* progress without taking entries */
+        (void)fi_cq_read(fab_st.cq, &e, 0);   /* progress without taking entries */
     }
     return rc;
 }
 
-ofi_txbuf *ofi_tx_get(void)
+fab_txbuf *fab_tx_get(void)
 {
-    ofi_txbuf *t = ofi_st.tx_free;
+    fab_txbuf *t = fab_st.tx_free;
     if (t) {
-        ofi_st.tx_free = t->next;
+        fab_st.tx_free = t->next;
         return t;
     }
-    if (ofi_st.tx_count >= ofi_st.tx_max)
+    if (fab_st.tx_count >= fab_st.tx_max)
         return NULL;
     t = malloc(sizeof *t + OFI_PKT_MAX);
     if (!t)
         return NULL;
-    if (ofi_mr_reg(t->data, OFI_PKT_MAX, FI_SEND, &t->mr, &t->desc)) {
+    if (fab_mr_reg(t->data, OFI_PKT_MAX, FI_SEND, &t->mr, &t->desc)) {
         free(t);
         return NULL;
     }
-    ofi_st.tx_count++;
+    fab_st.tx_count++;
     return t;
 }
 
-void ofi_tx_put(ofi_txbuf *t)
+void fab_tx_put(fab_txbuf *t)
 {
-    t->next = ofi_st.tx_free;
-    ofi_st.tx_free = t;
+    t->next = fab_st.tx_free;
+    fab_st.tx_free = t;
 }
 
-void ofi_tx_release_all(void)
+void fab_tx_release_all(void)
 {
     /* buffers still in flight at close are lost with the endpoint */
-    ofi_txbuf *t = ofi_st.tx_free;
+    fab_txbuf *t = fab_st.tx_free;
     while (t) {
-        ofi_txbuf *n = t->next;
+        fab_txbuf *n = t->next;
         if (t->mr)
             fi_close(&t->mr->fid);
         free(t);
         t = n;
     }
-    ofi_st.tx_free = NULL;
-    ofi_st.tx_count = 0;
+    fab_st.tx_free = NULL;
+    fab_st.tx_count = 0;
 }
 
 static int is_rx(void *ctx)
 {
-    return ofi_st.rx && (char *)ctx >= (char *)ofi_st.rx &&
-           (char *)ctx < (char *)(ofi_st.rx + ofi_st.nrx);
+    return fab_st.rx && (char *)ctx >= (char *)fab_st.rx &&
+           (char *)ctx < (char *)(fab_st.rx + fab_st.nrx);
 }
 
 /* A send to `rank` failed (errno-style err, the provider's detail or NULL):
  * the peer is gone, and with it whatever it would have sent us. */
-void ofi_lost_peer(int rank, int err, const char *detail)
+void fab_lost_peer(int rank, int err, const char *detail)
 {
     char msg[700], who[200];
     snprintf(who, sizeof who, "rank %d", rank);
-    if (rank >= ofi_st.size) {   /* a process of another job: its address names it */
+    if (rank >= fab_st.size) {   /* a process of another job: its address names it */
         char a[120] = "?", raw[128];
         size_t alen = sizeof a, rlen = sizeof raw;
-        if (rank < ofi_st.cap && ofi_st.addr[rank] != FI_ADDR_NOTAVAIL &&
-            fi_av_lookup(ofi_st.av, ofi_st.addr[rank], raw, &rlen) == 0 && rlen <= sizeof raw)
-            fi_av_straddr(ofi_st.av, raw, a, &alen);
+        if (rank < fab_st.cap && fab_st.addr[rank] != FI_ADDR_NOTAVAIL &&
+            fi_av_lookup(fab_st.av, fab_st.addr[rank], raw, &rlen) == 0 && rlen <= sizeof raw)
+            fi_av_straddr(fab_st.av, raw, a, &alen);
         snprintf(who, sizeof who, "a process of another job (dynamic slot %d, at %.100s)",
                  rank, a);
     }
@@ -106,7 +106,7 @@ static void on_error(void)
 {
     struct fi_cq_err_entry err;
     memset(&err, 0, sizeof err);
-    if (fi_cq_readerr(ofi_st.cq, &err, 0) <= 0)
+    if (fi_cq_readerr(fab_st.cq, &err, 0) <= 0)
         return;
     /* FI_ECANCELED is not benign here: we never cancel, and the endpoint
      * is closed only after the last poll, so it means the provider flushed
@@ -114,36 +114,36 @@ static void on_error(void)
      * peer's socket closes). Ignoring it lost the send buffers and left a
      * sender waiting for completions that never came. */
     char perr[256] = "";
-    const char *ps = fi_cq_strerror(ofi_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
-    if (ofi_is_rd(err.op_context)) {
+    const char *ps = fi_cq_strerror(fab_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
+    if (fab_is_rd(err.op_context)) {
         /* the reader reports it (rendezvous: MPI_ERR_OTHER on the receive,
          * then its FIN to the peer fails and ends the job) */
-        cu_warn("ofi: remote read from rank %d failed: %s%s%s", ofi_rd_peer(err.op_context),
+        cu_warn("ofi: remote read from rank %d failed: %s%s%s", fab_rd_peer(err.op_context),
                 fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
-        ofi_rd_done(err.op_context, 0);
+        fab_rd_done(err.op_context, 0);
         return;
     }
-    if (ofi_is_wop(err.op_context)) {
+    if (fab_is_wop(err.op_context)) {
         /* the origin's operation reports it (MPI_ERR_OTHER at its flush) */
         cu_warn("ofi: one-sided access to rank %d failed: %s%s%s",
-                ofi_wop_peer(err.op_context), fi_strerror(err.err), ps && *ps ? ", " : "",
+                fab_wop_peer(err.op_context), fi_strerror(err.err), ps && *ps ? ", " : "",
                 ps && *ps ? ps : "");
-        ofi_wop_done(err.op_context, 0);
+        fab_wop_done(err.op_context, 0);
         return;
     }
-    int peer = ofi_alive_probe_peer(err.op_context);
+    int peer = fab_alive_probe_peer(err.op_context);
     if (peer >= 0) {
-        ofi_alive_probe_done(peer);
-        if (ofi_alive_said_bye(peer))
+        fab_alive_probe_done(peer);
+        if (fab_alive_said_bye(peer))
             return;   /* it met a finalized peer's closed endpoint */
-        ofi_lost_peer(peer, err.err, ps);
+        fab_lost_peer(peer, err.err, ps);
     }
     if (err.op_context && !is_rx(err.op_context)) {
-        ofi_txbuf *t = err.op_context;
-        if (!ofi_alive_said_bye(t->dest))
-            ofi_lost_peer(t->dest, err.err, ps);
-        ofi_st.tx_out[t->dest]--;   /* flushed as the finalized peer closed */
-        ofi_tx_put(t);
+        fab_txbuf *t = err.op_context;
+        if (!fab_alive_said_bye(t->dest))
+            fab_lost_peer(t->dest, err.err, ps);
+        fab_st.tx_out[t->dest]--;   /* flushed as the finalized peer closed */
+        fab_tx_put(t);
         return;
     }
     char msg[600];
@@ -166,9 +166,9 @@ static void on_error(void)
  * provider that flags the last completion, or releases with a separate
  * entry, passes that test at once.
  */
-static void rx_slab_done(ofi_rxbuf *b, const struct fi_cq_data_entry *e, const char *p)
+static void rx_slab_done(fab_rxbuf *b, const struct fi_cq_data_entry *e, const char *p)
 {
-    if (ofi_st.multi_recv) {
+    if (fab_st.multi_recv) {
         if (e->len) {
             b->done += e->len;
             size_t end = (size_t)(p - b->buf) + e->len;
@@ -180,41 +180,41 @@ static void rx_slab_done(ofi_rxbuf *b, const struct fi_cq_data_entry *e, const c
         if (!b->released)
             return;
         if (b->done != b->end) {
-            ofi_st.rx_waited++;   /* once per completion while it waits */
+            fab_st.rx_waited++;   /* once per completion while it waits */
             return;
         }
         b->done = b->end = 0;
         b->released = 0;
     }
-    int rc = ofi_post_rx(b);
+    int rc = fab_post_rx(b);
     if (rc)
         cu_fatal("ofi: reposting a receive buffer failed: %s", fi_strerror(-rc));
 }
 
 static void deliver(const char *p, size_t len)
 {
-    ofi_wire w;
+    fab_wire w;
     if (len < sizeof w)
         cu_fatal("ofi: runt packet of %zu bytes", len);
     memcpy(&w, p, sizeof w);
-    if (w.src >= (uint32_t)ofi_st.cap || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
+    if (w.src >= (uint32_t)fab_st.cap || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
         cu_fatal("ofi: corrupt packet (source %u, header %u, %zu bytes)", w.src, w.hdrlen, len);
-    if (ofi_alive_packet(&w))
+    if (fab_alive_packet(&w))
         return;
     const char *hdr = p + sizeof w;
     mpid_on_packet((int)w.src, hdr, w.hdrlen, hdr + w.hdrlen, len - sizeof w - w.hdrlen);
 }
 
-int ofi_poll(int budget)
+int fab_poll(int budget)
 {
-    if (ofi_st.in_progress)
+    if (fab_st.in_progress)
         return 0;
-    ofi_st.in_progress = 1;
+    fab_st.in_progress = 1;
     int delivered = 0;
     while (delivered < budget) {
         struct fi_cq_data_entry e[16];
         size_t want = (size_t)(budget - delivered) < 16 ? (size_t)(budget - delivered) : 16;
-        ssize_t n = fi_cq_read(ofi_st.cq, e, want);
+        ssize_t n = fi_cq_read(fab_st.cq, e, want);
         if (n == -FI_EAGAIN)
             break;
         if (n == -FI_EAVAIL) {
@@ -222,18 +222,18 @@ int ofi_poll(int budget)
             continue;
         }
         if (n < 0) {
-            ofi_st.in_progress = 0;
+            fab_st.in_progress = 0;
             cu_fatal("ofi: reading the completion queue failed: %s", fi_strerror((int)-n));
         }
-        ofi_st.got_cqe = 1;
-        ofi_st.ncqe++;
+        fab_st.got_cqe = 1;
+        fab_st.ncqe++;
         for (ssize_t k = 0; k < n; k++) {
             void *ctx = e[k].op_context;
             int peer;
             if (is_rx(ctx)) {   /* a packet, or a slab's separate release */
-                ofi_rxbuf *b = (ofi_rxbuf *)ctx;
+                fab_rxbuf *b = (fab_rxbuf *)ctx;
                 /* multi-recv reports where in the slab the packet is */
-                const char *p = ofi_st.multi_recv ? (const char *)e[k].buf : b->buf;
+                const char *p = fab_st.multi_recv ? (const char *)e[k].buf : b->buf;
                 if (e[k].len) {
                     if (!p || p < b->buf || e[k].len > b->size - (size_t)(p - b->buf))
                         cu_fatal("ofi: a packet of %zu bytes outside its receive buffer",
@@ -243,22 +243,22 @@ int ofi_poll(int budget)
                 }
                 /* the handler copied what it keeps: the space is free again */
                 rx_slab_done(b, &e[k], p);
-            } else if (ofi_is_rd(ctx)) {
-                ofi_rd_done(ctx, 1);
-            } else if (ofi_is_wop(ctx)) {
-                ofi_wop_done(ctx, 1);
+            } else if (fab_is_rd(ctx)) {
+                fab_rd_done(ctx, 1);
+            } else if (fab_is_wop(ctx)) {
+                fab_wop_done(ctx, 1);
                 delivered++;
-            } else if ((peer = ofi_alive_probe_peer(ctx)) >= 0) {
-                ofi_alive_probe_done(peer);
+            } else if ((peer = fab_alive_probe_peer(ctx)) >= 0) {
+                fab_alive_probe_done(peer);
             } else if (ctx) {
-                ofi_txbuf *t = ctx;
-                ofi_st.tx_out[t->dest]--;
-                ofi_tx_put(t);
+                fab_txbuf *t = ctx;
+                fab_st.tx_out[t->dest]--;
+                fab_tx_put(t);
             }
         }
         if ((size_t)n < want)
             break;
     }
-    ofi_st.in_progress = 0;
+    fab_st.in_progress = 0;
     return delivered;
 }

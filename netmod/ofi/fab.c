@@ -1,9 +1,9 @@
 /*
- * ofi.c — the libfabric channel table (mpid_channel_ofi): init, send,
+ * fab.c — the libfabric channel table (mpid_channel_ofi): init, send,
  * progress, idle support, and rendezvous reads (rma_read).
  *
  * Rendezvous: where the provider offers FI_RMA and FI_READ with an MR mode
- * we can serve (ofi_mr.c: all but FI_MR_RAW), the sender registers exactly
+ * we can serve (mr.c: all but FI_MR_RAW), the sender registers exactly
  * the message's memory for FI_REMOTE_READ under a fresh random key
  * (net_rma->expose), the device sends the key in the RTS payload, and the
  * receiver fi_reads straight into the user buffer: the kernel copies once
@@ -29,61 +29,61 @@
 #include <stdlib.h>
 #include <string.h>
 #include <rdma/fi_rma.h>
-#include "netmod/ofi/ofi.h"
+#include "netmod/ofi/fab.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-static int ofi_init(const mpid_chan_info *info)
+static int fab_init(const mpid_chan_info *info)
 {
-    int rc = ofi_open(info);
+    int rc = fab_open(info);
     if (rc) {
-        ofi_close();
+        fab_close();
         return rc;
     }
     return 0;
 }
 
-static int ofi_finalize(void)
+static int fab_finalize(void)
 {
     /* Take back what the provider still holds (send completions) so the
      * buffers are not freed under it; the peers have read everything by
      * now (the device's barrier precedes us). A goodbye first, so that
      * peers still waiting do not take our closed endpoint for a death. */
-    if (ofi_st.up)
-        ofi_alive_bye();
-    for (int k = 0; k < 100000 && ofi_st.up; k++) {
+    if (fab_st.up)
+        fab_alive_bye();
+    for (int k = 0; k < 100000 && fab_st.up; k++) {
         int free_bufs = 0;
-        for (ofi_txbuf *t = ofi_st.tx_free; t; t = t->next)
+        for (fab_txbuf *t = fab_st.tx_free; t; t = t->next)
             free_bufs++;
-        if (free_bufs == ofi_st.tx_count)
+        if (free_bufs == fab_st.tx_count)
             break;
-        ofi_poll(16);
+        fab_poll(16);
     }
-    ofi_close();
+    fab_close();
     return 0;
 }
 
 /* HOT PATH: every packet to another node. */
-static int ofi_send(int dest, const void *hdr, size_t hdrlen,
+static int fab_send(int dest, const void *hdr, size_t hdrlen,
                     const struct iovec *iov, int iovcnt, unsigned flags)
 {
-    if (__builtin_expect((unsigned)dest >= (unsigned)ofi_st.cap || hdrlen > MPID_HDR_MAX, 0))
+    if (__builtin_expect((unsigned)dest >= (unsigned)fab_st.cap || hdrlen > MPID_HDR_MAX, 0))
         return -EINVAL;
-    fi_addr_t a = ofi_st.addr[dest];
+    fi_addr_t a = fab_st.addr[dest];
     if (__builtin_expect(a == FI_ADDR_NOTAVAIL, 0)) {
-        int rc = ofi_resolve(dest);
+        int rc = fab_resolve(dest);
         if (rc)
             return rc;
-        a = ofi_st.addr[dest];
+        a = fab_st.addr[dest];
     }
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
-    size_t total = sizeof(ofi_wire) + hdrlen + len;
-    ofi_wire w = { .src = (uint32_t)ofi_st.rank, .hdrlen = (uint16_t)hdrlen };
-    if (__builtin_expect(dest >= ofi_st.size, 0))
-        w.src = ofi_st.dyn_src[dest - ofi_st.size];   /* a peer of another job */
-    if (total <= ofi_st.inject_max) {
+    size_t total = sizeof(fab_wire) + hdrlen + len;
+    fab_wire w = { .src = (uint32_t)fab_st.rank, .hdrlen = (uint16_t)hdrlen };
+    if (__builtin_expect(dest >= fab_st.size, 0))
+        w.src = fab_st.dyn_src[dest - fab_st.size];   /* a peer of another job */
+    if (total <= fab_st.inject_max) {
         char b[256];
         if (total <= sizeof b) {
             char *p = b;
@@ -95,17 +95,17 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
                 memcpy(p, iov[i].iov_base, iov[i].iov_len);
                 p += iov[i].iov_len;
             }
-            ssize_t rc = fi_inject(ofi_st.ep, b, total, a);
+            ssize_t rc = fi_inject(fab_st.ep, b, total, a);
             if (__builtin_expect(rc == 0, 1))
                 return 0;
             if (rc == -FI_EAGAIN)
                 return -EAGAIN;
-            ofi_lost_peer(dest, (int)-rc, NULL);
+            fab_lost_peer(dest, (int)-rc, NULL);
         }
     }
     if (len > OFI_MAX_PAYLOAD)
         return -EMSGSIZE;
-    ofi_txbuf *t = ofi_tx_get();
+    fab_txbuf *t = fab_tx_get();
     if (!t)
         return -EAGAIN;   /* all in flight: their completions free them */
     char *p = t->data;
@@ -118,49 +118,49 @@ static int ofi_send(int dest, const void *hdr, size_t hdrlen,
         p += iov[i].iov_len;
     }
     t->dest = dest;
-    ssize_t rc = fi_send(ofi_st.ep, t->data, total, t->desc, a, &t->ctx);
+    ssize_t rc = fi_send(fab_st.ep, t->data, total, t->desc, a, &t->ctx);
     if (__builtin_expect(rc == 0, 1)) {
-        ofi_st.tx_out[dest]++;
+        fab_st.tx_out[dest]++;
         return 0;
     }
-    ofi_tx_put(t);
+    fab_tx_put(t);
     if (rc == -FI_EAGAIN)
         return -EAGAIN;
-    ofi_lost_peer(dest, (int)-rc, NULL);
+    fab_lost_peer(dest, (int)-rc, NULL);
 }
 
 /* ---- rendezvous reads ---------------------------------------------------- */
 
-struct fi_context2 ofi_rd_ctx[OFI_RD_MAX];
+struct fi_context2 fab_rd_ctx[OFI_RD_MAX];
 
-int ofi_rma_open(void)
+int fab_rma_open(void)
 {
-    const struct fi_info *i = ofi_st.info;
+    const struct fi_info *i = fab_st.info;
     if (!cu_param_int("OFI_RMA") || !(i->caps & FI_RMA) || !(i->caps & FI_READ) ||
-        !(i->caps & FI_REMOTE_READ) || !ofi_mr_remote_ok())
+        !(i->caps & FI_REMOTE_READ) || !fab_mr_remote_ok())
         return -ENOTSUP;
-    ofi_st.rd_iov = i->tx_attr->iov_limit ? i->tx_attr->iov_limit : 1;
-    if (ofi_st.rd_iov > 8)
-        ofi_st.rd_iov = 8;
-    ofi_st.rd_max = i->ep_attr->max_msg_size ? i->ep_attr->max_msg_size : SIZE_MAX;
-    ofi_st.rd_nfree = OFI_RD_MAX;
+    fab_st.rd_iov = i->tx_attr->iov_limit ? i->tx_attr->iov_limit : 1;
+    if (fab_st.rd_iov > 8)
+        fab_st.rd_iov = 8;
+    fab_st.rd_max = i->ep_attr->max_msg_size ? i->ep_attr->max_msg_size : SIZE_MAX;
+    fab_st.rd_nfree = OFI_RD_MAX;
     for (int k = 0; k < OFI_RD_MAX; k++)
-        ofi_st.rd_free[k] = k;
-    ofi_st.rd_on = 1;
+        fab_st.rd_free[k] = k;
+    fab_st.rd_on = 1;
     return 0;
 }
 
-void ofi_rd_done(void *ctx, int ok)
+void fab_rd_done(void *ctx, int ok)
 {
-    ofi_st.rd_free[ofi_st.rd_nfree++] = (int)((struct fi_context2 *)ctx - ofi_rd_ctx);
-    ofi_st.rd_pending--;
+    fab_st.rd_free[fab_st.rd_nfree++] = (int)((struct fi_context2 *)ctx - fab_rd_ctx);
+    fab_st.rd_pending--;
     if (!ok)
-        ofi_st.rd_failed = 1;
+        fab_st.rd_failed = 1;
 }
 
-int ofi_rd_peer(const void *ctx)
+int fab_rd_peer(const void *ctx)
 {
-    return ofi_st.rd_src[(const struct fi_context2 *)ctx - ofi_rd_ctx];
+    return fab_st.rd_src[(const struct fi_context2 *)ctx - fab_rd_ctx];
 }
 
 /* Completions until at most `upto` reads are pending. Packets that arrive
@@ -168,32 +168,32 @@ int ofi_rd_peer(const void *ctx)
  * progress work or a receive call, never from a packet handler). */
 static void rd_wait(int src, int upto)
 {
-    while (ofi_st.rd_pending > upto) {
-        if (!ofi_poll(32))
-            ofi_alive_check(src);   /* a long wait: is the peer still there? */
+    while (fab_st.rd_pending > upto) {
+        if (!fab_poll(32))
+            fab_alive_check(src);   /* a long wait: is the peer still there? */
     }
 }
 
 static int rd_post(int src, const struct iovec *v, void **desc, size_t n, fi_addr_t a,
                    uint64_t raddr, uint64_t key)
 {
-    if (ofi_st.rd_nfree == 0)
+    if (fab_st.rd_nfree == 0)
         rd_wait(src, OFI_RD_MAX - 1);
-    int slot = ofi_st.rd_free[--ofi_st.rd_nfree];
-    ofi_st.rd_src[slot] = src;
+    int slot = fab_st.rd_free[--fab_st.rd_nfree];
+    fab_st.rd_src[slot] = src;
     for (;;) {
-        ssize_t rc = fi_readv(ofi_st.ep, v, desc, n, a, raddr, key, &ofi_rd_ctx[slot]);
+        ssize_t rc = fi_readv(fab_st.ep, v, desc, n, a, raddr, key, &fab_rd_ctx[slot]);
         if (rc == 0) {
-            ofi_st.rd_pending++;
+            fab_st.rd_pending++;
             return 0;
         }
         if (rc != -FI_EAGAIN) {
-            ofi_st.rd_free[ofi_st.rd_nfree++] = slot;
+            fab_st.rd_free[fab_st.rd_nfree++] = slot;
             cu_warn("ofi: posting a remote read from rank %d failed: %s", src,
                     fi_strerror((int)-rc));
             return -EIO;
         }
-        ofi_poll(32);   /* the provider wants progress first */
+        fab_poll(32);   /* the provider wants progress first */
     }
 }
 
@@ -204,27 +204,27 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
                            const struct iovec *local, int nlocal, const struct iovec *remote,
                            int nremote, void **ldesc);
 
-static ssize_t ofi_rma_read(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
+static ssize_t fab_rma_read(int src, uint64_t key, uint64_t rbase, const struct iovec *local,
                             int nlocal, const struct iovec *remote, int nremote)
 {
-    if (!ofi_st.rd_on)
+    if (!fab_st.rd_on)
         return -ENOTSUP;
-    if ((unsigned)src >= (unsigned)ofi_st.cap || nlocal < 0)
+    if ((unsigned)src >= (unsigned)fab_st.cap || nlocal < 0)
         return -EINVAL;
-    if (ofi_st.in_progress)
+    if (fab_st.in_progress)
         cu_fatal("ofi: remote read from inside a packet handler");
     int rc = 0;
-    if (ofi_st.addr[src] == FI_ADDR_NOTAVAIL && (rc = ofi_resolve(src)))
+    if (fab_st.addr[src] == FI_ADDR_NOTAVAIL && (rc = fab_resolve(src)))
         return rc;
-    fi_addr_t a = ofi_st.addr[src];
+    fi_addr_t a = fab_st.addr[src];
     /* FI_MR_LOCAL: our side of the read registered for its duration */
     struct fid_mr *lmr_one[8], **lmr = lmr_one;
     void *ldesc_one[8], **ldesc = ldesc_one;
-    if (ofi_st.mr_local) {
+    if (fab_st.mr_local) {
         if (nlocal > 8 && (!(lmr = calloc((size_t)nlocal, sizeof *lmr)) ||
                            !(ldesc = calloc((size_t)nlocal, sizeof *ldesc)))) {
             rc = -ENOMEM;
-        } else if ((rc = ofi_mr_local(local, (size_t)nlocal, FI_READ, lmr, ldesc))) {
+        } else if ((rc = fab_mr_local(local, (size_t)nlocal, FI_READ, lmr, ldesc))) {
             cu_debug("ofi: cannot register a read's buffer: %s", fi_strerror(-rc));
             rc = -ENOTSUP;
         }
@@ -237,9 +237,9 @@ static ssize_t ofi_rma_read(int src, uint64_t key, uint64_t rbase, const struct 
         }
     }
     ssize_t got = read_posted(src, a, key, rbase, local, nlocal, remote, nremote,
-                              ofi_st.mr_local ? ldesc : NULL);
-    if (ofi_st.mr_local) {
-        ofi_mr_local_end(lmr, (size_t)nlocal);
+                              fab_st.mr_local ? ldesc : NULL);
+    if (fab_st.mr_local) {
+        fab_mr_local_end(lmr, (size_t)nlocal);
         if (lmr != lmr_one)
             free(lmr);
         if (ldesc != ldesc_one)
@@ -248,13 +248,13 @@ static ssize_t ofi_rma_read(int src, uint64_t key, uint64_t rbase, const struct 
     return got;
 }
 
-/* Post the reads of ofi_rma_read and wait for them all. */
+/* Post the reads of fab_rma_read and wait for them all. */
 static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
                            const struct iovec *local, int nlocal, const struct iovec *remote,
                            int nremote, void **ldesc)
 {
     int rc;
-    ofi_st.rd_failed = 0;
+    fab_st.rd_failed = 0;
     size_t total = 0, loff = 0;
     int li = 0;
     for (int ri = 0; ri < nremote && li < nlocal; ri++) {
@@ -263,9 +263,9 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
             struct iovec v[8];
             void *desc[8];
             size_t n = 0, got = 0, room = rlen - roff;
-            if (room > ofi_st.rd_max)
-                room = ofi_st.rd_max;
-            while (n < ofi_st.rd_iov && li < nlocal && got < room) {
+            if (room > fab_st.rd_max)
+                room = fab_st.rd_max;
+            while (n < fab_st.rd_iov && li < nlocal && got < room) {
                 size_t seg = local[li].iov_len - loff;
                 if (seg > room - got)
                     seg = room - got;
@@ -284,7 +284,7 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
             }
             if (!got)
                 break;
-            uint64_t raddr = ofi_raddr((uint64_t)(uintptr_t)remote[ri].iov_base + roff, rbase);
+            uint64_t raddr = fab_raddr((uint64_t)(uintptr_t)remote[ri].iov_base + roff, rbase);
             if ((rc = rd_post(src, v, desc, n, a, raddr, key))) {
                 rd_wait(src, 0);
                 return rc;
@@ -294,45 +294,45 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
         }
     }
     rd_wait(src, 0);
-    if (ofi_st.rd_failed)
+    if (fab_st.rd_failed)
         return -EIO;
     return (ssize_t)total;
 }
 
-static int ofi_progress(int budget)
+static int fab_progress(int budget)
 {
-    int n = ofi_poll(budget);
+    int n = fab_poll(budget);
     /* processes of other jobs are probed while we idle: no mpirun of
      * ours would tell us they died */
-    if (__builtin_expect(n == 0 && ofi_st.dyn_top > ofi_st.size, 0))
-        ofi_alive_check(-1);
+    if (__builtin_expect(n == 0 && fab_st.dyn_top > fab_st.size, 0))
+        fab_alive_check(-1);
     return n;
 }
 
-static const mpid_chan_net_rma ofi_net_rma = {
-    .expose = ofi_rma_expose,
-    .unexpose = ofi_mr_unexpose,
-    .read_key = ofi_rma_read,
-    .mem_expose = ofi_mem_expose,
-    .mem_unexpose = ofi_mr_unexpose,
-    .post = ofi_rma_post,
-    .atomic_ok = ofi_rma_atomic_ok,
+static const mpid_chan_net_rma fab_net_rma = {
+    .expose = fab_rma_expose,
+    .unexpose = fab_mr_unexpose,
+    .read_key = fab_rma_read,
+    .mem_expose = fab_mem_expose,
+    .mem_unexpose = fab_mr_unexpose,
+    .post = fab_rma_post,
+    .atomic_ok = fab_rma_atomic_ok,
 };
-static const mpid_chan_dyn ofi_dyn = {
-    .addr = ofi_dyn_addr, .peer_add = ofi_dyn_peer_add, .peer_del = ofi_dyn_peer_del
+static const mpid_chan_dyn fab_dyn = {
+    .addr = fab_dyn_addr, .peer_add = fab_dyn_peer_add, .peer_del = fab_dyn_peer_del
 };
 
 const mpid_channel mpid_channel_ofi = {
     .name = "ofi",
     .max_payload = OFI_MAX_PAYLOAD,
-    .init = ofi_init,
-    .finalize = ofi_finalize,
-    .send = ofi_send,
-    .progress = ofi_progress,
-    .arm_sleep = ofi_arm_sleep,
-    .sleep = ofi_sleep,
-    .disarm_sleep = ofi_disarm_sleep,
-    .wait_fd = ofi_wait_fd,
-    .net_rma = &ofi_net_rma,
-    .dyn = &ofi_dyn,
+    .init = fab_init,
+    .finalize = fab_finalize,
+    .send = fab_send,
+    .progress = fab_progress,
+    .arm_sleep = fab_arm_sleep,
+    .sleep = fab_sleep,
+    .disarm_sleep = fab_disarm_sleep,
+    .wait_fd = fab_wait_fd,
+    .net_rma = &fab_net_rma,
+    .dyn = &fab_dyn,
 };
