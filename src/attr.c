@@ -658,56 +658,56 @@ int mpir_win_attrs_free(mpir_win *w)
 
 /* ---- predefined callbacks (MPI_COMM_NULL_COPY_FN, ...) ------------------------------ */
 
-int clumpi_comm_null_copy_fn(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+int MPI_COMM_NULL_COPY_FN(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
 {
     *flag = 0;
     return MPI_SUCCESS;
 }
 
-int clumpi_comm_dup_fn(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
+int MPI_COMM_DUP_FN(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)
 {
     *(void **)out = in;
     *flag = 1;
     return MPI_SUCCESS;
 }
 
-int clumpi_comm_null_delete_fn(MPI_Comm c, int k, void *val, void *extra)
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm c, int k, void *val, void *extra)
 {
     return MPI_SUCCESS;
 }
 
-int clumpi_type_null_copy_fn(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
 {
     *flag = 0;
     return MPI_SUCCESS;
 }
 
-int clumpi_type_dup_fn(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
+int MPI_TYPE_DUP_FN(MPI_Datatype t, int k, void *extra, void *in, void *out, int *flag)
 {
     *(void **)out = in;
     *flag = 1;
     return MPI_SUCCESS;
 }
 
-int clumpi_type_null_delete_fn(MPI_Datatype t, int k, void *val, void *extra)
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype t, int k, void *val, void *extra)
 {
     return MPI_SUCCESS;
 }
 
-int clumpi_win_null_copy_fn(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+int MPI_WIN_NULL_COPY_FN(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
 {
     *flag = 0;
     return MPI_SUCCESS;
 }
 
-int clumpi_win_dup_fn(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
+int MPI_WIN_DUP_FN(MPI_Win w, int k, void *extra, void *in, void *out, int *flag)
 {
     *(void **)out = in;
     *flag = 1;
     return MPI_SUCCESS;
 }
 
-int clumpi_win_null_delete_fn(MPI_Win w, int k, void *val, void *extra)
+int MPI_WIN_NULL_DELETE_FN(MPI_Win w, int k, void *val, void *extra)
 {
     return MPI_SUCCESS;
 }

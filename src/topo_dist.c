@@ -16,7 +16,7 @@
 #include "coll/select.h"
 
 /* The objects whose addresses are MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY. */
-int clumpi_unweighted[1], clumpi_weights_empty[1];
+int MPIX_UNWEIGHTED_OBJ[1], MPIX_WEIGHTS_EMPTY_OBJ[1];
 
 #define ARG_ERR MPIR_ARG_ERR
 #define GET_DIST(fn, comm, c) MPIR_GET_TOPO(fn, comm, c, MPI_DIST_GRAPH, "distributed graph")

@@ -307,9 +307,9 @@ typedef struct MPI_Status {
 #define MPI_STATUSES_IGNORE   ((MPI_Status *)0)
 /* Real objects, not small integer casts: GCC's array-parameter checks
  * (-Wstringop-overread) warn when (int *)2 is passed as const int[]. */
-extern int clumpi_unweighted[1], clumpi_weights_empty[1];
-#define MPI_UNWEIGHTED        (clumpi_unweighted)
-#define MPI_WEIGHTS_EMPTY     (clumpi_weights_empty)
+extern int MPIX_UNWEIGHTED_OBJ[1], MPIX_WEIGHTS_EMPTY_OBJ[1];
+#define MPI_UNWEIGHTED        (MPIX_UNWEIGHTED_OBJ)
+#define MPI_WEIGHTS_EMPTY     (MPIX_WEIGHTS_EMPTY_OBJ)
 #define MPI_ERRCODES_IGNORE   ((int *)0)
 #define MPI_ARGV_NULL         ((char **)0)
 #define MPI_ARGVS_NULL        ((char ***)0)
@@ -323,26 +323,27 @@ typedef int MPI_Type_copy_attr_function(MPI_Datatype, int, void *, void *, void 
 typedef int MPI_Type_delete_attr_function(MPI_Datatype, int, void *, void *);
 typedef void MPI_User_function(void *, void *, int *, MPI_Datatype *);
 
-/* Predefined attribute callbacks (functions, defined by the library). */
-int clumpi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
-int clumpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
-int clumpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
-int clumpi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
-int clumpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
-int clumpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
-#define MPI_COMM_NULL_COPY_FN   clumpi_comm_null_copy_fn
-#define MPI_COMM_DUP_FN         clumpi_comm_dup_fn
-#define MPI_COMM_NULL_DELETE_FN clumpi_comm_null_delete_fn
-#define MPI_TYPE_NULL_COPY_FN   clumpi_type_null_copy_fn
-#define MPI_TYPE_DUP_FN         clumpi_type_dup_fn
-#define MPI_TYPE_NULL_DELETE_FN clumpi_type_null_delete_fn
+/* Predefined attribute callbacks: functions under the standard's own names;
+ * the macros of the same names let programs test for them with #ifdef. */
+int MPI_COMM_NULL_COPY_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_DUP_FN(MPI_Comm, int, void *, void *, void *, int *);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void *, void *);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN   MPI_COMM_NULL_COPY_FN
+#define MPI_COMM_DUP_FN         MPI_COMM_DUP_FN
+#define MPI_COMM_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
+#define MPI_TYPE_NULL_COPY_FN   MPI_TYPE_NULL_COPY_FN
+#define MPI_TYPE_DUP_FN         MPI_TYPE_DUP_FN
+#define MPI_TYPE_NULL_DELETE_FN MPI_TYPE_NULL_DELETE_FN
 /* The deprecated communicator callbacks of MPI-1 (MPI-3.1 section 15.2):
  * the same C signatures as the MPI_Comm_ ones, and the same functions. */
 typedef int MPI_Copy_function(MPI_Comm, int, void *, void *, void *, int *);
 typedef int MPI_Delete_function(MPI_Comm, int, void *, void *);
-#define MPI_NULL_COPY_FN   clumpi_comm_null_copy_fn
-#define MPI_DUP_FN         clumpi_comm_dup_fn
-#define MPI_NULL_DELETE_FN clumpi_comm_null_delete_fn
+#define MPI_NULL_COPY_FN   MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN         MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN MPI_COMM_NULL_DELETE_FN
 /* Generalized requests (MPI-3.1 section 12.2). */
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
@@ -693,12 +694,12 @@ typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
 typedef int MPI_Win_copy_attr_function(MPI_Win, int, void *, void *, void *, int *);
 typedef int MPI_Win_delete_attr_function(MPI_Win, int, void *, void *);
-int clumpi_win_null_copy_fn(MPI_Win, int, void *, void *, void *, int *);
-int clumpi_win_dup_fn(MPI_Win, int, void *, void *, void *, int *);
-int clumpi_win_null_delete_fn(MPI_Win, int, void *, void *);
-#define MPI_WIN_NULL_COPY_FN   clumpi_win_null_copy_fn
-#define MPI_WIN_DUP_FN         clumpi_win_dup_fn
-#define MPI_WIN_NULL_DELETE_FN clumpi_win_null_delete_fn
+int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_DUP_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void *, void *);
+#define MPI_WIN_NULL_COPY_FN   MPI_WIN_NULL_COPY_FN
+#define MPI_WIN_DUP_FN         MPI_WIN_DUP_FN
+#define MPI_WIN_NULL_DELETE_FN MPI_WIN_NULL_DELETE_FN
 
 CLUMPI_API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win));
 CLUMPI_API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win));
