@@ -1,6 +1,7 @@
 # examples: standard MPI programs, also run as tests (np: line in each
 # source; see test/Makefile.mk for the runner).
-EXAMPLES = examples/hello examples/ring examples/pi examples/stencil examples/ordered_bcast
+EXAMPLES = examples/hello examples/ring examples/pi examples/stencil examples/ordered_bcast \
+	examples/cxx/ring
 check_PROGRAMS += $(EXAMPLES)
 TESTS += $(EXAMPLES)
 
@@ -24,3 +25,8 @@ examples_stencil_LDFLAGS = $(AM_LDFLAGS) -no-install
 examples_ordered_bcast_SOURCES = examples/ordered_bcast.c
 examples_ordered_bcast_LDADD = libmpi.la
 examples_ordered_bcast_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+# ring in C++ (built as mpicxx builds it)
+examples_cxx_ring_SOURCES = examples/cxx/ring.cxx
+examples_cxx_ring_LDADD = libmpi.la
+examples_cxx_ring_LDFLAGS = $(AM_LDFLAGS) -no-install

@@ -57,7 +57,8 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/spawn_dead \
 	test/mpi/dyn_slots \
 	test/mpi/names \
-	test/mpi/spawn_multiple
+	test/mpi/spawn_multiple \
+	test/mpi/cxx
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
@@ -79,6 +80,11 @@ check-long-nodes: $(MPI_TESTS) src/tools/mpirun
 	CLUMPI_TEST_NODES=4 $(MAKE) $(AM_MAKEFLAGS) check TESTS="$(MPI_TESTS)" \
 	    check_PROGRAMS="$(MPI_TESTS)"
 .PHONY: check-long-nodes
+
+# C++: mpi.h and mtest.h through the C++ compiler.
+test_mpi_cxx_SOURCES = test/mpi/cxx.cxx test/mpi/mtest.h
+test_mpi_cxx_LDADD = $(MPI_TEST_LIBS)
+test_mpi_cxx_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_port_SOURCES = test/mpi/port.c test/mpi/mtest.h
 test_mpi_port_LDADD = $(MPI_TEST_LIBS)

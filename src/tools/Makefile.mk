@@ -12,10 +12,14 @@ src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpiru
 src_tools_mpirun_CFLAGS = $(AM_CFLAGS)
 src_tools_mpirun_LDADD = $(HWLOC_LIBS)
 
+# mpicxx and mpic++ are mpicc under other names (the name picks the compiler).
+MPICC_ALIASES = mpicxx mpic++
 install-exec-hook:
 	cd $(DESTDIR)$(bindir) && rm -f mpiexec && $(LN_S) mpirun mpiexec
+	cd $(DESTDIR)$(bindir) && for w in $(MPICC_ALIASES); do rm -f $$w && $(LN_S) mpicc $$w; done
 uninstall-hook:
 	rm -f $(DESTDIR)$(bindir)/mpiexec
+	cd $(DESTDIR)$(bindir) && rm -f $(MPICC_ALIASES)
 
 # Test environment for every test script (set here only; other fragments
 # rely on it): scripts find the build and source trees through these.
@@ -36,7 +40,7 @@ test_tools_pmi_prog_CFLAGS = $(AM_CFLAGS)
 
 TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh
 EXTRA_DIST += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
-	test/tools/common.sh src/tools/mpicc.in
+	test/tools/common.sh src/tools/mpicc.in clumpi-cxx.pc.in
 
 # Jobs across network namespaces (root only; skips with 77 elsewhere).
 # MPI programs to run across them: test/netns/mpi_tests.list.

@@ -9,7 +9,8 @@
  *
  * Only point-to-point calls are used here (mt_barrier is a dissemination
  * barrier over a private duplicate of MPI_COMM_WORLD), so a test of
- * point-to-point does not depend on the collectives.
+ * point-to-point does not depend on the collectives. Valid C++ too (the
+ * C++ tests use it).
  */
 #ifndef MTEST_H
 #define MTEST_H
@@ -83,7 +84,7 @@ static inline unsigned char mt_byte(size_t i, unsigned seed)
 
 static inline void mt_fill(void *buf, size_t n, unsigned seed)
 {
-    unsigned char *p = buf;
+    unsigned char *p = (unsigned char *)buf;
     for (size_t i = 0; i < n; i++)
         p[i] = mt_byte(i, seed);
 }
@@ -91,7 +92,7 @@ static inline void mt_fill(void *buf, size_t n, unsigned seed)
 /* Index of the first byte that differs from the pattern, or -1. */
 static inline long mt_verify(const void *buf, size_t n, unsigned seed)
 {
-    const unsigned char *p = buf;
+    const unsigned char *p = (const unsigned char *)buf;
     for (size_t i = 0; i < n; i++)
         if (p[i] != mt_byte(i, seed))
             return (long)i;
@@ -101,7 +102,7 @@ static inline long mt_verify(const void *buf, size_t n, unsigned seed)
 /* Index of the first byte of buf[0..n) that is not c, or -1. */
 static inline long mt_all(const void *buf, size_t n, unsigned char c)
 {
-    const unsigned char *p = buf;
+    const unsigned char *p = (const unsigned char *)buf;
     for (size_t i = 0; i < n; i++)
         if (p[i] != c)
             return (long)i;
@@ -134,11 +135,12 @@ static inline void mt_barrier(void)
 static inline void mt_in_flight(int round, int k, size_t n, int next, int prev, int tag0,
                                 unsigned (*seed)(int round, int i, int rank))
 {
-    char **s = mt_malloc((size_t)k * sizeof *s), **r = mt_malloc((size_t)k * sizeof *r);
-    MPI_Request *q = mt_malloc(2 * (size_t)k * sizeof *q);
+    char **s = (char **)mt_malloc((size_t)k * sizeof *s);
+    char **r = (char **)mt_malloc((size_t)k * sizeof *r);
+    MPI_Request *q = (MPI_Request *)mt_malloc(2 * (size_t)k * sizeof *q);
     for (int i = 0; i < k; i++) {
-        s[i] = mt_malloc(n);
-        r[i] = mt_malloc(n);
+        s[i] = (char *)mt_malloc(n);
+        r[i] = (char *)mt_malloc(n);
         mt_fill(s[i], n, seed(round, i, mt_rank));
         MPI_OK(MPI_Isend(s[i], (int)n, MPI_BYTE, next, tag0 + i, MPI_COMM_WORLD, &q[i]));
     }

@@ -15,7 +15,7 @@
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
 # and in offload mode; dynamic processes (ports, join, spawn, the name
-# service) directly and in offload mode.
+# service) directly and in offload mode; the C++ program (cxx).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -80,6 +80,7 @@ done <<'EOF'
 2 2 spawn CLUMPI_NET=agent
 2 2 spawn_multiple
 2 3 names CLUMPI_NET=agent
+2 5 cxx
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, netmod/common/fabric_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).

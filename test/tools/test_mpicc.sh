@@ -35,24 +35,37 @@ check "-showme:compile" sh -c "'$MPICC' -showme:compile | grep -q -- '^-I'"
 "$MPICC" --help >"$TMP/out"
 check "--help is man-style" sh -c "grep -q '^SYNOPSIS' '$TMP/out' && grep -q '^ENVIRONMENT' '$TMP/out'"
 
+# mpicxx and mpic++: the same wrapper running the C++ compiler.
+for w in mpicxx mpic++; do
+    W=$top_builddir/src/tools/$w
+    CLUMPI_CXX="$TMP/fakecc" "$W" -O2 "it's.cxx" -o x >"$TMP/out"
+    check "$w: CLUMPI_CXX runs, arguments intact, -lmpi and rpath" sh -c "grep -q \"^<it's.cxx>\$\" '$TMP/out' && grep -q '^<-lmpi>$' '$TMP/out' && grep -q '^<-Wl,-rpath,' '$TMP/out'"
+    check "$w: CLUMPI_CC does not change it" sh -c "[ \"\$(env -u CLUMPI_CXX -u MPICH_CXX '$W' -show x.cxx | cut -d' ' -f1)\" != '$TMP/fakecc' ]"
+    "$W" --help >"$TMP/out"
+    check "$w --help names itself and C++" sh -c "grep -q '^    $w - compile and link C++ MPI programs' '$TMP/out'"
+    check "$w -showme:link" sh -c "'$W' -showme:link | grep -q -- '-lmpi'"
+done
+
 # A real compile (no link: the library may not be installed) against mpi.h.
 unset CLUMPI_CC
-if command -v "$(sed -n 's/^CC="\${CLUMPI_CC:-\${MPICC_CC:-\(.*\)}}"$/\1/p' "$MPICC" | cut -d' ' -f1)" >/dev/null 2>&1; then
+if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
     printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); return MPI_Finalize(); }\n' >"$TMP/hello.c"
     CLUMPI_CFLAGS="-I$top_srcdir/src/include" "$MPICC" -c "$TMP/hello.c" -o "$TMP/hello.o" 2>"$TMP/err"
     check "compiles a program against mpi.h" [ -s "$TMP/hello.o" ]
     # Each example builds with the mpicc line of its header (libm included)
     # against the library of this build tree.
     if [ -e "$top_builddir/.libs/libmpi.so" ]; then
-        for src in "$top_srcdir"/examples/*.c; do
-            line=$(sed -n 's|^ \*   \(mpicc examples/.*\.c -o [^&]*\).*|\1|p' "$src" | head -n 1)
+        for src in "$top_srcdir"/examples/*.c "$top_srcdir"/examples/cxx/*.cxx; do
+            line=$(sed -n 's|^ \*   \(mpic[cx]* examples/[^ ]* -o [^&]*\).*|\1|p' "$src" | head -n 1)
             set -- $line
+            wrapper=$top_builddir/src/tools/$1
             shift 2
-            name=$(basename "$src" .c)
-            rm -f "$TMP/$name"
+            name=${src#"$top_srcdir"/examples/}
+            out=$TMP/$(echo "$name" | tr / _)
+            rm -f "$out"
             CLUMPI_CFLAGS="-I$top_srcdir/src/include -L$top_builddir/.libs" \
-                "$MPICC" "$src" "$@" -o "$TMP/$name" >"$TMP/err" 2>&1
-            check "examples/$name.c builds as its header says ($line)" [ -x "$TMP/$name" ]
+                "$wrapper" "$src" "$@" -o "$out" >"$TMP/err" 2>&1
+            check "examples/$name builds as its header says ($line)" [ -x "$out" ]
         done
     fi
 fi
