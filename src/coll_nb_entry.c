@@ -26,14 +26,14 @@ coll_sched *mpir_nbc_new(mpir_comm *c)
 {
     MPI_Comm comm = c->handle;
     if (seq_keyval == MPI_KEYVAL_INVALID &&
-        PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &seq_keyval,
+        mpir_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &seq_keyval,
                                 NULL) != MPI_SUCCESS)
         return NULL;
     void *v = NULL;
     int flag = 0;
-    PMPI_Comm_get_attr(comm, seq_keyval, &v, &flag);
+    mpir_Comm_get_attr(comm, seq_keyval, &v, &flag);
     uintptr_t seq = flag ? (uintptr_t)v : 0;
-    if (PMPI_Comm_set_attr(comm, seq_keyval, (void *)(seq + 1)) != MPI_SUCCESS)
+    if (mpir_Comm_set_attr(comm, seq_keyval, (void *)(seq + 1)) != MPI_SUCCESS)
         return NULL;
     coll_sched *s = coll_sched_new(&c->dev, coll_nbc_tag((unsigned)seq));
     if (s && c->is_inter)

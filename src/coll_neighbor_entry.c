@@ -40,17 +40,17 @@ static int neighbors(const char *fn, mpir_comm *c, nb_list *l)
 {
     MPI_Comm comm = c->handle;
     int kind = MPI_UNDEFINED, nd = 0, w;
-    PMPI_Topo_test(comm, &kind);
+    mpir_Topo_test(comm, &kind);
     if (kind == MPI_CART) {
-        PMPI_Cartdim_get(comm, &nd);
+        mpir_Cartdim_get(comm, &nd);
         l->nin = l->nout = 2 * nd;
     } else if (kind == MPI_DIST_GRAPH) {
-        PMPI_Dist_graph_neighbors_count(comm, &l->nin, &l->nout, &w);
+        mpir_Dist_graph_neighbors_count(comm, &l->nin, &l->nout, &w);
     } else if (kind == MPI_GRAPH) {
         if (!mpir_topo_graph_symmetric(c))
             return mpir_err(MPI_ERR_TOPOLOGY, fn, "the graph is not symmetric: some pair of "
                             "nodes is joined more often one way than the other");
-        PMPI_Graph_neighbors_count(comm, c->dev.rank, &l->nin);
+        mpir_Graph_neighbors_count(comm, c->dev.rank, &l->nin);
         l->nout = l->nin;
     } else {
         return mpir_err(MPI_ERR_TOPOLOGY, fn, "communicator has no topology");
@@ -63,7 +63,7 @@ static int neighbors(const char *fn, mpir_comm *c, nb_list *l)
     l->sub_out = l->sub_in + l->nin;
     if (kind == MPI_CART) {
         for (int d = 0; d < nd; d++) {
-            PMPI_Cart_shift(comm, d, 1, &l->in[2 * d], &l->in[2 * d + 1]);
+            mpir_Cart_shift(comm, d, 1, &l->in[2 * d], &l->in[2 * d + 1]);
             l->out[2 * d] = l->in[2 * d];
             l->out[2 * d + 1] = l->in[2 * d + 1];
             /* sub-tag 0: travelling up the dimension, 1: down */
@@ -74,11 +74,11 @@ static int neighbors(const char *fn, mpir_comm *c, nb_list *l)
         }
     } else {
         if (kind == MPI_GRAPH) {
-            PMPI_Graph_neighbors(comm, c->dev.rank, l->nin, l->in);
+            mpir_Graph_neighbors(comm, c->dev.rank, l->nin, l->in);
             for (int i = 0; i < l->nin; i++)
                 l->out[i] = l->in[i];
         } else {
-            PMPI_Dist_graph_neighbors(comm, l->nin, l->in, MPI_UNWEIGHTED, l->nout, l->out,
+            mpir_Dist_graph_neighbors(comm, l->nin, l->in, MPI_UNWEIGHTED, l->nout, l->out,
                                       MPI_UNWEIGHTED);
         }
         for (int i = 0; i < l->nin; i++)

@@ -563,9 +563,9 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
         return MPI_SUCCESS;
     }
     int r, rr = MPI_IDENT;
-    int rc = PMPI_Group_compare(c1->group->handle, c2->group->handle, &r);
+    int rc = mpir_Group_compare(c1->group->handle, c2->group->handle, &r);
     if (rc == MPI_SUCCESS && c1->is_inter)
-        rc = PMPI_Group_compare(c1->remote_group->handle, c2->remote_group->handle, &rr);
+        rc = mpir_Group_compare(c1->remote_group->handle, c2->remote_group->handle, &rr);
     if (rc != MPI_SUCCESS)
         return rc;
     if (r == MPI_UNEQUAL || rr == MPI_UNEQUAL)
@@ -877,7 +877,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
         return ARG_ERR(fn, comm, "info_used is NULL");
     /* Always a new object the caller frees, empty when no hints were set. */
     if (c->info == MPI_INFO_NULL)
-        return PMPI_Info_create(info_used);
+        return mpir_Info_create(info_used);
     int rc = mpir_info_dup(c->info, info_used);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "out of memory"));

@@ -72,7 +72,7 @@ int PMPIX_Counter_create(MPI_Comm comm, int owner, long long initial, MPIX_Count
     k->owner = owner;
     k->agent = coll_fadd_ni_up();
     k->win = MPI_WIN_NULL;
-    if ((rc = PMPI_Comm_dup(comm, &k->comm))) {
+    if ((rc = mpir_Comm_dup(comm, &k->comm))) {
         free(k);
         return rc;
     }
@@ -84,29 +84,29 @@ int PMPIX_Counter_create(MPI_Comm comm, int owner, long long initial, MPIX_Count
             rc = coll_fadd_ni_init(d, owner, k->id, initial);
         }
         unsigned id = k->id;
-        int brc = PMPI_Bcast(&id, 1, MPI_UNSIGNED, owner, k->comm);
+        int brc = mpir_Bcast(&id, 1, MPI_UNSIGNED, owner, k->comm);
         k->id = id;
         rc = rc ? rc : brc;
     } else {
         void *base;
         long long ignore;
-        rc = PMPI_Win_allocate(d->rank == owner ? (MPI_Aint)sizeof(long long) : 0,
+        rc = mpir_Win_allocate(d->rank == owner ? (MPI_Aint)sizeof(long long) : 0,
                                (int)sizeof(long long), MPI_INFO_NULL, k->comm, &base, &k->win);
         if (!rc)
-            rc = PMPI_Win_lock_all(MPI_MODE_NOCHECK, k->win);
+            rc = mpir_Win_lock_all(MPI_MODE_NOCHECK, k->win);
         if (!rc && d->rank == owner &&
-            !(rc = PMPI_Fetch_and_op(&initial, &ignore, MPI_LONG_LONG, owner, 0, MPI_REPLACE,
+            !(rc = mpir_Fetch_and_op(&initial, &ignore, MPI_LONG_LONG, owner, 0, MPI_REPLACE,
                                      k->win)))
-            rc = PMPI_Win_flush(owner, k->win);
-        int brc = PMPI_Barrier(k->comm);   /* stored before anyone adds */
+            rc = mpir_Win_flush(owner, k->win);
+        int brc = mpir_Barrier(k->comm);   /* stored before anyone adds */
         rc = rc ? rc : brc;
     }
     if (!rc && put(k, counter))
         rc = mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
     if (rc) {
         if (k->win != MPI_WIN_NULL)
-            PMPI_Win_free(&k->win);
-        PMPI_Comm_free(&k->comm);
+            mpir_Win_free(&k->win);
+        mpir_Comm_free(&k->comm);
         free(k);
         return mpir_err_comm(comm, rc);
     }
@@ -127,8 +127,8 @@ int PMPIX_Counter_fetch_and_add(MPIX_Counter counter, long long add, long long *
     int rc;
     if (k->agent)
         rc = coll_fadd_ni(&mpir_comm_get(k->comm)->dev, k->owner, k->id, add, old);
-    else if (!(rc = PMPI_Fetch_and_op(&add, old, MPI_LONG_LONG, k->owner, 0, MPI_SUM, k->win)))
-        rc = PMPI_Win_flush(k->owner, k->win);
+    else if (!(rc = mpir_Fetch_and_op(&add, old, MPI_LONG_LONG, k->owner, 0, MPI_SUM, k->win)))
+        rc = mpir_Win_flush(k->owner, k->win);
     return rc ? mpir_err_world(mpir_err(rc & 0xff, fn, "the counter's %s failed",
                                         k->agent ? "agent" : "window"))
               : MPI_SUCCESS;
@@ -144,17 +144,17 @@ int PMPIX_Counter_free(MPIX_Counter *counter)
         return mpir_err_world(mpir_err(MPI_ERR_ARG, fn, "invalid counter (counter=%s)",
                                        counter ? "not a live counter" : "NULL"));
     /* nobody adds any more once everyone is here */
-    int rc = PMPI_Barrier(k->comm);
+    int rc = mpir_Barrier(k->comm);
     if (k->agent) {
         const mpid_comm *d = &mpir_comm_get(k->comm)->dev;
         if (!rc && d->rank == k->owner)
             rc = coll_fadd_ni_free(d, k->owner, k->id);
     } else {
-        int urc = PMPI_Win_unlock_all(k->win);
-        int frc = PMPI_Win_free(&k->win);
+        int urc = mpir_Win_unlock_all(k->win);
+        int frc = mpir_Win_free(&k->win);
         rc = rc ? rc : urc ? urc : frc;
     }
-    int crc = PMPI_Comm_free(&k->comm);
+    int crc = mpir_Comm_free(&k->comm);
     rc = rc ? rc : crc;
     tab[(unsigned)*counter & 0xffffffu] = NULL;
     free(k);

@@ -491,9 +491,9 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
      * every message before the barrier has arrived. */
     for (int i = 0; i < c->dev.size; i++)
         mpid_dyn_drain(c->dev.world_ranks[i]);
-    rc = PMPI_Barrier(*comm);
+    rc = mpir_Barrier(*comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    return PMPI_Comm_free(comm);
+    return mpir_Comm_free(comm);
 }
 MPIR_WEAK(Comm_disconnect)

@@ -54,7 +54,7 @@ static void __attribute__((noreturn)) fatal(MPI_Comm comm, int code)
 {
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
-    PMPI_Error_string(code, msg, &len);
+    mpir_Error_string(code, msg, &len);
     const mpir_comm *c = mpir_comm_get(comm);
     char line[MPI_MAX_ERROR_STRING + MPI_MAX_OBJECT_NAME + 64];
     if (c && comm != MPI_COMM_WORLD)

@@ -57,7 +57,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
     /* clumpi's mpirun (CLUMPI_JOB_ID) has warned of unknown CLUMPI_* names
      * already; under another launcher, world rank 0 does. */
     int wrank;
-    if (!getenv("CLUMPI_JOB_ID") && PMPI_Comm_rank(MPI_COMM_WORLD, &wrank) == MPI_SUCCESS &&
+    if (!getenv("CLUMPI_JOB_ID") && mpir_Comm_rank(MPI_COMM_WORLD, &wrank) == MPI_SUCCESS &&
         wrank == 0) {
         extern char **environ;
         cu_param_warn_unknown(environ);

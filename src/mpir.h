@@ -3,9 +3,12 @@
  * argument checks and the objects behind MPI handles. Every file in src/ includes
  * it; nothing below src/ does.
  *
- * Profiling interface: each entry point is defined as PMPI_x, and MPI_x is a
- * weak alias (MPIR_WEAK). Internal calls go to PMPI_x so that a tool that
- * interposes on MPI_x sees only the user's calls.
+ * Profiling interface: each entry point is defined as PMPI_x; MPIR_WEAK
+ * makes MPI_x its weak alias for programs and tools, and mpir_x its hidden
+ * alias for the library itself. The library calls mpir_x, never MPI_x or
+ * PMPI_x: a tool that interposes on MPI_x (or PMPI_x) sees only the user's
+ * calls, as MPI-3.1 section 14.2 expects, and a call between the library's
+ * files binds directly instead of through the PLT (test/exports.sh).
  */
 #ifndef MPIR_H
 #define MPIR_H
@@ -17,8 +20,45 @@
 #include "src/util/dtype.h"
 #include "src/thread.h"
 
-#define MPIR_WEAK(name) _Pragma(MPIR_STR(weak MPI_##name = PMPI_##name))
+#define MPIR_WEAK(name)                                                      \
+    _Pragma(MPIR_STR(weak MPI_##name = PMPI_##name))                         \
+    extern __typeof(PMPI_##name) mpir_##name                                 \
+        __attribute__((alias(MPIR_STR(PMPI_##name)), visibility("hidden")));
 #define MPIR_STR(x) #x
+/* Declares mpir_x, the hidden alias of PMPI_x, for the files that call it. */
+#define MPIR_INTERNAL(name) \
+    extern __typeof(PMPI_##name) mpir_##name __attribute__((visibility("hidden")))
+
+MPIR_INTERNAL(Allgather);
+MPIR_INTERNAL(Barrier);
+MPIR_INTERNAL(Bcast);
+MPIR_INTERNAL(Cart_shift);
+MPIR_INTERNAL(Cartdim_get);
+MPIR_INTERNAL(Comm_create_errhandler);
+MPIR_INTERNAL(Comm_create_keyval);
+MPIR_INTERNAL(Comm_dup);
+MPIR_INTERNAL(Comm_free);
+MPIR_INTERNAL(Comm_get_attr);
+MPIR_INTERNAL(Comm_group);
+MPIR_INTERNAL(Comm_rank);
+MPIR_INTERNAL(Comm_set_attr);
+MPIR_INTERNAL(Dist_graph_neighbors);
+MPIR_INTERNAL(Dist_graph_neighbors_count);
+MPIR_INTERNAL(Error_string);
+MPIR_INTERNAL(Fetch_and_op);
+MPIR_INTERNAL(Graph_neighbors);
+MPIR_INTERNAL(Graph_neighbors_count);
+MPIR_INTERNAL(Group_compare);
+MPIR_INTERNAL(Info_create);
+MPIR_INTERNAL(Info_free);
+MPIR_INTERNAL(Info_get);
+MPIR_INTERNAL(Info_set);
+MPIR_INTERNAL(Topo_test);
+MPIR_INTERNAL(Win_allocate);
+MPIR_INTERNAL(Win_flush);
+MPIR_INTERNAL(Win_free);
+MPIR_INTERNAL(Win_lock_all);
+MPIR_INTERNAL(Win_unlock_all);
 
 /* Entry points test their arguments inline (MPIR_LIKELY) and build error
  * messages in MPIR_COLD functions, kept off the fast path. */

@@ -102,7 +102,7 @@ static int spawn_arg_fill(const char *fn, int k, const char *command, char **arg
     int ninfo = 0, argc = 0;
     for (int i = 0; info != MPI_INFO_NULL && i < NKEYS; i++) {
         int flag = 0;
-        if (PMPI_Info_get(info, spawn_keys[i], MPI_MAX_INFO_VAL, a->valbuf[ninfo], &flag) ==
+        if (mpir_Info_get(info, spawn_keys[i], MPI_MAX_INFO_VAL, a->valbuf[ninfo], &flag) ==
                 MPI_SUCCESS && flag) {
             a->keys[ninfo] = spawn_keys[i];
             a->vals[ninfo] = a->valbuf[ninfo];

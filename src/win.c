@@ -102,7 +102,7 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int mod
             seg = mpid_win_seg_map(name, len, me == leader);
             ok = seg != NULL;
         }
-        rc = PMPI_Allgather(&ok, 1, MPI_INT, oks, 1, MPI_INT, w->comm->handle);
+        rc = mpir_Allgather(&ok, 1, MPI_INT, oks, 1, MPI_INT, w->comm->handle);
         for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
             if (!oks[t])
                 rc = mpir_err(MPI_ERR_NO_MEM, fn, "could not map the window's shared segment "
@@ -202,7 +202,7 @@ static int win_new(const char *fn, MPI_Comm comm, int flavor, void *base, MPI_Ai
         return mpir_err_comm(comm, mpir_err(rc, fn, "window set-up failed"));
     }
     win_info mine = { (uintptr_t)base, (uint64_t)size, disp_unit, w->dev.index };
-    rc = PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE,
+    rc = mpir_Allgather(&mine, sizeof mine, MPI_BYTE, all, sizeof mine, MPI_BYTE,
                         w->comm->handle);
     if (seg == SEG_NONE && flavor == MPI_WIN_FLAVOR_CREATE && shares_node(w->comm))
         seg = SEG_LOCKS;
@@ -365,7 +365,7 @@ int PMPI_Win_free(MPI_Win *win)
                        w->start ? "Win_start without Win_complete" : "Win_post without Win_wait");
     /* Our operations are answered, then nobody still touches our memory. */
     int err = mpid_win_flush(&w->dev, -1);
-    int rc = PMPI_Barrier(w->comm->handle);
+    int rc = mpir_Barrier(w->comm->handle);
     int arc = mpir_win_attrs_free(w);   /* callbacks still see a valid window */
     mpir_handle_free(&mpir_wins, w->handle);
     win_destroy(w);
@@ -386,7 +386,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
     MPIR_GET_WIN(fn, win, w);
     if (!group)
         return WIN_ERR(w, MPI_ERR_ARG, fn, "group is NULL");
-    return PMPI_Comm_group(w->comm->handle, group);
+    return mpir_Comm_group(w->comm->handle, group);
 }
 MPIR_WEAK(Win_get_group)
 
@@ -445,7 +445,7 @@ int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fnp, MPI_Errhandler 
 {
     /* The same handler objects as communicators': the function gets the
      * window's handle where a communicator handler gets the communicator's. */
-    return PMPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)fnp, errhandler);
+    return mpir_Comm_create_errhandler((MPI_Comm_errhandler_function *)fnp, errhandler);
 }
 MPIR_WEAK(Win_create_errhandler)
 

@@ -76,7 +76,7 @@ static void read_ops(const char *v, int *out)
 static const char *lookup(MPI_Info info, const char *key, char *buf)
 {
     int flag = 0;
-    if (PMPI_Info_get(info, key, MPI_MAX_INFO_VAL, buf, &flag) != MPI_SUCCESS || !flag)
+    if (mpir_Info_get(info, key, MPI_MAX_INFO_VAL, buf, &flag) != MPI_SUCCESS || !flag)
         return NULL;
     return buf;
 }
@@ -144,12 +144,12 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
                            h->same_disp_unit ? "true" : "false", "false" };
     int nkeys = w->flavor == MPI_WIN_FLAVOR_SHARED ? 6 : 5;
     MPI_Info in = MPI_INFO_NULL;
-    int rc = PMPI_Info_create(&in);
+    int rc = mpir_Info_create(&in);
     for (int k = 0; rc == MPI_SUCCESS && k < nkeys; k++)
-        rc = PMPI_Info_set(in, keys[k], vals[k]);
+        rc = mpir_Info_set(in, keys[k], vals[k]);
     if (rc != MPI_SUCCESS) {
         if (in != MPI_INFO_NULL)
-            PMPI_Info_free(&in);
+            mpir_Info_free(&in);
         return mpir_err_win(w, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     }
     *info_used = in;

@@ -51,7 +51,7 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     int err = mpid_win_flush(&w->dev, -1);
     /* Always a barrier: a target's own stores before the fence must not
      * race the next epoch's puts. */
-    rc = PMPI_Barrier(w->comm->handle);
+    rc = mpir_Barrier(w->comm->handle);
     w->fence = !(assert & MPI_MODE_NOSUCCEED);
     if (rc)
         return mpir_err_win(w, rc);

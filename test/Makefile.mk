@@ -48,6 +48,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/grequest \
 	test/mpi/attr_deprecated \
 	test/mpi/pcontrol \
+	test/mpi/profile \
 	test/mpi/procname \
 	test/mpi/char_ops \
 	test/coll/intercoll \
@@ -129,6 +130,10 @@ test_mpi_attr_deprecated_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_pcontrol_SOURCES = test/mpi/pcontrol.c test/mpi/mtest.h
 test_mpi_pcontrol_LDADD = $(MPI_TEST_LIBS)
 test_mpi_pcontrol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_profile_SOURCES = test/mpi/profile.c test/mpi/mtest.h
+test_mpi_profile_LDADD = $(MPI_TEST_LIBS)
+test_mpi_profile_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_procname_SOURCES = test/mpi/procname.c test/mpi/mtest.h
 test_mpi_procname_LDADD = $(MPI_TEST_LIBS)
