@@ -62,7 +62,7 @@ int mpid_cancel(mpid_request *req)
     if (req->kind == MPID_REQ_RECV) {
         if (r->p.state != MPID_ST_POSTED)
             return MPI_SUCCESS;   /* matched already: completes normally */
-        mpid_ctxq *c = mpid_ctxq_get(r->p.ctx);
+        mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, r->p.ctx);
         mpid_mq_remove(&c->posted, &r->p.q);
         mpid_count_posted_del();
         req->status.MPI_SOURCE = r->p.q.src;
@@ -96,7 +96,7 @@ void mpid_on_cancel(int src, const mpid_pkt_cancel *h)
     }
     /* The message is ahead of this packet: unexpected, or matched. */
     mpid_pkt_cancel a = { .type = MPID_PKT_CANCEL_ACK, .ctx = h->ctx, .sreq = h->sreq };
-    mpid_ctxq *c = mpid_ctxq_get(h->ctx);
+    mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, h->ctx);
     for (mpid_mq_elem *e = c ? c->unexp.head : NULL; e; e = e->next) {
         mpid_message *m = mpid_msg_of_q(e);
         if (m->peer == src && m->sreq == h->sreq &&

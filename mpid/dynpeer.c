@@ -21,15 +21,13 @@
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-typedef struct dyn_slot {
+typedef struct mpid_dyn_slot {
     int refs;                 /* groups and handshakes naming the slot */
     int routed;               /* its address is in the channel */
     size_t len;
     unsigned char addr[MPID_DYN_ADDR_MAX];
 } dyn_slot;
 
-static dyn_slot *slots;        /* [cap], slot world size + i */
-static int cap;
 
 /* The network channel that reaches other jobs, opened on first use; NULL
  * (with *why set) when it cannot be had. */
@@ -59,11 +57,11 @@ static int slot_idle(void *arg)
     return !d->qhead && !d->chead && !d->rts_out;
 }
 
-/* Slot i (an index into slots) without references: when idle, its
+/* Slot i (an index into mpid_st.dyn.slots) without references: when idle, its
  * address leaves the channel and its entry is cleared. 1 when it is free. */
 static int slot_reclaim(int i)
 {
-    dyn_slot *s = &slots[i];
+    dyn_slot *s = &mpid_st.dyn.slots[i];
     if (s->refs > 0)
         return 0;
     if (!s->routed)
@@ -85,17 +83,17 @@ static int slot_reclaim(int i)
 
 int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
 {
-    if (!slots) {
+    if (!mpid_st.dyn.slots) {
         long c = cu_param_int("DYN_SLOTS");
-        cap = c > 0 && c < MPID_DYN_MAX ? (int)c : MPID_DYN_MAX;
-        if (!(slots = calloc((size_t)cap, sizeof *slots)))
+        mpid_st.dyn.cap = c > 0 && c < MPID_DYN_MAX ? (int)c : MPID_DYN_MAX;
+        if (!(mpid_st.dyn.slots = calloc((size_t)mpid_st.dyn.cap, sizeof *mpid_st.dyn.slots)))
             return MPI_ERR_NO_MEM;
     }
     if (len == 0 || len > MPID_DYN_ADDR_MAX)
         return MPI_ERR_OTHER;
     int free_at = -1;
-    for (int i = 0; i < cap; i++) {
-        dyn_slot *s = &slots[i];
+    for (int i = 0; i < mpid_st.dyn.cap; i++) {
+        dyn_slot *s = &mpid_st.dyn.slots[i];
         if (share && s->refs > 0 && s->len == len && !memcmp(s->addr, addr, len)) {
             s->refs++;
             *slot = mpid_st.world_size + i;
@@ -106,10 +104,10 @@ int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
     }
     if (free_at < 0) {
         cu_warn("dynamic processes: all %d slots for processes of other jobs are in use "
-                "(CLUMPI_DYN_SLOTS)", cap);
+                "(CLUMPI_DYN_SLOTS)", mpid_st.dyn.cap);
         return MPI_ERR_NO_MEM;
     }
-    dyn_slot *s = &slots[free_at];
+    dyn_slot *s = &mpid_st.dyn.slots[free_at];
     s->refs = 1;
     s->len = share ? len : 0;   /* a length no address has: never found again */
     memcpy(s->addr, addr, len);
@@ -121,7 +119,8 @@ int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
 static dyn_slot *slot_of(int w)
 {
     int i = w - mpid_st.world_size;
-    return slots && mpid_st.dests && i >= 0 && i < cap ? &slots[i] : NULL;
+    return mpid_st.dyn.slots && mpid_st.dests && i >= 0 && i < mpid_st.dyn.cap
+               ? &mpid_st.dyn.slots[i] : NULL;
 }
 
 void mpid_dyn_ref(int w)
@@ -170,7 +169,7 @@ int mpid_dyn_drain(int w)
 
 void mpid_dyn_finalize(void)
 {
-    free(slots);
-    slots = NULL;
-    cap = 0;
+    free(mpid_st.dyn.slots);
+    mpid_st.dyn.slots = NULL;
+    mpid_st.dyn.cap = 0;
 }

@@ -165,9 +165,9 @@ const mpid_channel *mpid_net_open_dynamic(void)
         mpid_st.dyn_chan = mpid_st.net_chan;
         return mpid_st.dyn_chan;
     }
-    mpid_st.job.info.dynamic = 1;
-    int rc = mpid_channel_ofi.init(&mpid_st.job.info);
-    mpid_st.job.info.dynamic = 0;
+    mpid_chan_info dyn = mpid_st.job.info;
+    dyn.dynamic = 1;
+    int rc = mpid_channel_ofi.init(&dyn);
     if (rc != 0) {
         cu_warn("network channel (ofi) failed to start for peers of other jobs: %s",
                 strerror(rc < 0 ? -rc : rc));
@@ -213,7 +213,7 @@ int mpid_finalize(void)
     mpid_st.nchans = 0;
     mpid_st.sleep_chan = NULL;
     mpid_route_finalize();
-    mpid_ctxq_finalize();
+    mpid_ctxq_finalize(&mpid_st.ctxqs);
     mpid_req_finalize();
     cu_pmi_finalize();
     free(mpid_st.job.node_of);

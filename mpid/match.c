@@ -6,23 +6,18 @@
 #include <stdlib.h>
 #include "mpid/match.h"
 
-#define CTXQ_BUCKETS 256   /* power of two */
-
-static mpid_ctxq *buckets[CTXQ_BUCKETS];
-mpid_ctxq *mpid_ctxq_last;
-
 static inline unsigned ctx_hash(uint32_t id)
 {
     /* Ids are small and consecutive-ish (even/odd pairs): a multiplicative
      * hash spreads neighbours over buckets. */
-    return (id * 2654435761u) >> 24 & (CTXQ_BUCKETS - 1);
+    return (id * 2654435761u) >> 24 & (MPID_CTXQ_BUCKETS - 1);
 }
 
-mpid_ctxq *mpid_ctxq_lookup_slow(uint32_t id)
+mpid_ctxq *mpid_ctxq_lookup_slow(mpid_ctxq_table *t, uint32_t id)
 {
     unsigned b = ctx_hash(id);
     mpid_ctxq *c;
-    for (c = buckets[b]; c; c = c->hnext)
+    for (c = t->buckets[b]; c; c = c->hnext)
         if (c->id == id)
             break;
     if (!c) {
@@ -30,23 +25,23 @@ mpid_ctxq *mpid_ctxq_lookup_slow(uint32_t id)
         if (!c)
             return NULL;
         c->id = id;
-        c->hnext = buckets[b];
-        buckets[b] = c;
+        c->hnext = t->buckets[b];
+        t->buckets[b] = c;
     }
-    mpid_ctxq_last = c;
+    t->last = c;
     return c;
 }
 
-void mpid_ctxq_finalize(void)
+void mpid_ctxq_finalize(mpid_ctxq_table *t)
 {
-    for (int b = 0; b < CTXQ_BUCKETS; b++) {
-        mpid_ctxq *c = buckets[b];
+    for (int b = 0; b < MPID_CTXQ_BUCKETS; b++) {
+        mpid_ctxq *c = t->buckets[b];
         while (c) {
             mpid_ctxq *n = c->hnext;
             free(c);
             c = n;
         }
-        buckets[b] = NULL;
+        t->buckets[b] = NULL;
     }
-    mpid_ctxq_last = NULL;
+    t->last = NULL;
 }

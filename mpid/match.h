@@ -35,21 +35,28 @@ typedef struct mpid_ctxq {
     mpid_mq unexp;
 } mpid_ctxq;
 
+/* The table of context queues: a chained hash on the id with a one-entry
+ * cache in front, since most traffic is on one context. */
+#define MPID_CTXQ_BUCKETS 256   /* power of two */
+typedef struct mpid_ctxq_table {
+    mpid_ctxq *last;
+    mpid_ctxq *buckets[MPID_CTXQ_BUCKETS];
+} mpid_ctxq_table;
+
 /* Finds (creating on first use) the queues of context id. Returns NULL only
  * when memory runs out. */
-mpid_ctxq *mpid_ctxq_lookup_slow(uint32_t id);
-extern mpid_ctxq *mpid_ctxq_last;   /* one-entry cache: most traffic is on one context */
+mpid_ctxq *mpid_ctxq_lookup_slow(mpid_ctxq_table *t, uint32_t id);
 
-static inline mpid_ctxq *mpid_ctxq_get(uint32_t id)
+static inline mpid_ctxq *mpid_ctxq_get(mpid_ctxq_table *t, uint32_t id)
 {
-    mpid_ctxq *c = mpid_ctxq_last;
+    mpid_ctxq *c = t->last;
     if (__builtin_expect(c != NULL && c->id == id, 1))
         return c;
-    return mpid_ctxq_lookup_slow(id);
+    return mpid_ctxq_lookup_slow(t, id);
 }
 
 /* Frees every context's queue heads (not the elements). */
-void mpid_ctxq_finalize(void);
+void mpid_ctxq_finalize(mpid_ctxq_table *t);
 
 static inline void mpid_mq_append(mpid_mq *q, mpid_mq_elem *e)
 {

@@ -220,6 +220,28 @@ typedef struct mpid_state {
     /* routing limits (route.c; CLUMPI_EAGER_LIMIT, CLUMPI_NO_RMA) */
     long eager_cap;                   /* < 0: none */
     int no_rma_all;
+    /* processes of other jobs (dynpeer.c) */
+    struct {
+        struct mpid_dyn_slot *slots;  /* [cap]: routing slot world size + i */
+        int cap;
+    } dyn;
+    /* node areas handed out (node_area.c) */
+    struct mpid_node_area *areas;
+    /* one-sided (rma.c, rma_am.c, rma_ofi.c) */
+    struct {
+        struct mpid_win **wins;       /* [nwins]: by window index, NULL when free */
+        int nwins;
+        struct mpid_am_pkt *am_head, *am_tail; /* active messages waiting for room: one
+                                                  FIFO, so order per destination holds */
+        int *am_queued;               /* [world size]: of them, per destination */
+        mpid_request *am_poller;
+        int lock_waiting;             /* windows with lock requests waiting */
+        struct mpid_rma_rec *issuing; /* the operation being issued (rma_ofi.c: run_chunks
+                                         calls chunk without it) */
+    } rma;
+    /* matching (match.c): the posted and unexpected queues of each context;
+     * last, being large */
+    mpid_ctxq_table ctxqs;
 } mpid_state;
 extern mpid_state mpid_st;
 

@@ -19,8 +19,8 @@
 #include <string.h>
 #include "mpid/mpidi.h"
 
-typedef struct node_area {
-    struct node_area *next;
+typedef struct mpid_node_area {
+    struct mpid_node_area *next;
     uint32_t ctx;
     uint64_t members;     /* hash of the members' world ranks */
     int      size;
@@ -28,7 +28,6 @@ typedef struct node_area {
     void    *base;        /* NULL: the view cannot have one */
 } node_area;
 
-static node_area *areas;
 
 static uint64_t members_hash(const mpid_comm *v)
 {
@@ -110,7 +109,7 @@ static void *establish(const mpid_comm *v, size_t bytes, const char *key)
 int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
 {
     uint64_t h = members_hash(view);
-    for (node_area *a = areas; a; a = a->next)
+    for (node_area *a = mpid_st.areas; a; a = a->next)
         if (a->ctx == view->context_id && a->members == h && a->size == view->size &&
             a->bytes == bytes) {
             *base = a->base;
@@ -127,8 +126,8 @@ int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
     a->size = view->size;
     a->bytes = bytes;
     a->base = view->size > 1 ? establish(view, bytes, key) : NULL;
-    a->next = areas;
-    areas = a;
+    a->next = mpid_st.areas;
+    mpid_st.areas = a;
     *base = a->base;
     return a->base ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_OPERATION;
 }
@@ -143,7 +142,7 @@ void mpid_node_wake(const mpid_comm *view, int rank)
 /* Drops the areas of context ctx, or all of them (all != 0). */
 static void drop(uint32_t ctx, int all)
 {
-    for (node_area **p = &areas; *p;) {
+    for (node_area **p = &mpid_st.areas; *p;) {
         node_area *a = *p;
         if (!all && a->ctx != ctx) {
             p = &a->next;

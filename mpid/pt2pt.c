@@ -192,7 +192,7 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
     if (__builtin_expect(r->pub.done, 0))
         return MPI_SUCCESS;
     uint32_t ctx = comm->context_id + ctx_off;
-    mpid_ctxq *c = mpid_ctxq_get(ctx);
+    mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, ctx);
     if (__builtin_expect(!c, 0)) {
         mpid_req_release(r);
         *req = NULL;
@@ -234,7 +234,7 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
             *msg = NULL;
         return MPI_SUCCESS;
     }
-    mpid_ctxq *c = mpid_ctxq_get(comm->context_id + ctx_off);
+    mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, comm->context_id + ctx_off);
     if (!c)
         return MPI_ERR_NO_MEM;
     mpid_mq_elem *e = mpid_mq_find_unexp(&c->unexp, src, tag);
@@ -307,7 +307,7 @@ static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned t
 
 static inline mpid_ctxq *ctxq_or_die(uint32_t ctx)
 {
-    mpid_ctxq *c = mpid_ctxq_get(ctx);
+    mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, ctx);
     if (__builtin_expect(!c, 0))
         cu_fatal("out of memory creating matching queues");
     return c;

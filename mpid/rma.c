@@ -8,34 +8,32 @@
 #include "src/util/log.h"
 #include "src/util/param.h"
 
-static mpid_win **wins;
-static int nwins;
 
 mpid_win *mpid_win_lookup(uint32_t index)
 {
-    return index < (uint32_t)nwins ? wins[index] : NULL;
+    return index < (uint32_t)mpid_st.rma.nwins ? mpid_st.rma.wins[index] : NULL;
 }
 
 void mpid_rma_retry_waiters(void)
 {
-    for (int i = 0; i < nwins; i++)
-        if (wins[i] && wins[i]->waiters)
-            mpid_rma_lock_wait_retry(wins[i]);
+    for (int i = 0; i < mpid_st.rma.nwins; i++)
+        if (mpid_st.rma.wins[i] && mpid_st.rma.wins[i]->waiters)
+            mpid_rma_lock_wait_retry(mpid_st.rma.wins[i]);
 }
 
 int mpid_win_register(mpid_win *w, const mpid_comm *comm)
 {
     int n = comm->size, i;
-    for (i = 0; i < nwins && wins[i]; i++)
+    for (i = 0; i < mpid_st.rma.nwins && mpid_st.rma.wins[i]; i++)
         ;
-    if (i == nwins) {
-        int cap = nwins ? 2 * nwins : 8;
-        mpid_win **nw = realloc(wins, (size_t)cap * sizeof *nw);
+    if (i == mpid_st.rma.nwins) {
+        int cap = mpid_st.rma.nwins ? 2 * mpid_st.rma.nwins : 8;
+        mpid_win **nw = realloc(mpid_st.rma.wins, (size_t)cap * sizeof *nw);
         if (!nw)
             return MPI_ERR_NO_MEM;
-        memset(nw + nwins, 0, (size_t)(cap - nwins) * sizeof *nw);
-        wins = nw;
-        nwins = cap;
+        memset(nw + mpid_st.rma.nwins, 0, (size_t)(cap - mpid_st.rma.nwins) * sizeof *nw);
+        mpid_st.rma.wins = nw;
+        mpid_st.rma.nwins = cap;
     }
     w->comm = comm;
     w->peers = calloc((size_t)n, sizeof *w->peers);
@@ -57,7 +55,7 @@ int mpid_win_register(mpid_win *w, const mpid_comm *comm)
     memset(&w->priv_ts, 0, sizeof w->priv_ts);
     w->my_ts = &w->priv_ts;   /* the shared segment's line once mapped */
     w->index = i;
-    wins[i] = w;
+    mpid_st.rma.wins[i] = w;
     return MPI_SUCCESS;
 }
 
@@ -94,8 +92,8 @@ void mpid_win_unregister(mpid_win *w)
 {
     mpid_rma_ofi_free(w);
     mpid_rma_agent_close(w);
-    if (w->index >= 0 && w->index < nwins && wins[w->index] == w)
-        wins[w->index] = NULL;
+    if (w->index >= 0 && w->index < mpid_st.rma.nwins && mpid_st.rma.wins[w->index] == w)
+        mpid_st.rma.wins[w->index] = NULL;
     free(w->peers);
     free(w->pending);
     free(w->granted);

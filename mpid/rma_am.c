@@ -19,40 +19,36 @@
 #define AM_SEGS 64   /* target segments per chunk */
 
 /* ---- sending --------------------------------------------------------------- */
-typedef struct am_pkt {
-    struct am_pkt *next;
+typedef struct mpid_am_pkt {
+    struct mpid_am_pkt *next;
     int world;
     mpid_pkt_rma h;
     size_t len;
     char data[];
 } am_pkt;
 
-static am_pkt *q_head, *q_tail;   /* one FIFO: order per destination holds */
-static int *q_count;              /* [world size] packets queued per destination */
-static mpid_request *poller;
 
 typedef struct mpid_lock_wait {
     struct mpid_lock_wait *next;
     int src, type;
 } lock_wait;
-static int nwait_wins;            /* windows with lock requests waiting */
 
 static int drain(void)
 {
     int n = 0;
-    am_pkt **pp = &q_head, *prev = NULL;
+    am_pkt **pp = &mpid_st.rma.am_head, *prev = NULL;
     while (*pp) {
         am_pkt *p = *pp;
         struct iovec iov = { p->data, p->len };
         int rc = -EAGAIN;
         /* Keep per-destination order: skip a destination once it blocked
          * (marked by a negative count until the pass ends). */
-        if (q_count[p->world] > 0)
+        if (mpid_st.rma.am_queued[p->world] > 0)
             rc = mpid_st.dests[p->world].ch->send(p->world, &p->h, sizeof p->h, &iov,
                                                p->len ? 1 : 0, 0);
         if (rc == -EAGAIN) {
-            if (q_count[p->world] > 0)
-                q_count[p->world] = -q_count[p->world];
+            if (mpid_st.rma.am_queued[p->world] > 0)
+                mpid_st.rma.am_queued[p->world] = -mpid_st.rma.am_queued[p->world];
             prev = p;
             pp = &p->next;
             continue;
@@ -60,27 +56,27 @@ static int drain(void)
         if (rc < 0)
             cu_warn("RMA packet to rank %d lost: %s", p->world, strerror(-rc));
         *pp = p->next;
-        if (q_tail == p)
-            q_tail = prev;
-        q_count[p->world]--;
+        if (mpid_st.rma.am_tail == p)
+            mpid_st.rma.am_tail = prev;
+        mpid_st.rma.am_queued[p->world]--;
         free(p);
         n++;
     }
-    for (am_pkt *p = q_head; p; p = p->next)
-        if (q_count[p->world] < 0)
-            q_count[p->world] = -q_count[p->world];
+    for (am_pkt *p = mpid_st.rma.am_head; p; p = p->next)
+        if (mpid_st.rma.am_queued[p->world] < 0)
+            mpid_st.rma.am_queued[p->world] = -mpid_st.rma.am_queued[p->world];
     return n;
 }
 
 static int poll_fn(mpid_request *req)
 {
     int moved = drain();
-    if (nwait_wins)
+    if (mpid_st.rma.lock_waiting)
         mpid_rma_retry_waiters();
-    if (!q_head && !nwait_wins) {
+    if (!mpid_st.rma.am_head && !mpid_st.rma.lock_waiting) {
         /* Nothing waits: leave progress's polled list (free releases an
          * OTHER request at once). */
-        poller = NULL;
+        mpid_st.rma.am_poller = NULL;
         req->done = 1;
         mpid_request_free(req);
     }
@@ -89,14 +85,14 @@ static int poll_fn(mpid_request *req)
 
 static void need_poller(void)
 {
-    if (poller)
+    if (mpid_st.rma.am_poller)
         return;
-    poller = mpid_request_new_other();
-    if (!poller) {
+    mpid_st.rma.am_poller = mpid_request_new_other();
+    if (!mpid_st.rma.am_poller) {
         cu_warn("RMA: out of requests for the packet queue");
         return;
     }
-    poller->poll = poll_fn;
+    mpid_st.rma.am_poller->poll = poll_fn;
 }
 
 static int queue(int world, const mpid_pkt_rma *h, const struct iovec *iov, int n)
@@ -116,23 +112,24 @@ static int queue(int world, const mpid_pkt_rma *h, const struct iovec *iov, int 
         memcpy(o, iov[i].iov_base, iov[i].iov_len);
         o += iov[i].iov_len;
     }
-    if (q_tail)
-        q_tail->next = p;
+    if (mpid_st.rma.am_tail)
+        mpid_st.rma.am_tail->next = p;
     else
-        q_head = p;
-    q_tail = p;
-    q_count[world]++;
+        mpid_st.rma.am_head = p;
+    mpid_st.rma.am_tail = p;
+    mpid_st.rma.am_queued[world]++;
     need_poller();
     return 0;
 }
 
 int mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, int n, int reply)
 {
-    if (!q_count && !(q_count = calloc((size_t)mpid_st.world_size, sizeof *q_count)))
+    if (!mpid_st.rma.am_queued &&
+        !(mpid_st.rma.am_queued = calloc((size_t)mpid_st.world_size, sizeof(int))))
         return -ENOMEM;
     const mpid_channel *ch = mpid_st.dests[world].ch;
     if (reply) {
-        if (q_count[world] == 0) {
+        if (mpid_st.rma.am_queued[world] == 0) {
             int rc = ch->send(world, h, sizeof *h, iov, n, 0);
             if (rc != -EAGAIN)
                 return rc;
@@ -141,7 +138,7 @@ int mpid_rma_send(int world, const mpid_pkt_rma *h, const struct iovec *iov, int
     }
     /* From the user's call: wait for room rather than copy (progress also
      * drains what the target sends us, so two origins never deadlock). */
-    while (q_count[world] > 0) {
+    while (mpid_st.rma.am_queued[world] > 0) {
         mpid_progress();
         mpid_pass_done();
     }
@@ -166,7 +163,7 @@ void mpid_rma_lock_wait_add(mpid_win *w, int src, int type)
     l->src = src;
     l->type = type;
     if (!*pp)
-        nwait_wins++;
+        mpid_st.rma.lock_waiting++;
     while (*pp)
         pp = &(*pp)->next;
     *pp = l;
@@ -189,7 +186,7 @@ void mpid_rma_lock_wait_retry(mpid_win *w)
         mpid_rma_send(w->comm->world_ranks[l->src], &a, NULL, 0, 1);
         free(l);
         if (!w->waiters)
-            nwait_wins--;
+            mpid_st.rma.lock_waiting--;
     }
 }
 

@@ -289,8 +289,6 @@ static int op_done(void *arg)
     return ((net_op *)arg)->left == 0;
 }
 
-/* The operation being issued (run_chunks calls chunk without it). */
-static mpid_rma_rec *issuing_rec;
 
 static int net_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *segs, int n,
                      const void *in, void *out, size_t len)
@@ -315,7 +313,7 @@ static int net_chunk(mpid_win *w, const mpid_rma_args *a, const struct iovec *se
     op->waited = fetch && !a->rdt->contig;
     op->w = w;
     op->target = t;
-    op->rec = issuing_rec;
+    op->rec = mpid_st.rma.issuing;
     op->left = 1;
     w->pending[t]++;
     w->pending_total++;
@@ -389,9 +387,9 @@ static int net_issue(mpid_win *w, const mpid_rma_args *a, mpid_rma_rec *rec)
     struct grant_arg g = { w, t, w->grant_want[t] };
     if (o->under[t] == &mpid_rma_path_am && !grant_in(&g))
         mpid_progress_until(grant_in, &g);
-    issuing_rec = rec;
+    mpid_st.rma.issuing = rec;
     int rc = mpid_rma_run_chunks(w, a, (uintptr_t)o->base[t], net_chunk);
-    issuing_rec = NULL;
+    mpid_st.rma.issuing = NULL;
     return rc;
 }
 

@@ -15,28 +15,30 @@ typedef struct self_pkt {
     char data[];
 } self_pkt;
 
-static self_pkt *head, *tail;
-/* packets queued: the channel's pending word, which the device tests
- * before calling progress */
-static int queued;
-static int self_rank;
+static struct {
+    self_pkt *head, *tail;
+    /* packets queued: the channel's pending word, which the device tests
+     * before calling progress */
+    int queued;
+    int rank;
+} self_st;
 
 
 static int self_init(const mpid_chan_info *info)
 {
-    self_rank = info->world_rank;
+    self_st.rank = info->world_rank;
     return 0;
 }
 
 static int self_finalize(void)
 {
-    while (head) {
-        self_pkt *p = head;
-        head = p->next;
+    while (self_st.head) {
+        self_pkt *p = self_st.head;
+        self_st.head = p->next;
         free(p);
     }
-    tail = NULL;
-    queued = 0;
+    self_st.tail = NULL;
+    self_st.queued = 0;
     return 0;
 }
 
@@ -60,25 +62,25 @@ static int self_send(int dest, const void *hdr, size_t hdrlen,
         memcpy(o, iov[i].iov_base, iov[i].iov_len);
         o += iov[i].iov_len;
     }
-    if (tail)
-        tail->next = p;
+    if (self_st.tail)
+        self_st.tail->next = p;
     else
-        head = p;
-    tail = p;
-    queued++;
+        self_st.head = p;
+    self_st.tail = p;
+    self_st.queued++;
     return 0;
 }
 
 static int self_progress(int budget)
 {
     int n = 0;
-    while (head && n < budget) {
-        self_pkt *p = head;
-        head = p->next;
-        if (!head)
-            tail = NULL;
-        queued--;
-        mpid_on_packet(self_rank, p->hdr, p->hdrlen, p->data, p->len);
+    while (self_st.head && n < budget) {
+        self_pkt *p = self_st.head;
+        self_st.head = p->next;
+        if (!self_st.head)
+            self_st.tail = NULL;
+        self_st.queued--;
+        mpid_on_packet(self_st.rank, p->hdr, p->hdrlen, p->data, p->len);
         free(p);
         n++;
     }
@@ -113,6 +115,6 @@ const mpid_channel mpid_channel_self = {
     .finalize = self_finalize,
     .send = self_send,
     .progress = self_progress,
-    .pending = &queued,
+    .pending = &self_st.queued,
     .copy = &self_copy,
 };

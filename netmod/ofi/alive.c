@@ -39,20 +39,17 @@
 
 #define OFI_QUIET_NS 1000000000LL   /* idle this long: probe */
 
-static long long probe_limit_ns;   /* a probe not sent after this: lost peer; 0: off */
-static long long dyn_limit_ns;     /* the same for dynamic peers */
-
 /* The limit for peer r: world ranks and dynamic peers have their own. */
 static long long limit_of(int r)
 {
-    return r < fab_st.size ? probe_limit_ns : dyn_limit_ns;
+    return r < fab_st.size ? fab_st.probe_limit_ns : fab_st.dyn_limit_ns;
 }
 
 int fab_alive_open(void)
 {
     size_t n = (size_t)fab_st.cap;
-    probe_limit_ns = cu_param_int("OFI_PROBE_S") * 1000000000LL;
-    dyn_limit_ns = cu_param_int("DYN_PROBE_S") * 1000000000LL;
+    fab_st.probe_limit_ns = cu_param_int("OFI_PROBE_S") * 1000000000LL;
+    fab_st.dyn_limit_ns = cu_param_int("DYN_PROBE_S") * 1000000000LL;
     fab_st.dyn_top = fab_st.size;
     fab_st.bye = calloc(n, 1);
     fab_st.tx_out = calloc((size_t)fab_st.cap, sizeof *fab_st.tx_out);
@@ -131,7 +128,7 @@ static void probe(int rank, long long t)
 
 void fab_alive_check(int only)
 {
-    if (probe_limit_ns <= 0 && (dyn_limit_ns <= 0 || fab_st.dyn_top == fab_st.size))
+    if (fab_st.probe_limit_ns <= 0 && (fab_st.dyn_limit_ns <= 0 || fab_st.dyn_top == fab_st.size))
         return;
     long long t = cu_now_ns();
     if (fab_st.ncqe != fab_st.quiet_cqe || !fab_st.quiet_ns) {
@@ -141,7 +138,7 @@ void fab_alive_check(int only)
     if (t - fab_st.quiet_ns < OFI_QUIET_NS || t - fab_st.probe_ns < OFI_QUIET_NS)
         return;
     fab_st.probe_ns = t;
-    for (int r = probe_limit_ns > 0 ? 0 : fab_st.size; r < fab_st.dyn_top; r++)
+    for (int r = fab_st.probe_limit_ns > 0 ? 0 : fab_st.size; r < fab_st.dyn_top; r++)
         if ((only < 0 || r == only) && fab_st.addr[r] != FI_ADDR_NOTAVAIL && limit_of(r) > 0)
             probe(r, t);
 }
@@ -152,7 +149,7 @@ void fab_alive_check(int only)
  * for the 100 ms timeouts, judging the probe took ~11 s instead of ~7. */
 int fab_alive_probing(void)
 {
-    if (probe_limit_ns <= 0 && (dyn_limit_ns <= 0 || fab_st.dyn_top == fab_st.size))
+    if (fab_st.probe_limit_ns <= 0 && (fab_st.dyn_limit_ns <= 0 || fab_st.dyn_top == fab_st.size))
         return 0;
     for (int r = 0; r < fab_st.dyn_top; r++)
         if (fab_st.probe_at[r] || fab_st.probe_again[r])

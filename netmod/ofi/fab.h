@@ -120,6 +120,8 @@ struct fab_state {
     fab_wire probe_msg;
     struct fid_mr *probe_mr;
     void *probe_desc;
+    long long probe_limit_ns; /* a probe not sent after this: lost peer; 0: off */
+    long long dyn_limit_ns;   /* the same for dynamic peers */
     /* RMA reads (fab.c): rendezvous data exposed per message (mr.c) */
     int rd_on;                /* 0: no reads (pipelined rendezvous) */
     int win_on;               /* one-sided window access (rma.c) */
@@ -130,6 +132,12 @@ struct fab_state {
     int rd_failed;            /* a read completed in error */
     int rd_free[OFI_RD_MAX], rd_nfree;
     int rd_src[OFI_RD_MAX];   /* the peer each read slot reads from */
+    /* random keys for exposed memory (mr.c), refilled a page at a time
+     * (one syscall per 512 keys) */
+    uint64_t rnd_pool[512];
+    unsigned rnd_left;
+    /* one-sided accesses (rma.c): free entries of fab_wops */
+    int wop_free[OFI_WOP_MAX], wop_nfree;
 };
 
 extern struct fab_state fab_st;

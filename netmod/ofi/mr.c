@@ -30,18 +30,15 @@
 #include "netmod/ofi/fab.h"
 #include "src/util/log.h"
 
-/* Random words, refilled a page at a time (one syscall per 512 keys). */
-static uint64_t rnd_pool[512];
-static unsigned rnd_left;
-
 static int random_key(uint64_t *key)
 {
-    if (rnd_left == 0) {
-        if (getrandom(rnd_pool, sizeof rnd_pool, 0) != (ssize_t)sizeof rnd_pool)
+    if (fab_st.rnd_left == 0) {
+        ssize_t want = (ssize_t)sizeof fab_st.rnd_pool;
+        if (getrandom(fab_st.rnd_pool, sizeof fab_st.rnd_pool, 0) != want)
             return -EIO;
-        rnd_left = sizeof rnd_pool / sizeof rnd_pool[0];
+        fab_st.rnd_left = sizeof fab_st.rnd_pool / sizeof fab_st.rnd_pool[0];
     }
-    uint64_t k = rnd_pool[--rnd_left];
+    uint64_t k = fab_st.rnd_pool[--fab_st.rnd_left];
     size_t ks = fab_st.info->domain_attr->mr_key_size;
     if (ks < 8)
         k &= (1ull << (8 * ks)) - 1;

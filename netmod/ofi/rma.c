@@ -27,7 +27,6 @@
 #include "src/util/param.h"
 
 struct fab_wop fab_wops[OFI_WOP_MAX];
-static int wop_free[OFI_WOP_MAX], wop_nfree = -1;
 
 static const enum fi_datatype fi_type[] = {
     [MPID_CH_I8] = FI_INT8, [MPID_CH_U8] = FI_UINT8, [MPID_CH_I16] = FI_INT16,
@@ -54,6 +53,9 @@ int fab_rma_win_open(void)
 {
     const struct fi_info *i = fab_st.info;
     uint64_t need = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    fab_st.wop_nfree = OFI_WOP_MAX;
+    for (int k = 0; k < OFI_WOP_MAX; k++)
+        fab_st.wop_free[k] = k;
     if (!cu_param_int("OFI_RMA") || (i->caps & need) != need || !fab_mr_remote_ok())
         return -ENOTSUP;
     fab_st.win_on = 1;
@@ -110,7 +112,7 @@ void fab_wop_done(void *ctx, int ok)
     fab_mr_local_end(w->lmr, 3);
     void *cookie = w->cookie;
     int st = w->failed ? -EIO : 0;
-    wop_free[wop_nfree++] = (int)(w - fab_wops);
+    fab_st.wop_free[fab_st.wop_nfree++] = (int)(w - fab_wops);
     mpid_on_rma_done(cookie, st);
 }
 
@@ -121,17 +123,12 @@ int fab_wop_peer(const void *ctx)
 
 static struct fab_wop *wop_get(void)
 {
-    if (wop_nfree < 0) {
-        for (int k = 0; k < OFI_WOP_MAX; k++)
-            wop_free[k] = k;
-        wop_nfree = OFI_WOP_MAX;
-    }
-    while (wop_nfree == 0) {
+    while (fab_st.wop_nfree == 0) {
         if (fab_st.in_progress)
             return NULL;
         fab_poll(32);   /* every context in flight: completions free them */
     }
-    struct fab_wop *w = &fab_wops[wop_free[--wop_nfree]];
+    struct fab_wop *w = &fab_wops[fab_st.wop_free[--fab_st.wop_nfree]];
     memset(w, 0, sizeof *w);
     return w;
 }
@@ -221,7 +218,7 @@ int fab_rma_post(int peer, const mpid_chan_rma *op, void *cookie)
             if (v[k].iov_base && (rc = fab_mr_local(&v[k], 1, FI_READ | FI_WRITE, &w->lmr[k],
                                                     &w->desc[k]))) {
                 fab_mr_local_end(w->lmr, 3);
-                wop_free[wop_nfree++] = (int)(w - fab_wops);
+                fab_st.wop_free[fab_st.wop_nfree++] = (int)(w - fab_wops);
                 return -ENOTSUP;
             }
     }

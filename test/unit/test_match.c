@@ -12,31 +12,33 @@ static mpid_mq_elem *el(mpid_mq_elem *e, int src, int tag)
     return e;
 }
 
-static void reset(void) { mpid_ctxq_finalize(); }
+static mpid_ctxq_table T;   /* the device's is mpid_st.ctxqs */
+
+static void reset(void) { mpid_ctxq_finalize(&T); }
 
 TestSuite(match, .init = reset, .fini = reset);
 
 Test(match, contexts_are_separate_and_cached)
 {
-    mpid_ctxq *a = mpid_ctxq_get(4), *b = mpid_ctxq_get(5);
+    mpid_ctxq *a = mpid_ctxq_get(&T, 4), *b = mpid_ctxq_get(&T, 5);
     cr_assert_not_null(a);
     cr_assert_not_null(b);
     cr_assert_neq(a, b);
-    cr_assert_eq(mpid_ctxq_get(4), a);
-    cr_assert_eq(mpid_ctxq_get(5), b);
+    cr_assert_eq(mpid_ctxq_get(&T, 4), a);
+    cr_assert_eq(mpid_ctxq_get(&T, 5), b);
     /* Many contexts colliding in buckets stay distinct. */
     mpid_ctxq *q[1000];
     for (uint32_t i = 0; i < 1000; i++)
-        q[i] = mpid_ctxq_get(i * 256);
+        q[i] = mpid_ctxq_get(&T, i * 256);
     for (uint32_t i = 0; i < 1000; i++) {
-        cr_assert_eq(mpid_ctxq_get(i * 256), q[i]);
+        cr_assert_eq(mpid_ctxq_get(&T, i * 256), q[i]);
         cr_assert_eq(q[i]->id, i * 256);
     }
 }
 
 Test(match, posted_in_post_order)
 {
-    mpid_ctxq *c = mpid_ctxq_get(2);
+    mpid_ctxq *c = mpid_ctxq_get(&T, 2);
     mpid_mq_elem r[3];
     mpid_mq_append(&c->posted, el(&r[0], 1, 7));
     mpid_mq_append(&c->posted, el(&r[1], MPID_ANY_SOURCE, 7));
@@ -51,7 +53,7 @@ Test(match, posted_in_post_order)
 
 Test(match, wildcards_skip_nonmatching)
 {
-    mpid_ctxq *c = mpid_ctxq_get(2);
+    mpid_ctxq *c = mpid_ctxq_get(&T, 2);
     mpid_mq_elem r[3];
     mpid_mq_append(&c->posted, el(&r[0], 3, 1));
     mpid_mq_append(&c->posted, el(&r[1], 2, MPID_ANY_TAG));
@@ -65,7 +67,7 @@ Test(match, wildcards_skip_nonmatching)
 
 Test(match, unexpected_in_arrival_order_per_sender)
 {
-    mpid_ctxq *c = mpid_ctxq_get(8);
+    mpid_ctxq *c = mpid_ctxq_get(&T, 8);
     enum { N = 100 };
     mpid_mq_elem u[N];
     /* Interleaved arrivals from senders 0..3, tags cycling 0..2. */
@@ -96,7 +98,7 @@ Test(match, unexpected_in_arrival_order_per_sender)
 
 Test(match, find_does_not_remove)
 {
-    mpid_ctxq *c = mpid_ctxq_get(10);
+    mpid_ctxq *c = mpid_ctxq_get(&T, 10);
     mpid_mq_elem u;
     mpid_mq_append(&c->unexp, el(&u, 0, 3));
     cr_assert_eq(mpid_mq_find_unexp(&c->unexp, 0, 3), &u);
@@ -108,7 +110,7 @@ Test(match, find_does_not_remove)
 
 Test(match, contexts_do_not_cross_match)
 {
-    mpid_ctxq *p2p = mpid_ctxq_get(20), *coll = mpid_ctxq_get(21);
+    mpid_ctxq *p2p = mpid_ctxq_get(&T, 20), *coll = mpid_ctxq_get(&T, 21);
     mpid_mq_elem r, u;
     mpid_mq_append(&p2p->posted, el(&r, MPID_ANY_SOURCE, MPID_ANY_TAG));
     mpid_mq_append(&coll->unexp, el(&u, 0, 0));
@@ -119,7 +121,7 @@ Test(match, contexts_do_not_cross_match)
 
 Test(match, remove_from_middle_keeps_links)
 {
-    mpid_ctxq *c = mpid_ctxq_get(30);
+    mpid_ctxq *c = mpid_ctxq_get(&T, 30);
     mpid_mq_elem r[4];
     for (int i = 0; i < 4; i++)
         mpid_mq_append(&c->posted, el(&r[i], i, 0));
