@@ -50,13 +50,13 @@ test_unit_test_agent_lag_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 # idle agents block: each measures its node agent's CPU time (run by test_agent.sh)
 check_PROGRAMS += test/unit/test_agent_idle
-test_unit_test_agent_idle_SOURCES = test/unit/test_agent_idle.c
+test_unit_test_agent_idle_SOURCES = test/unit/test_agent_idle.c test/unit/proc_stat.h
 test_unit_test_agent_idle_LDADD = libmpi.la
 test_unit_test_agent_idle_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 # a stopped rank does not stall its node's agent (run by test_agent.sh)
 check_PROGRAMS += test/unit/test_agent_stopped
-test_unit_test_agent_stopped_SOURCES = test/unit/test_agent_stopped.c
+test_unit_test_agent_stopped_SOURCES = test/unit/test_agent_stopped.c test/unit/proc_stat.h
 test_unit_test_agent_stopped_LDADD = libmpi.la
 test_unit_test_agent_stopped_LDFLAGS = $(AM_LDFLAGS) -no-install
 

@@ -3,8 +3,9 @@
  * mpiruns, finding each other through the name service. "server NAME":
  * rank 0 opens a port and publishes it as NAME, the job accepts, and
  * unpublishes at the end (a second name, NAME+" left", it leaves published:
- * its mpirun removes it when the job ends). "client NAME": rank 0 looks NAME up until it is
- * published (MPI_ERR_NAME meanwhile), and the job connects. Over the intercommunicator: every process sends
+ * its mpirun removes it when the job ends). "client NAME": rank 0 looks
+ * NAME up until it is published (MPI_ERR_NAME meanwhile), and the job
+ * connects (mt_meet). Over the intercommunicator: every process sends
  * its rank and job size to every remote process (eager) and a 100 KB
  * message to one (rendezvous), checked; an inter allreduce; merge; then
  * disconnect, after which the client outlives the server (it sleeps and
@@ -18,30 +19,13 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv, "connect");
     CHECK(argc == 3, "usage: connect server|client NAME");
     int server = !strcmp(argv[1], "server");
-    char port[MPI_MAX_PORT_NAME] = "";
-    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    char port[MPI_MAX_PORT_NAME];
+    MPI_Comm ic = mt_meet(server, argv[2], port);
     if (mt_rank == 0 && server) {
-        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
-        MPI_OK(MPI_Publish_name(argv[2], MPI_INFO_NULL, port));
         char left[256];
         snprintf(left, sizeof left, "%s left", argv[2]);
         MPI_OK(MPI_Publish_name(left, MPI_INFO_NULL, port));
-    } else if (mt_rank == 0) {
-        int rc = MPI_ERR_NAME;
-        for (int i = 0; i < 3000 && rc != MPI_SUCCESS; i++) {
-            rc = MPI_Lookup_name(argv[2], MPI_INFO_NULL, port);
-            CHECK(rc == MPI_SUCCESS || mt_class(rc) == MPI_ERR_NAME, "lookup: class %d",
-                  mt_class(rc));
-            if (rc != MPI_SUCCESS)
-                mt_sleep_ms(10);
-        }
-        MPI_OK(rc);
     }
-    MPI_Comm ic;
-    if (server)
-        MPI_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
-    else
-        MPI_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
     int rsize;
     MPI_OK(MPI_Comm_remote_size(ic, &rsize));
     int mine[2] = { mt_rank, mt_size }, *got = mt_malloc(2 * sizeof(int) * (size_t)rsize);

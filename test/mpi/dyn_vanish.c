@@ -15,23 +15,8 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv, "dyn_vanish");
     CHECK(argc >= 3, "usage: dyn_vanish server NAME | client NAME PIDFILE");
     int server = !strcmp(argv[1], "server");
-    char port[MPI_MAX_PORT_NAME] = "";
-    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    if (mt_rank == 0 && server) {
-        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
-        MPI_OK(MPI_Publish_name(argv[2], MPI_INFO_NULL, port));
-    } else if (mt_rank == 0) {
-        int rc = MPI_ERR_NAME;
-        for (int i = 0; i < 3000 && rc != MPI_SUCCESS; i++)
-            if ((rc = MPI_Lookup_name(argv[2], MPI_INFO_NULL, port)) != MPI_SUCCESS)
-                mt_sleep_ms(10);
-        MPI_OK(rc);
-    }
-    MPI_Comm ic;
-    if (server)
-        MPI_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
-    else
-        MPI_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
+    char port[MPI_MAX_PORT_NAME];
+    MPI_Comm ic = mt_meet(server, argv[2], port);
     int rsize, one = 1, got = -1;
     MPI_OK(MPI_Comm_remote_size(ic, &rsize));
     MPI_OK(MPI_Allreduce(&one, &got, 1, MPI_INT, MPI_SUM, ic));

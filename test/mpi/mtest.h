@@ -9,7 +9,8 @@
  *
  * Only point-to-point calls are used here (mt_barrier is a dissemination
  * barrier over a private duplicate of MPI_COMM_WORLD), so a test of
- * point-to-point does not depend on the collectives. Valid C++ too (the
+ * point-to-point does not depend on the collectives; mt_meet, for the tests
+ * of separately started jobs, adds the name service and accept/connect. Valid C++ too (the
  * C++ tests use it).
  */
 #ifndef MTEST_H
@@ -187,6 +188,37 @@ static inline void mt_init_multiple(int *argc, char ***argv, const char *name)
     MPI_OK(MPI_Comm_size(MPI_COMM_WORLD, &mt_size));
     MPI_OK(MPI_Comm_dup(MPI_COMM_WORLD, &mt_comm));
     setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+/* Two jobs started apart meet through the name service. Server: rank 0
+ * opens a port (into port) and publishes it as name, and the job accepts.
+ * Client: rank 0 looks name up until it is published (MPI_ERR_NAME
+ * meanwhile, for up to 30 s), and the job connects. Leaves MPI_COMM_WORLD
+ * with MPI_ERRORS_RETURN; returns the intercommunicator. */
+static inline MPI_Comm mt_meet(int server, const char *name, char port[MPI_MAX_PORT_NAME])
+{
+    MPI_OK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    port[0] = '\0';
+    if (mt_rank == 0 && server) {
+        MPI_OK(MPI_Open_port(MPI_INFO_NULL, port));
+        MPI_OK(MPI_Publish_name(name, MPI_INFO_NULL, port));
+    } else if (mt_rank == 0) {
+        int rc = MPI_ERR_NAME;
+        for (int i = 0; i < 3000 && rc != MPI_SUCCESS; i++) {
+            rc = MPI_Lookup_name(name, MPI_INFO_NULL, port);
+            CHECK(rc == MPI_SUCCESS || mt_class(rc) == MPI_ERR_NAME, "lookup of %s: class %d",
+                  name, mt_class(rc));
+            if (rc != MPI_SUCCESS)
+                mt_sleep_ms(10);
+        }
+        MPI_OK(rc);
+    }
+    MPI_Comm ic;
+    if (server)
+        MPI_OK(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
+    else
+        MPI_OK(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &ic));
+    return ic;
 }
 
 /* Every rank reaches this point: barrier, report, finalize. */

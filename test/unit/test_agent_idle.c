@@ -15,43 +15,9 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include "test/unit/proc_stat.h"
 
 #define MAX_BUSY 0.05
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The fields of /proc/PID/stat after the command name: 0 is the state,
- * 1 the parent pid, 11 and 12 user and system time in clock ticks. Returns
- * 0 when pid is gone or its name is not `comm`. */
-static int proc_stat(int pid, const char *comm, long *ppid, double *cpu)
-{
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    char *open = strchr(buf, '('), *close = strrchr(buf, ')');
-    if (!open || !close || (size_t)(close - open - 1) != strlen(comm) ||
-        strncmp(open + 1, comm, strlen(comm)) != 0)
-        return 0;
-    unsigned long utime = 0, stime = 0;
-    if (sscanf(close + 2, "%*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", ppid, &utime,
-               &stime) != 3)
-        return 0;
-    *cpu = (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
-    return 1;
-}
 
 /* The pid of this process's child named clumpi-agent, or 0. */
 static int my_agent(void)
@@ -63,9 +29,8 @@ static int my_agent(void)
     struct dirent *e;
     while (!found && (e = readdir(d))) {
         int pid = atoi(e->d_name);
-        long ppid;
-        double cpu;
-        if (pid > 0 && proc_stat(pid, "clumpi-agent", &ppid, &cpu) && ppid == (long)getpid())
+        proc_stat ps;
+        if (pid > 0 && proc_stat_read(pid, "clumpi-agent", &ps) && ps.ppid == (long)getpid())
             found = pid;
     }
     closedir(d);
@@ -89,13 +54,12 @@ int main(int argc, char **argv)
 
     int agent = my_agent(), has = agent != 0;
     MPI_Allreduce(&has, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    long ppid;
-    double cpu0 = 0, cpu1 = 0;
+    proc_stat ps0 = {0}, ps1 = {0};
     char b = 0;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = proc_now();
     if (agent)
-        has = proc_stat(agent, "clumpi-agent", &ppid, &cpu0);
+        has = proc_stat_read(agent, "clumpi-agent", &ps0);
     if (rank == 0) {
         sleep(secs);
         for (int r = 1; r < size; r++) {
@@ -106,8 +70,8 @@ int main(int argc, char **argv)
         MPI_Recv(&b, 1, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     if (agent)
-        has = has && proc_stat(agent, "clumpi-agent", &ppid, &cpu1);
-    double wall = now() - t0;
+        has = has && proc_stat_read(agent, "clumpi-agent", &ps1);
+    double wall = proc_now() - t0, cpu0 = ps0.cpu, cpu1 = ps1.cpu;
     int ok = 1;
     if (rank != 0 && b != (char)rank) {
         fprintf(stderr, "FAIL test_agent_idle rank %d: got %d, not %d\n", rank, b, rank);

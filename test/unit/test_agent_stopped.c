@@ -20,33 +20,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
+#include "test/unit/proc_stat.h"
 
 #define FLOOD 400
 enum { T_PID, T_FLOOD, T_FINAL, T_GO, T_PING, T_ANSWER };
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Wait until pid shows as stopped in /proc (the signal is asynchronous). */
 static int stopped(pid_t pid)
 {
-    char path[64], buf[256];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-    for (double end = now() + 5; now() < end; usleep(1000)) {
-        FILE *f = fopen(path, "r");
-        if (!f)
+    for (double end = proc_now() + 5; proc_now() < end; usleep(1000)) {
+        proc_stat ps;
+        if (!proc_stat_read((int)pid, NULL, &ps))
             return 0;
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = 0;
-        const char *s = strrchr(buf, ')');
-        if (s && (s[2] == 'T' || s[2] == 't'))
+        if (ps.state == 'T' || ps.state == 't')
             return 1;
     }
     return 0;
@@ -86,7 +72,7 @@ int main(int argc, char **argv)
         MPI_Send(&st, 1, MPI_INT, 0, T_GO, MPI_COMM_WORLD);
         MPI_Request q;
         MPI_Irecv(NULL, 0, MPI_BYTE, 0, T_PING, MPI_COMM_WORLD, &q);
-        for (double end = now() + 10; !ok && now() < end;)
+        for (double end = proc_now() + 10; !ok && proc_now() < end;)
             MPI_Test(&q, &ok, MPI_STATUS_IGNORE);
         kill(pid, SIGCONT);
         if (!ok)
