@@ -1,7 +1,7 @@
 # coll: files of this folder (see top Makefile.am)
 # Collective algorithms (one family per file) and the selection table.
 libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h coll/select.c \
-	coll/coll_util.c coll/hier.c coll/internal.c \
+	coll/coll_util.c coll/scratch.c coll/hier.c coll/internal.c \
 	coll/barrier_dissemination.c coll/barrier_binomial.c coll/barrier_hier.c \
 	coll/shm_sync.h coll/shm_sync.c coll/barrier_shm.c \
 	coll/bcast_binomial.c coll/bcast_binary.c coll/bcast_knomial.c coll/bcast_flat.c \

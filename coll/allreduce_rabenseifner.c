@@ -12,11 +12,16 @@ int coll_allreduce_rabenseifner_tag(const void *sbuf, void *rbuf, size_t count,
                                     const mpid_comm *comm, int tag)
 {
     int p = comm->size, rank = comm->rank, rc;
+    const void *mine;
+    /* No copy of my operand into rbuf: the halving reads it where it is,
+     * and the doubling overwrites every block of rbuf. */
+    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
+        return rc;
     coll_tmp t;
-    if (coll_red_prologue(sbuf, rbuf, count, dt, comm, &t, &rc))
+    if ((rc = coll_tmp_alloc(&t, coll_rab_tmp_count(count, comm, mine == rbuf), dt)) != MPI_SUCCESS)
         return rc;
     int nr, pof2;
-    rc = coll_rab_reduce_scatter(rbuf, t.buf, count, dt, op, comm, tag, &nr, &pof2);
+    rc = coll_rab_reduce_scatter(mine, rbuf, t.buf, count, dt, op, comm, tag, &nr, &pof2);
     int rem = p - pof2;
     for (int mask = 1; rc == MPI_SUCCESS && nr >= 0 && mask < pof2; mask <<= 1) {
         int lo = nr & ~(mask - 1), hi = lo + mask;

@@ -27,4 +27,7 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
  * areas of the shared-memory algorithms). Local, no message. */
 void coll_comm_free(const mpid_comm *comm);
 
+/* MPI_Finalize: releases the work buffers kept between calls. */
+void coll_finalize(void);
+
 #endif

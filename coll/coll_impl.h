@@ -46,6 +46,11 @@ int coll_send(const void *buf, size_t count, const cu_dtype *dt, int dst, int ta
 int coll_recv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
               const mpid_comm *comm);
 
+/* Large work buffers that stay allocated between calls (coll/scratch.c):
+ * as malloc and free, without the page faults of fresh memory each call. */
+void *coll_scratch_get(size_t n);
+void  coll_scratch_put(void *p);
+
 /* Wait for n requests (NULL entries skipped), free them; first error wins. */
 int coll_waitall(int n, mpid_request **reqs);
 

@@ -104,13 +104,18 @@ int coll_allreduce_rabenseifner_tag(const void *sbuf, void *rbuf, size_t count,
 
 /* Rabenseifner's first phase (reduce_rabenseifner.c): the p - pof2 extra
  * ranks fold their data into a neighbour, then recursive halving over pof2
- * blocks of count. acc holds my contribution (count elements); tmp has room
- * for count elements. On return *newrank is my index among the pof2
- * survivors (-1 when folded out) and acc's block *newrank holds that block
- * fully reduced. Commutative ops only. */
-int coll_rab_reduce_scatter(void *acc, void *tmp, size_t count, const cu_dtype *dt,
-                            const coll_op *op, const mpid_comm *comm, int tag,
-                            int *newrank, int *pof2);
+ * blocks of count. mine is my contribution (count elements, left as it is
+ * unless it is acc); acc has room for count elements and tmp for
+ * coll_rab_tmp_count of them. On return *newrank is my index among the pof2 survivors (-1 when
+ * folded out) and acc's block *newrank holds that block fully reduced.
+ * Commutative ops only. */
+int coll_rab_reduce_scatter(const void *mine, void *acc, void *tmp, size_t count,
+                            const cu_dtype *dt, const coll_op *op, const mpid_comm *comm,
+                            int tag, int *newrank, int *pof2);
+/* The elements tmp must hold for coll_rab_reduce_scatter on comm: the
+ * larger half of the blocks, or all of them for a rank that takes a folded
+ * neighbour's data while mine is acc. */
+size_t coll_rab_tmp_count(size_t count, const mpid_comm *comm, int mine_is_acc);
 /* Comm rank of survivor index nr. */
 static inline int coll_rab_rank(int nr, int rem)
 {

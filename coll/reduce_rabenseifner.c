@@ -15,24 +15,44 @@ static inline size_t bstart(size_t count, int pof2, int b)
     return coll_block_start(count, pof2, b);
 }
 
-int coll_rab_reduce_scatter(void *acc, void *tmp, size_t count, const cu_dtype *dt,
-                            const coll_op *op, const mpid_comm *comm, int tag,
-                            int *newrank, int *pof2_out)
+static int pof2_below(int p)
 {
-    int p = comm->size, rank = comm->rank;
     int pof2 = 1;
     while (pof2 * 2 <= p)
         pof2 *= 2;
+    return pof2;
+}
+
+size_t coll_rab_tmp_count(size_t count, const mpid_comm *comm, int mine_is_acc)
+{
+    int pof2 = pof2_below(comm->size), rem = comm->size - pof2;
+    if (mine_is_acc && comm->rank < 2 * rem && comm->rank % 2)
+        return count;
+    return bstart(count, pof2, pof2 / 2);   /* the first half has the bigger blocks */
+}
+
+int coll_rab_reduce_scatter(const void *mine, void *acc, void *tmp, size_t count,
+                            const cu_dtype *dt, const coll_op *op, const mpid_comm *comm,
+                            int tag, int *newrank, int *pof2_out)
+{
+    int p = comm->size, rank = comm->rank;
+    int pof2 = pof2_below(p);
     int rem = p - pof2, rc;
     *pof2_out = pof2;
+    /* Until acc holds a whole partial result, data leaves from mine and the
+     * peer's part lands in acc, where mine's part is then folded in: no
+     * copy of mine into acc (commutative ops: the order does not matter). */
+    const void *src = mine;
     if (rank < 2 * rem) {
         if (rank % 2 == 0) {
             *newrank = -1;
-            return coll_send(acc, count, dt, rank + 1, tag, comm);
+            return coll_send(mine, count, dt, rank + 1, tag, comm);
         }
-        if ((rc = coll_recv(tmp, count, dt, rank - 1, tag, comm)) != MPI_SUCCESS)
+        void *in = mine == acc ? tmp : acc;
+        if ((rc = coll_recv(in, count, dt, rank - 1, tag, comm)) != MPI_SUCCESS)
             return rc;
-        coll_op_apply(op, tmp, acc, count, dt);
+        coll_op_apply(op, in == acc ? mine : in, acc, count, dt);
+        src = acc;
         *newrank = rank / 2;
     } else {
         *newrank = rank - rem;
@@ -47,10 +67,21 @@ int coll_rab_reduce_scatter(void *acc, void *tmp, size_t count, const cu_dtype *
         int peer = coll_rab_rank(nr ^ mask, rem);
         size_t ks = bstart(count, pof2, klo), kn = bstart(count, pof2, khi) - ks;
         size_t ss = bstart(count, pof2, slo), sn = bstart(count, pof2, shi) - ss;
-        rc = coll_sendrecv(coll_elem(acc, ss, dt), sn, dt, peer, tmp, kn, dt, peer, tag, comm);
-        if (rc != MPI_SUCCESS)
-            return rc;
-        coll_op_apply(op, tmp, coll_elem(acc, ks, dt), kn, dt);
+        char *keep = coll_elem(acc, ks, dt);
+        if (src != acc) {
+            rc = coll_sendrecv(coll_elem(src, ss, dt), sn, dt, peer, keep, kn, dt, peer, tag,
+                               comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            coll_op_apply(op, coll_elem(src, ks, dt), keep, kn, dt);
+            src = acc;
+        } else {
+            rc = coll_sendrecv(coll_elem(acc, ss, dt), sn, dt, peer, tmp, kn, dt, peer, tag,
+                               comm);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            coll_op_apply(op, tmp, keep, kn, dt);
+        }
         lo = klo;
         hi = khi;
     }
@@ -67,20 +98,20 @@ int coll_reduce_rabenseifner(const void *sbuf, void *rbuf, size_t count, const c
         return rc;
     coll_tmp at, tt;
     at.heap = NULL;
-    rc = coll_tmp_alloc(&tt, count, dt);
-    if (rc != MPI_SUCCESS)
-        return rc;
     void *acc = rbuf;
     if (rank != root) {
         if ((rc = coll_tmp_alloc(&at, count, dt)) != MPI_SUCCESS)
-            goto out;
+            return rc;
         acc = at.buf;
     }
-    if ((rc = coll_copy_same(mine, acc, count, dt)) != MPI_SUCCESS)
-        goto out;
+    if ((rc = coll_tmp_alloc(&tt, coll_rab_tmp_count(count, comm, mine == acc), dt)) !=
+        MPI_SUCCESS) {
+        coll_tmp_free(&at);
+        return rc;
+    }
     int nr, pof2;
-    if ((rc = coll_rab_reduce_scatter(acc, tt.buf, count, dt, op, comm, tag, &nr, &pof2)) !=
-        MPI_SUCCESS)
+    if ((rc = coll_rab_reduce_scatter(mine, acc, tt.buf, count, dt, op, comm, tag, &nr,
+                                      &pof2)) != MPI_SUCCESS)
         goto out;
     int rem = p - pof2;
     /* The survivor that collects: the root, or the odd partner of a root

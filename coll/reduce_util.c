@@ -17,7 +17,7 @@ int coll_tmp_alloc(coll_tmp *t, size_t count, const cu_dtype *dt)
     ptrdiff_t low = dt->true_lb + (ext < 0 ? (ptrdiff_t)(count - 1) * ext : 0);
     char *base = t->small;
     if (span > sizeof t->small) {
-        if (!(t->heap = malloc(span)))
+        if (!(t->heap = coll_scratch_get(span)))
             return MPI_ERR_NO_MEM;
         base = t->heap;
     }
@@ -27,6 +27,6 @@ int coll_tmp_alloc(coll_tmp *t, size_t count, const cu_dtype *dt)
 
 void coll_tmp_free(coll_tmp *t)
 {
-    free(t->heap);
+    coll_scratch_put(t->heap);
     t->heap = NULL;
 }

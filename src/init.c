@@ -98,6 +98,7 @@ int PMPI_Finalize(void)
     /* No rank leaves while peers may still be sending to it. */
     int brc = coll_barrier(&mpir_comm_get(MPI_COMM_WORLD)->dev);
     mpir_state = MPIR_STATE_POST;
+    coll_finalize();
     mpir_port_finalize();
     mpir_comm_finalize();
     mpir_group_finalize();
