@@ -7,10 +7,10 @@ bin_SCRIPTS += src/tools/mpicc
 bin_PROGRAMS += src/tools/mpirun
 src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpirun_opts.c src/tools/spawnjob.c \
 	src/tools/launch.c src/tools/bind.c src/tools/pmi_server.c src/tools/iofwd.c \
-	src/tools/jobctl.c src/util/pmi.c src/util/names.c src/util/port_wire.c src/util/log.c src/util/param.c src/util/param_table.c
+	src/tools/jobctl.c $(CU_PMI_SOURCES) src/util/names.c src/util/port_wire.c src/util/log.c src/util/param.c src/util/param_table.c
 # Per-target flags give these objects their own names, apart from libmpi's.
 src_tools_mpirun_CFLAGS = $(AM_CFLAGS)
-src_tools_mpirun_LDADD = $(HWLOC_LIBS)
+src_tools_mpirun_LDADD = $(HWLOC_LIBS) $(PMIX_LIBS)
 
 # mpicxx and mpic++ are mpicc under other names (the name picks the compiler).
 MPICC_ALIASES = mpicxx mpic++
@@ -35,11 +35,20 @@ EXTRA_DIST += test/lsan.supp
 
 # A rank that speaks PMI through src/util/pmi.c alone, for the launcher tests.
 check_PROGRAMS += test/tools/pmi_prog
-test_tools_pmi_prog_SOURCES = test/tools/pmi_prog.c src/util/pmi.c src/util/names.c src/util/log.c src/util/param.c src/util/param_table.c
+test_tools_pmi_prog_SOURCES = test/tools/pmi_prog.c $(CU_PMI_SOURCES) src/util/names.c src/util/log.c src/util/param.c src/util/param_table.c
 test_tools_pmi_prog_CFLAGS = $(AM_CFLAGS)
+test_tools_pmi_prog_LDADD = $(PMIX_LIBS)
 
-TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh
+# One MPI job as srun or salloc + mpirun starts it, for test_slurm.sh.
+check_PROGRAMS += test/tools/launched
+test_tools_launched_SOURCES = test/tools/launched.c
+test_tools_launched_LDADD = libmpi.la
+test_tools_launched_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
+	test/tools/test_slurm.sh
 EXTRA_DIST += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
+	test/tools/test_slurm.sh test/tools/slurm.sh \
 	test/tools/common.sh src/tools/mpicc.in clumpi-cxx.pc.in
 
 # Jobs across network namespaces (root only; skips with 77 elsewhere).
@@ -50,7 +59,7 @@ EXTRA_DIST += test/netns/test_netns.sh test/netns/netns.sh test/netns/mpi_tests.
 if HAVE_CRITERION
 check_PROGRAMS += test/unit/test_pmi
 TESTS += test/unit/test_pmi
-test_unit_test_pmi_SOURCES = test/unit/test_pmi.c src/util/pmi.c src/util/names.c src/util/log.c src/util/param.c src/util/param_table.c
+test_unit_test_pmi_SOURCES = test/unit/test_pmi.c $(CU_PMI_SOURCES) src/util/names.c src/util/log.c src/util/param.c src/util/param_table.c
 test_unit_test_pmi_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
-test_unit_test_pmi_LDADD = $(CRITERION_LIBS)
+test_unit_test_pmi_LDADD = $(CRITERION_LIBS) $(PMIX_LIBS)
 endif

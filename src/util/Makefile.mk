@@ -3,8 +3,13 @@ libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/par
 	src/util/dtype.h src/util/pmi.h src/util/queue.h src/util/clock.h
 # The library lock of MPI_THREAD_MULTIPLE (threads owner)
 libmpi_la_SOURCES += src/util/biglock.h src/util/biglock.c
-# PMI-1 client (launcher owner)
-libmpi_la_SOURCES += src/util/pmi.c
+# PMI client (launcher owner): the PMI-1 wire, and PMIx when configure found
+# OpenPMIx. Every program that speaks PMI takes both, and $(PMIX_LIBS).
+CU_PMI_SOURCES = src/util/pmi.c
+if HAVE_PMIX
+CU_PMI_SOURCES += src/util/pmix.c src/util/pmix.h
+endif
+libmpi_la_SOURCES += $(CU_PMI_SOURCES)
 # The name service's store (dynproc owner)
 libmpi_la_SOURCES += src/util/names.h src/util/names.c
 # Port names and the spawned job's "gone" notice: the library and mpirun

@@ -1,8 +1,10 @@
 /*
- * pmi.c — PMI-1 client (the "simple PMI" wire protocol that MPICH's Hydra,
- * Slurm and clumpi's mpirun speak): one line per message, "cmd=<name>"
- * followed by space-separated key=value pairs, over a socket given as PMI_FD
- * (or reached through PMI_PORT). Used once at init, so plain blocking I/O.
+ * pmi.c — PMI client: the PMI-1 wire (the "simple PMI" protocol that MPICH's
+ * Hydra, Slurm's pmi2 plugin and clumpi's mpirun speak): one line per
+ * message, "cmd=<name>" followed by space-separated key=value pairs, over a
+ * socket given as PMI_FD (or reached through PMI_PORT); used at init and
+ * finalize, so plain blocking I/O. Under a PMIx launcher every call goes to
+ * src/util/pmix.c instead.
  */
 #include "config.h"
 #include <errno.h>
@@ -23,12 +25,16 @@
 #include "src/util/pmi.h"
 #include "src/util/names.h"
 #include "src/util/param.h"
+#ifdef HAVE_PMIX
+#include "src/util/pmix.h"
+#endif
 
 #define MAXKV 16
 
 static struct {
     int inited;
     int singleton;
+    int pmix;   /* through the PMIx server (src/util/pmix.c), not the wire */
     int fd;
     int rank, size, appnum;
     int keylen_max, vallen_max;
@@ -542,6 +548,28 @@ static void watchdog_stop(void)
 
 /* ---- The API ----------------------------------------------------------- */
 
+/* A PMIx launcher sets PMIX_NAMESPACE and PMIX_RANK. When PMI_FD or PMI_PORT
+ * is set too, the process runs under a PMI-1 launcher (mpirun, Hydra)
+ * started inside a PMIx job step, whose variables it inherited: the wire
+ * is the one meant for it. */
+static int pmix_start(void)
+{
+    if (!getenv("PMIX_NAMESPACE") || !getenv("PMIX_RANK"))
+        return 0;
+#ifdef HAVE_PMIX
+    if (cu_pmix_init(&pmi.rank, &pmi.size, &pmi.appnum, pmi.kvsname, sizeof pmi.kvsname) < 0)
+        return -1;
+    pmi.pmix = 1;
+    return 1;
+#else
+    cu_warn("PMI: started by a PMIx launcher (PMIX_NAMESPACE=%s), but this clumpi was built "
+            "without PMIx (configure found no libpmix-dev); launch with srun --mpi=pmi2, "
+            "Hydra or clumpi's mpirun, or rebuild with PMIx",
+            getenv("PMIX_NAMESPACE"));
+    return -1;
+#endif
+}
+
 int cu_pmi_init(int *rank, int *size, int *appnum)
 {
     if (pmi.inited)
@@ -550,6 +578,13 @@ int cu_pmi_init(int *rank, int *size, int *appnum)
     pmi.keylen_max = CU_PMI_KEYLEN_MAX;
     pmi.vallen_max = CU_PMI_VALLEN_MAX;
     if (!fd_env && !port_env) {
+        int px = pmix_start();
+        if (px < 0)
+            return -1;
+        if (px > 0) {
+            pmi.inited = 1;
+            goto out;
+        }
         pmi.singleton = 1;
         pmi.rank = 0;
         pmi.size = 1;
@@ -681,6 +716,10 @@ int cu_pmi_put(const char *key, const char *value)
         pmi.nlocal++;
         return 0;
     }
+#ifdef HAVE_PMIX
+    if (pmi.pmix)
+        return cu_pmix_put(key, value);
+#endif
     cu_pmi_kv kv[MAXKV];
     int n;
     if (send_line("cmd=put kvsname=%s key=%s value=%s\n", pmi.kvsname, key, value) < 0 ||
@@ -704,6 +743,10 @@ int cu_pmi_get(const char *key, char *value, size_t len)
         for (int i = 0; i < pmi.nlocal && !v; i++)
             if (strcmp(pmi.local[i].key, key) == 0)
                 v = pmi.local[i].val;
+#ifdef HAVE_PMIX
+    } else if (pmi.pmix) {
+        return cu_pmix_get(key, value, len);
+#endif
     } else {
         int n;
         if (send_line("cmd=get kvsname=%s key=%s\n", pmi.kvsname, key) < 0 ||
@@ -760,6 +803,10 @@ int cu_pmi_spawn(const cu_pmi_spawn_cmd *cmds, int ncmd, const char *port, char 
     snprintf(why, whylen, "no process manager (a singleton cannot spawn)");
     if (!pmi.inited || pmi.singleton)
         return -1;
+    snprintf(why, whylen, "clumpi spawns through PMI-1 only (clumpi's mpirun, Hydra), "
+             "not through the PMIx launcher that started this job");
+    if (pmi.pmix)
+        return -1;
     /* nothing goes out unless every block can */
     snprintf(why, whylen, "an argument or info value holds a newline");
     for (int k = 0; k < ncmd; k++) {
@@ -795,6 +842,10 @@ int cu_pmi_universe_size(void)
         return 0;
     if (pmi.singleton)
         return 1;
+#ifdef HAVE_PMIX
+    if (pmi.pmix)
+        return cu_pmix_universe_size();
+#endif
     cu_pmi_kv kv[MAXKV];
     int n, size = 0;
     if (send_line("cmd=get_universe_size\n") < 0 || (n = recv_cmd("universe_size", kv)) < 0 ||
@@ -849,7 +900,7 @@ static int name_change(const char *cmd, const char *service, const char *port,
     char key[CU_PMI_VALLEN_MAX];
     if (!pmi.inited || service_key(service, key, sizeof key) || strpbrk(port, " \n="))
         return -EIO;
-    return pmi.singleton ? local(key, port) : name_request(cmd, key, port, NULL, 0);
+    return pmi.singleton || pmi.pmix ? local(key, port) : name_request(cmd, key, port, NULL, 0);
 }
 
 int cu_pmi_publish(const char *service, const char *port)
@@ -862,7 +913,7 @@ int cu_pmi_lookup(const char *service, char *port, size_t cap)
     char key[CU_PMI_VALLEN_MAX];
     if (!pmi.inited || service_key(service, key, sizeof key))
         return -EIO;
-    return pmi.singleton ? cu_names_lookup(key, port, cap)
+    return pmi.singleton || pmi.pmix ? cu_names_lookup(key, port, cap)
                          : name_request("lookup_name", key, NULL, port, cap);
 }
 
@@ -871,10 +922,11 @@ int cu_pmi_unpublish(const char *service, const char *port)
     /* Hydra's unpublish_name takes the service alone: a name published
      * with another port must stay, so the port is checked first */
     char cur[CU_PMI_VALLEN_MAX];
-    int rc = pmi.singleton ? 0 : cu_pmi_lookup(service, cur, sizeof cur);
+    int own = pmi.singleton || pmi.pmix;   /* the store checks the port itself */
+    int rc = own ? 0 : cu_pmi_lookup(service, cur, sizeof cur);
     if (rc)
         return rc;
-    if (!pmi.singleton && strcmp(cur, port))
+    if (!own && strcmp(cur, port))
         return -ENOENT;
     return name_change("unpublish_name", service, port, cu_names_unpublish);
 }
@@ -885,6 +937,10 @@ int cu_pmi_barrier(void)
         return -1;
     if (pmi.singleton)
         return 0;
+#ifdef HAVE_PMIX
+    if (pmi.pmix)
+        return cu_pmix_fence();
+#endif
     cu_pmi_kv kv[MAXKV];
     int n;
     if (send_line("cmd=barrier_in\n") < 0 || (n = recv_cmd("barrier_out", kv)) < 0)
@@ -905,6 +961,11 @@ int cu_pmi_finalize(void)
         free(pmi.local);
         pmi.local = NULL;
         pmi.nlocal = pmi.caplocal = 0;
+#ifdef HAVE_PMIX
+    } else if (pmi.pmix) {
+        ret = cu_pmix_finalize();
+        pmi.pmix = 0;
+#endif
     } else {
         cu_pmi_kv kv[MAXKV];
         /* mpirun may close once it has acknowledged: stop watching first. */
@@ -925,6 +986,10 @@ void cu_pmi_abort(int code, const char *msg)
     if (msg && *msg)
         cu_warn("%s", msg);
     /* No reply comes: the process manager ends the job with our code. */
+#ifdef HAVE_PMIX
+    if (pmi.inited && pmi.pmix)
+        cu_pmix_abort(code, msg);
+#endif
     if (pmi.inited && !pmi.singleton && pmi.fd >= 0)
         send_line("cmd=abort exitcode=%d\n", code);
     _exit(code);
@@ -939,6 +1004,13 @@ int cu_pmi_node_map(int size, int *node_of)
         return 1;
     }
     char map[CU_PMI_VALLEN_MAX];
+#ifdef HAVE_PMIX
+    int pn = pmi.pmix ? cu_pmix_node_map(size, node_of) : -1;
+    if (pn > 0)
+        return pn;
+    if (pmi.pmix)
+        goto by_host;
+#endif
     if (cu_pmi_get("PMI_process_mapping", map, sizeof map) == 0) {
         int nn = cu_pmi_parse_mapping(map, size, node_of);
         if (nn > 0)
@@ -947,6 +1019,9 @@ int cu_pmi_node_map(int size, int *node_of)
     }
     /* No mapping: ranks on the same host are on the same node. Every rank
      * takes this path, since all read the same (missing) mapping. */
+#ifdef HAVE_PMIX
+by_host:;
+#endif
     char host[256], key[CU_PMI_KEYLEN_MAX];
     if (gethostname(host, sizeof host) < 0)
         return -1;

@@ -1,7 +1,11 @@
 /*
- * pmi.h — PMI-1 client. Speaks the PMI-1 wire protocol over the fd named by
- * PMI_FD (set by clumpi's mpirun, MPICH's Hydra, or any PMI-1 process
- * manager). Without PMI_FD the process is a singleton: rank 0 of 1.
+ * pmi.h — the PMI client. Speaks the PMI-1 wire protocol over the fd named
+ * by PMI_FD or the socket of PMI_PORT (set by clumpi's mpirun, MPICH's
+ * Hydra, srun --mpi=pmi2 or any PMI-1 process manager); else, when a PMIx
+ * launcher set PMIX_NAMESPACE (srun --mpi=pmix, prterun) and configure
+ * found OpenPMIx, PMIx (src/util/pmix.c); else the process is a singleton:
+ * rank 0 of 1. Under PMIx, spawn is refused and the name service is the
+ * host's store, as a singleton's.
  */
 #ifndef CU_PMI_H
 #define CU_PMI_H
@@ -15,8 +19,9 @@
  * -pmi-port mode; with CLUMPI_PMI_SECRET set, as clumpi's mpirun sets it for
  * ranks on other hosts, the secret goes first and a watchdog thread ends
  * the process once mpirun's end of the connection closes; the connect
- * gives up after CLUMPI_CONNECT_TIMEOUT seconds, 30 by default), else
- * becomes a singleton. Returns 0 or -1 (with a message
+ * gives up after CLUMPI_CONNECT_TIMEOUT seconds, 30 by default), else to
+ * the PMIx server of PMIX_NAMESPACE (an error when built without PMIx),
+ * else becomes a singleton. Returns 0 or -1 (with a message
  * on stderr). Calling it again returns the cached answers. */
 int  cu_pmi_init(int *rank, int *size, int *appnum);
 int  cu_pmi_finalize(void);
