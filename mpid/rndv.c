@@ -28,7 +28,8 @@
  * Cooperative copy: for a large contiguous message, a receiver that could
  * read from this sender before sends COOP with the address of the second
  * half of its buffer; the sender (idle in a wait, typically) writes that
- * half with rma_write while the receiver reads the first, so two cores copy.
+ * half (the channel's copy->write) while the receiver reads the first, so
+ * two cores copy.
  * The sender answers WDONE (with a status: on failure the receiver reads the
  * rest itself); the receiver sends FIN only after its read and WDONE, so the
  * sender's buffer stays in use until both halves are done, and the receive

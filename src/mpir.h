@@ -81,8 +81,9 @@ extern mpir_table mpir_comms, mpir_groups, mpir_dtypes, mpir_ops, mpir_requests,
 
 /* Stores obj at a fixed index (predefined objects). */
 void  mpir_handle_set(mpir_table *t, int index, void *obj);
-/* Stores obj at a free index >= first_free; returns the handle, or the null
- * handle when memory runs out. */
+/* Stores obj at a free index (the first from the table's hint on, past the
+ * predefined ones); returns the handle, or the null handle when memory runs
+ * out. */
 int   mpir_handle_new(mpir_table *t, void *obj);
 void  mpir_handle_free(mpir_table *t, int handle);
 static inline void *mpir_handle_get(const mpir_table *t, int handle)
