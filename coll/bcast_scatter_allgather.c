@@ -36,13 +36,17 @@ int coll_bcast_scatter_allgather(void *buf, size_t count, const cu_dtype *dt, in
             rc = coll_send(b.p + off, len, byte, (me + m) % p, COLL_TAG_BCAST, comm);
     }
 
-    /* ring allgather of the chunks, in relative numbering */
+    /* ring allgather of the chunks, in relative numbering; the root holds
+     * every chunk already, so the link into it stays idle (at 2 ranks that
+     * halves the bytes moved) */
     int right = (me + 1) % p, left = (me - 1 + p) % p;
     for (int s = 0; s < p - 1 && rc == MPI_SUCCESS; s++) {
-        size_t soff, slen, roff, rlen;
+        size_t soff = 0, slen = 0, roff = 0, rlen = 0;
         long sc = (rel - s + p) % p, rcv = (rel - s - 1 + 2 * p) % p;
-        coll_chunk(b.n, c, sc, sc + 1, &soff, &slen);
-        coll_chunk(b.n, c, rcv, rcv + 1, &roff, &rlen);
+        if (rel != p - 1)
+            coll_chunk(b.n, c, sc, sc + 1, &soff, &slen);
+        if (rel != 0)
+            coll_chunk(b.n, c, rcv, rcv + 1, &roff, &rlen);
         mpid_request *r[2] = { NULL, NULL };
         if (rlen)
             rc = mpid_irecv(b.p + roff, rlen, byte, left, COLL_TAG_BCAST, comm, MPID_CTX_COLL,

@@ -104,11 +104,14 @@ int coll_nbc_bcast_scatter_allgather(coll_sched *s, void *buf, size_t count,
     }
     coll_sched_barrier(s);
     coll_sched_subtag(s, 1);
+    /* The root has every chunk: nothing flows into it. */
     for (int k = 0; k < p - 1; k++) {
-        size_t soff, slen, roff, rlen;
+        size_t soff = 0, slen = 0, roff = 0, rlen = 0;
         long sc = (rel - k + p) % p, rc = (rel - k - 1 + 2 * p) % p;
-        coll_chunk(n, cs, sc, sc + 1, &soff, &slen);
-        coll_chunk(n, cs, rc, rc + 1, &roff, &rlen);
+        if (rel != p - 1)
+            coll_chunk(n, cs, sc, sc + 1, &soff, &slen);
+        if (rel != 0)
+            coll_chunk(n, cs, rc, rc + 1, &roff, &rlen);
         if (rlen)
             coll_sched_recv(s, b + roff, rlen, byte, (me - 1 + p) % p);
         if (slen)

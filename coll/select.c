@@ -67,6 +67,7 @@ static const coll_algo bcast_algos[] = {
 };
 static const coll_rule bcast_rules[] = {
     { 16384, 2, 1, 0, "flat" },
+    { ANY, 2, 1, 0, "binomial" },   /* one message, copied by both cores */
     { ANY, ALL, 2, 0, "hier" },
     { 16384, ALL, 1, 0, "binomial" },
     { 524288, 7, 1, 0, "binary" },
@@ -177,6 +178,7 @@ static const coll_algo reduce_algos[] = {
 static const coll_rule reduce_rules[] = {
     { ANY, ALL, 2, 0, "hier" },
     { 32768, ALL, 1, 0, "binomial" },
+    { ANY, 2, 1, 0, "binomial" },   /* one message against halving's two */
     { ANY, ALL, 1, 0, "rabenseifner" },
     { ANY, ALL, 1, 0, "binary" },
 };
