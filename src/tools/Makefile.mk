@@ -7,7 +7,7 @@ bin_SCRIPTS += src/tools/mpicc
 bin_PROGRAMS += src/tools/mpirun
 src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpirun_opts.c src/tools/spawnjob.c \
 	src/tools/launch.c src/tools/bind.c src/tools/pmi_server.c src/tools/iofwd.c \
-	src/tools/jobctl.c $(CU_PMI_SOURCES) src/util/names.c src/util/port_wire.c src/util/log.c src/util/param.c src/util/param_table.c
+	src/tools/jobctl.c src/tools/slurm_alloc.c $(CU_PMI_SOURCES) src/util/names.c src/util/port_wire.c src/util/log.c src/util/param.c src/util/param_table.c
 # Per-target flags give these objects their own names, apart from libmpi's.
 src_tools_mpirun_CFLAGS = $(AM_CFLAGS)
 src_tools_mpirun_LDADD = $(HWLOC_LIBS) $(PMIX_LIBS)

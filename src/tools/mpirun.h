@@ -39,7 +39,10 @@ struct mpirun_opts {
     char **hostspecs;     /* --hosts lists, in order */
     int nhostspecs;
     const char *hostfile; /* --hostfile */
+    int np_given;         /* -n was given (else an allocation's task count) */
+    int slurm;            /* the hosts are a Slurm allocation's (slurm_alloc.c) */
     int launcher;         /* LAUNCH_* */
+    int launcher_given;   /* --launcher or --launcher-exec was given */
     const char *launcher_exec;   /* --launcher-exec CMD, NULL = by launcher */
     struct mpirun_env *env;
     int nenv;
@@ -149,6 +152,17 @@ int  mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char 
 void mpirun_usage(const char *self);
 /* --hosts and --hostfile into j->hosts (duplicates merged); exits 2 on bad input. */
 void mpirun_read_hosts(struct job *j);
+/* Adds host name[0..len) with slots (0: not given) to j->hosts; a name seen
+ * before adds slots to it. where names the source in messages. */
+void mpirun_add_host(struct job *j, const char *name, size_t len, int slots, const char *where);
+
+/* Inside a Slurm allocation (slurm_alloc.c), when no --hosts, --hostfile or
+ * --nodes was given: o->slurm, the default -n and the srun launcher. */
+void mpirun_slurm_opts(struct mpirun_opts *o, const char *self);
+/* --launcher-exec of --launcher srun (or slurm): one srun step per rank. */
+extern const char mpirun_srun_launcher[];
+/* The allocation's nodes and their task counts into j->hosts. */
+void mpirun_slurm_hosts(struct job *j);
 void mpirun_free_opts(struct mpirun_opts *o);
 
 /* spawnjob.c */

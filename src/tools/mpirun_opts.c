@@ -25,7 +25,7 @@ void mpirun_usage(const char *self)
 "           [--bind-to core|none] [--report-bindings] [--timeout S] [-v]\n"
 "           [--nodes M | --emulate-nodes]\n"
 "           [--hosts H[:SLOTS],... | --hostfile FILE]\n"
-"           [--launcher ssh|rsh|fork | --launcher-exec CMD]\n"
+"           [--launcher ssh|rsh|fork|srun | --launcher-exec CMD]\n"
 "           program [args...] [: -n N2 program2 [args...] ...]\n"
 "\n"
 "DESCRIPTION\n"
@@ -46,6 +46,17 @@ void mpirun_usage(const char *self)
 "    naming the rank and the cause, ends the other ranks (SIGTERM, then\n"
 "    SIGKILL after a short grace) and removes the job's shared-memory\n"
 "    segments (/dev/shm/clumpi-<job id>-*).\n"
+"\n"
+"SLURM\n"
+"    Inside a Slurm allocation (salloc, sbatch: SLURM_JOB_ID and\n"
+"    SLURM_JOB_NODELIST set) and without --hosts, --hostfile or --nodes, the\n"
+"    allocation's nodes are the hosts, each with its SLURM_TASKS_PER_NODE as\n"
+"    slots; without -n the job has SLURM_NTASKS ranks. Ranks on the other\n"
+"    nodes start through srun (one single-task step each, --overlap), as\n"
+"    Hydra's slurm bootstrap does. -n and -ppn apply to the allocation's\n"
+"    nodes; --hosts, --hostfile, --launcher and --launcher-exec override.\n"
+"    Under srun itself (srun --mpi=pmix or --mpi=pmi2 ./prog) no mpirun is\n"
+"    needed.\n"
 "\n"
 "NODES\n"
 "    Ranks on one node talk through shared memory, ranks on different nodes\n"
@@ -79,7 +90,8 @@ void mpirun_usage(const char *self)
 "    closes. Ranks on other hosts are not bound to cores.\n"
 "\n"
 "OPTIONS\n"
-"    -n N, -np N          number of ranks (default 1)\n"
+"    -n N, -np N          number of ranks (default 1; in a Slurm allocation,\n"
+"                         its task count)\n"
 "    -ppn P               ranks per node (with one node, all ranks run here)\n"
 "    --nodes M            emulate M nodes on this machine (M <= N)\n"
 "    --emulate-nodes      emulate N/P nodes (rounded up) of -ppn P ranks\n"
@@ -88,8 +100,10 @@ void mpirun_usage(const char *self)
 "    --hostfile FILE      hosts one per line: \"host\", \"host:N\" or\n"
 "                         \"host slots=N\"; # starts a comment (also -f)\n"
 "    --launcher NAME      how to reach other hosts: ssh (default: ssh -x -o\n"
-"                         BatchMode=yes -o ConnectTimeout=...), rsh, or fork\n"
+"                         BatchMode=yes -o ConnectTimeout=...), rsh, fork\n"
 "                         (every host is this machine: named emulated nodes)\n"
+"                         or srun (also slurm: one Slurm step per rank; the\n"
+"                         default inside an allocation)\n"
 "    --launcher-exec CMD  any rsh-like command, split at spaces; mpirun runs\n"
 "                         CMD host words... Words pass as they are (ip netns\n"
 "                         exec, docker exec), quoted for a shell when CMD's\n"
@@ -153,8 +167,9 @@ void mpirun_usage(const char *self)
 "    %1$s -n 16 --hosts node1:8,node2:8 -x LD_LIBRARY_PATH ./ring\n"
 "    %1$s -n 4 --hosts ns1,ns2 --launcher-exec \"ip netns exec\" ./ring\n"
 "\n"
-"    Programs built with clumpi also run under MPICH's Hydra mpiexec or\n"
-"    Slurm: clumpi speaks the PMI-1 wire protocol.\n", self);
+"    Programs built with clumpi also run under MPICH's Hydra mpiexec and\n"
+"    under srun: clumpi speaks the PMI-1 wire protocol (srun --mpi=pmi2) and,\n"
+"    when built with OpenPMIx, PMIx (srun --mpi=pmix).\n", self);
 }
 
 static void usage_error(const char *self, const char *fmt, const char *a, const char *b)
@@ -318,6 +333,7 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
             if (parse_int(s, 1, 1 << 20, &v) < 0)
                 usage_error(self, "%s: expected a positive number of ranks, got '%s'", a, s);
             o->np = (int)v;
+            o->np_given = 1;
         } else if (IS("ppn") || IS("npernode")) {
             const char *s = ARG();
             if (parse_int(s, 1, 1 << 20, &v) < 0)
@@ -379,13 +395,17 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
                 o->launcher = LAUNCH_RSH;
             else if (strcmp(s, "fork") == 0)
                 o->launcher = LAUNCH_FORK;
+            else if (strcmp(s, "srun") == 0 || strcmp(s, "slurm") == 0)
+                o->launcher_exec = mpirun_srun_launcher;
             else
-                usage_error(self, "--launcher: expected ssh, rsh or fork, got '%s'%s", s, "");
+                usage_error(self, "--launcher: expected ssh, rsh, fork or srun, got '%s'%s", s, "");
+            o->launcher_given = 1;
         } else if (IS("launcher-exec") || IS("bootstrap-exec")) {
             const char *s = ARG();
             if (strspn(s, " \t") == strlen(s))
                 usage_error(self, "%s: empty command%s", a, "");
             o->launcher_exec = s;
+            o->launcher_given = 1;
         } else if (IS("report-bindings")) {
             o->report_bindings = 1;
         } else if (IS("timeout")) {
@@ -410,6 +430,8 @@ int mpirun_parse_opts(struct mpirun_opts *o, int argc, char **argv, const char *
     if (i >= argc)
         usage_error(self, "no program given%s%s", "", "");
     o->argv = argv + i;
+    if (!o->nhostspecs && !o->hostfile && !o->nodes && !o->emulate)
+        mpirun_slurm_opts(o, self);
     split_apps(o, argc - i, argv + i, self);
 
     /* Option combinations, checked once all are known. */
@@ -460,7 +482,7 @@ static void hosts_fail(const char *self, const char *where, const char *what)
 /* Adds host (with slots, 0 = not given) to the job; a name seen before
  * adds its slots to the first entry, as a hostfile listing a host twice
  * means more slots there, not another node. */
-static void add_host(struct job *j, const char *name, size_t len, int slots, const char *where)
+void mpirun_add_host(struct job *j, const char *name, size_t len, int slots, const char *where)
 {
     if (len == 0 || len > 255)
         hosts_fail(j->self, where, len ? "host name too long" : "empty host name");
@@ -516,12 +538,14 @@ static void parse_host_entry(struct job *j, const char *s, const char *where)
         }
         p += wl;
     }
-    add_host(j, s, nlen, slots, where);
+    mpirun_add_host(j, s, nlen, slots, where);
 }
 
 void mpirun_read_hosts(struct job *j)
 {
     struct mpirun_opts *o = j->o;
+    if (o->slurm)
+        mpirun_slurm_hosts(j);
     char where[600];
     for (int i = 0; i < o->nhostspecs; i++) {
         snprintf(where, sizeof where, "--hosts '%.500s'", o->hostspecs[i]);

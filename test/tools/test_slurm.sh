@@ -3,7 +3,9 @@
 # own (test/tools/slurm.sh: munged, slurmctld and slurmd as root, stopped
 # at the end): srun --mpi=pmix (the PMIx client) and --mpi=pmi2 (the PMI-1
 # wire) with 1-8 ranks, each checking the job size, collectives and RMA;
-# MPI_Abort and a crash ending the step. Skips (77), saying
+# MPI_Abort and a crash ending the step; mpirun inside salloc with and
+# without -n, its ranks started through srun (the node's Slurm name is not
+# this host's name, so mpirun takes it for another host). Skips (77), saying
 # why, without root or the packages (CI_WITH_SLURM=1 .ci/setup installs them).
 . "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
 . "$top_srcdir/test/tools/slurm.sh"
@@ -62,6 +64,48 @@ done
     check "mpirun inside an srun --mpi=pmix step: its ranks use mpirun's PMI" \
         [ $rc -eq 0 -a "$(grep -c ' of 3 ok' "$TMP/out")" -eq 3 ]
 }
+
+# mpirun inside an allocation: no -n runs its task count, through srun.
+salloc_job() {
+    t0=$(date +%s%N)
+    timeout -k 5 60 salloc "$@" >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+    secs=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+# The allocation's layout, on hosts that are all this machine (--launcher
+# fork): SLURM_TASKS_PER_NODE gives the slots, their sum the default -n.
+layout() {
+    env SLURM_JOB_ID=77 SLURM_JOB_NODELIST='a[1-2],b' SLURM_TASKS_PER_NODE='2(x2),1' \
+        SLURM_NTASKS="${NT:-}" "$MPIRUN" -v --launcher fork "$@" "$PMI_PROG" \
+        >"$TMP/out" 2>"$TMP/err" </dev/null
+    rc=$?
+}
+layout
+check "a nodelist a[1-2],b with 2(x2),1 tasks: 5 ranks on 3 nodes" \
+    [ $rc -eq 0 -a "$(grep -c ' of 5 ok nodes=3' "$TMP/out")" -eq 5 ]
+check "... 2, 2 and 1 ranks on a1, a2 and b" \
+    [ "$(grep -Eo 'host [ab][12]?, [0-9] ranks?' "$TMP/err" | tr '\n' ' ')" = \
+      "host a1, 2 ranks host a2, 2 ranks host b, 1 rank " ]
+NT=4 layout
+check "SLURM_NTASKS=4 is the default -n" [ $rc -eq 0 -a "$(grep -c ' of 4 ok' "$TMP/out")" -eq 4 ]
+layout -n 3 -ppn 1
+check "-n 3 -ppn 1 on the allocation: one rank per node" \
+    [ $rc -eq 0 -a "$(grep -c ' of 3 ok nodes=3' "$TMP/out")" -eq 3 ]
+
+salloc_job -n 5 "$MPIRUN" -v "$LAUNCHED" 5
+check "salloc -n 5 mpirun (no -n): 5 ranks" \
+    [ $rc -eq 0 -a "$(grep -c ' of 5 ok nodes=1' "$TMP/out")" -eq 5 ]
+check "salloc -n 5 mpirun: the node's ranks started through srun" \
+    grep -q 'host clumpinode (remote), 5 ranks' "$TMP/err"
+salloc_job -n 4 "$MPIRUN" -n 2 "$LAUNCHED" 2
+check "salloc -n 4 mpirun -n 2: -n wins (2 ranks)" \
+    [ $rc -eq 0 -a "$(grep -c ' of 2 ok' "$TMP/out")" -eq 2 ]
+salloc_job -n 3 "$MPIRUN" --hosts localhost "$LAUNCHED" 1
+check "salloc -n 3 mpirun --hosts localhost: the allocation left aside (1 rank here)" \
+    [ $rc -eq 0 -a "$(grep -c ' of 1 ok' "$TMP/out")" -eq 1 ]
+salloc_job -n 3 "$MPIRUN" "$CRASH" segv 1
+check "salloc mpirun: a crashed rank ends the job ($secs ms)" \
+    [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 ]
 
 shm_after=$(ls /dev/shm | grep -c '^clumpi-slurm')
 check "nothing of the srun jobs left in /dev/shm ($shm_before before, $shm_after after)" \
