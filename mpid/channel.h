@@ -170,14 +170,19 @@ typedef struct mpid_chan_net_rma {
 } mpid_chan_net_rma;
 
 /* Node-level shared memory (optional table; the device's node areas,
- * mpid/node_area.c, and window segments). map maps `bytes` of a
- * job-private area called `key` (unique in the job), creating it zeroed
- * when create is set; NULL on failure. unlink drops the name once every
- * user has it mapped; unmap ends one mapping. None of them needs the
+ * mpid/node_area.c, and window segments). The memory has no name: make
+ * creates `bytes` zeroed, returns its mapping and opens a share whose key
+ * (two random words) the maker passes to the other users by job-private
+ * messages; serve hands the memory to n users as they fetch it (bounded
+ * wait; 0 or -errno) and drop ends the share (after serve, or instead of
+ * it); fetch maps `bytes` of the memory behind a key; unmap ends one
+ * mapping. make and fetch return NULL on failure. None of them needs the
  * channel started (a job of one rank has node areas too). */
 typedef struct mpid_chan_area {
-    void *(*map)(const char *key, size_t bytes, int create);
-    void  (*unlink)(const char *key);
+    void *(*make)(size_t bytes, uint64_t key[2], void **share);
+    int   (*serve)(void *share, int n);
+    void  (*drop)(void *share);
+    void *(*fetch)(const uint64_t key[2], size_t bytes);
     void  (*unmap)(void *base, size_t bytes);
 } mpid_chan_area;
 

@@ -5,10 +5,11 @@
  *
  * The first call on a view is collective over its members and runs over
  * point-to-point on the view's collective context, tag MPID_TAG_NODE_AREA:
- * the leader (member 0) creates the area and tells every member whether it
- * could; each member maps it and answers; the leader unlinks the name and
- * sends the verdict, so every member gets the memory or every member gets
- * the error (a half-shared area would deadlock the collective using it).
+ * the leader (member 0) makes the area and tells every member whether it
+ * could, with the key of its share; each member fetches it and answers;
+ * the leader ends the share and sends the verdict, so every member gets
+ * the memory or every member gets the error (a half-shared area would
+ * deadlock the collective using it).
  * The outcome is cached per view (context id and member list) until the
  * communicator is freed or MPI_Finalize, so later calls cost a list walk.
  * Context ids are never reused within a process (src/comm.c), so a freed
@@ -54,14 +55,14 @@ static int all_local(const mpid_comm *v)
     return 1;
 }
 
-/* One int to or from a member, blocking. */
-static int xfer(const mpid_comm *v, int peer, int *val, int send)
+/* n ints to or from a member, blocking. */
+static int xfer(const mpid_comm *v, int peer, int *val, int n, int send)
 {
     mpid_request *r;
     const cu_dtype *t = cu_dtype_builtin(CU_DT_INT);
-    int rc = send ? mpid_isend(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL,
+    int rc = send ? mpid_isend(val, n, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL,
                                MPID_SEND_STANDARD, &r)
-                  : mpid_irecv(val, 1, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL, &r);
+                  : mpid_irecv(val, n, t, peer, MPID_TAG_NODE_AREA, v, MPID_CTX_COLL, &r);
     if (rc != MPI_SUCCESS)
         return rc;
     mpid_wait(r);
@@ -70,36 +71,41 @@ static int xfer(const mpid_comm *v, int peer, int *val, int send)
     return rc;
 }
 
-/* The create / attach / unlink protocol; the area or NULL, alike everywhere. */
-static void *establish(const mpid_comm *v, size_t bytes, const char *key)
+/* The make / fetch / drop protocol; the area or NULL, alike everywhere. */
+static void *establish(const mpid_comm *v, size_t bytes)
 {
     const mpid_chan_area *ar = mpid_node_chan->area;
-    int ok = all_local(v), rc = MPI_SUCCESS;
-    void *base = NULL;
+    int rc = MPI_SUCCESS;
+    void *base = NULL, *share = NULL;
+    struct { int ok, pad; uint64_t key[2]; } m = { .ok = all_local(v) };
+    const int nm = (int)(sizeof m / sizeof(int));
     if (v->rank == 0) {
-        if (ok && !(base = ar->map(key, bytes, 1)))
-            ok = 0;
+        if (m.ok && !(base = ar->make(bytes, m.key, &share)))
+            m.ok = 0;
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
-            rc = xfer(v, i, &ok, 1);
+            rc = xfer(v, i, &m.ok, nm, 1);
+        /* the members fetch as soon as the key reaches them */
+        if (rc == MPI_SUCCESS && m.ok && ar->serve(share, v->size - 1) != 0)
+            m.ok = 0;
+        ar->drop(share);
+        int ok = m.ok;
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++) {
             int theirs = 0;
-            rc = xfer(v, i, &theirs, 0);
+            rc = xfer(v, i, &theirs, 1, 0);
             ok = ok && theirs;
         }
-        if (base)
-            ar->unlink(key);   /* everyone has it mapped, or it is dropped */
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
-            rc = xfer(v, i, &ok, 1);
+            rc = xfer(v, i, &ok, 1, 1);
+        m.ok = ok;
     } else {
-        rc = xfer(v, 0, &ok, 0);
-        int mine = rc == MPI_SUCCESS && ok && all_local(v) &&
-                   (base = ar->map(key, bytes, 0)) != NULL;
+        rc = xfer(v, 0, &m.ok, nm, 0);
+        int mine = rc == MPI_SUCCESS && m.ok && (base = ar->fetch(m.key, bytes)) != NULL;
         if (rc == MPI_SUCCESS)
-            rc = xfer(v, 0, &mine, 1);
+            rc = xfer(v, 0, &mine, 1, 1);
         if (rc == MPI_SUCCESS)
-            rc = xfer(v, 0, &ok, 0);
+            rc = xfer(v, 0, &m.ok, 1, 0);
     }
-    if ((rc != MPI_SUCCESS || !ok) && base) {
+    if ((rc != MPI_SUCCESS || !m.ok) && base) {
         ar->unmap(base, bytes);
         base = NULL;
     }
@@ -118,14 +124,11 @@ int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
     node_area *a = calloc(1, sizeof *a);
     if (!a)
         return MPI_ERR_NO_MEM;   /* before any message: the caller must abort */
-    char key[128];
-    snprintf(key, sizeof key, "/clumpi-%s-na%u-%d-%016llx", mpid_job_id(), view->context_id,
-             view->world_ranks[0], (unsigned long long)h);
     a->ctx = view->context_id;
     a->members = h;
     a->size = view->size;
     a->bytes = bytes;
-    a->base = view->size > 1 ? establish(view, bytes, key) : NULL;
+    a->base = view->size > 1 ? establish(view, bytes) : NULL;
     a->next = mpid_st.areas;
     mpid_st.areas = a;
     *base = a->base;

@@ -104,9 +104,13 @@ void mpid_win_unregister(mpid_win *w);
 
 /* The per-node shared segment. Layout: local_size lock lines, then each
  * local rank's memory in local-rank order, contiguous (MPI's default for
- * Win_allocate_shared). create: make (O_EXCL) and size it; else open. */
-void *mpid_win_seg_map(const char *name, size_t len, int create);
-void  mpid_win_seg_unlink(const char *name);
+ * Win_allocate_shared). It has no name: the node's leader makes it and
+ * passes key (two random words) to the node's other ranks, which fetch it
+ * while the leader serves them (mpid_chan_area in mpid/channel.h). */
+void *mpid_win_seg_make(size_t len, uint64_t key[2], void **share);
+int   mpid_win_seg_serve(void *share, int n);
+void  mpid_win_seg_drop(void *share);
+void *mpid_win_seg_fetch(const uint64_t key[2], size_t len);
 void  mpid_win_seg_unmap(void *seg, size_t len);
 
 /* ---- operations -------------------------------------------------------- */

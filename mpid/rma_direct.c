@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "mpid/rma_impl.h"
 #include "src/util/log.h"
@@ -15,19 +16,36 @@
 /* ---- the shared segment --------------------------------------------------- */
 /* Mapped by the shm channel (its node areas), warning here: a window that
  * cannot be had is the user's error to see. */
-void *mpid_win_seg_map(const char *name, size_t len, int create)
+void *mpid_win_seg_make(size_t len, uint64_t key[2], void **share)
 {
     const mpid_chan_area *ar = mpid_node_chan->area;
-    void *p = ar ? ar->map(name, len, create) : NULL;
+    void *p = ar ? ar->make(len, key, share) : NULL;
     if (!p)
-        cu_warn("window segment %s (%zu bytes): cannot %s it", name, len,
-                create ? "create" : "map");
+        cu_warn("window segment (%zu bytes): cannot make it", len);
     return p;
 }
 
-void mpid_win_seg_unlink(const char *name)
+int mpid_win_seg_serve(void *share, int n)
 {
-    mpid_node_chan->area->unlink(name);
+    int rc = mpid_node_chan->area->serve(share, n);
+    if (rc)
+        cu_warn("window segment: the node's other ranks did not fetch it (%s)", strerror(-rc));
+    return rc;
+}
+
+void mpid_win_seg_drop(void *share)
+{
+    if (share)
+        mpid_node_chan->area->drop(share);
+}
+
+void *mpid_win_seg_fetch(const uint64_t key[2], size_t len)
+{
+    const mpid_chan_area *ar = mpid_node_chan->area;
+    void *p = ar ? ar->fetch(key, len) : NULL;
+    if (!p)
+        cu_warn("window segment (%zu bytes): cannot map it", len);
+    return p;
 }
 
 void mpid_win_seg_unmap(void *seg, size_t len)

@@ -1,11 +1,9 @@
 /*
- * segment.c — the node's shared segment: created by local rank 0, named
- * through PMI, attached by the other local ranks, unlinked as soon as all have
- * attached (so nothing is left in /dev/shm even if the job dies later).
- *
- * Name: /clumpi-<job_id>-<node>-<16 random hex>: the job prefix lets mpirun
- * remove leftovers of a dead job; the random part makes it unguessable, and
- * O_EXCL with mode 0600 keeps it private to the job's user.
+ * segment.c — the node's shared segment: a memfd created by local rank 0,
+ * which puts the key of its fd share (src/util/fdshare.h) in PMI and hands
+ * the fd to the other local ranks. The memory has no name anywhere, so no
+ * other process can open or squat it and nothing is left in /dev/shm
+ * however the job ends.
  *
  * PMI barriers are collective over the whole job, so every rank makes the
  * same two cu_pmi_barrier() calls whatever happens here (also ranks alone on
@@ -18,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "shmmod/shm_internal.h"
+#include "src/util/fdshare.h"
 #include "src/util/log.h"
 #include "src/util/pmi.h"
 
@@ -54,50 +52,25 @@ static shm_queue *ctrl_q(void *base, const shm_layout *lay, int r)
     return (shm_queue *)((char *)base + lay->q_off + (size_t)r * lay->q_stride + lay->ctrl_off);
 }
 
-static int make_name(char *buf, size_t len, const mpid_chan_info *info)
-{
-    unsigned char rnd[8];
-    size_t got = 0;
-    while (got < sizeof rnd) {
-        ssize_t n = getrandom(rnd + got, sizeof rnd - got, 0);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        got += (size_t)n;
-    }
-    int n = snprintf(buf, len, "/clumpi-%s-%d-", info->job_id ? info->job_id : "0", info->node);
-    for (size_t i = 0; i < sizeof rnd && n + 2 < (int)len; i++)
-        n += snprintf(buf + n, len - (size_t)n, "%02x", rnd[i]);
-    return (size_t)n + 1 < len ? 0 : -ENAMETOOLONG;
-}
+#define SEG_SERVE_MS 60000   /* the peers fetch right after the barrier; a slow
+                                start under a loaded host or valgrind is seconds */
 
-/* Local rank 0: create, size and initialise the segment. */
-static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t nfrags,
-                      const mpid_chan_info *info)
+/* Local rank 0: create, size and initialise the segment; *fd stays open
+ * for the other local ranks to fetch. */
+static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t nfrags, int *fd)
 {
-    int rc = make_name(shm_st.name, sizeof shm_st.name, info);
-    if (rc)
-        return rc;
     shm_layout_compute(&shm_st.lay, nlocal, ncells, nctrl, nfrags, SHM_FRAG_SIZE);
     size_t size = shm_st.lay.size;
-    int fd = shm_open(shm_st.name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0)
-        return -errno;
-    /* reserve the pages now: a full /dev/shm is a clean error here rather
-     * than a SIGBUS on some later send */
-    if (ftruncate(fd, (off_t)size) < 0 || (rc = posix_fallocate(fd, 0, (off_t)size)) != 0) {
-        rc = rc ? -rc : -errno;
-        close(fd);
-        shm_unlink(shm_st.name);
-        return rc;
-    }
-    void *b = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-    close(fd);
+    /* a full /dev/shm is a clean error here rather than a SIGBUS on some
+     * later send: cu_memfd_make reserves the pages */
+    *fd = cu_memfd_make("clumpi-shm", size);
+    if (*fd < 0)
+        return *fd;
+    void *b = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, *fd, 0);
     if (b == MAP_FAILED) {
-        rc = -errno;
-        shm_unlink(shm_st.name);
+        int rc = -errno;
+        close(*fd);
+        *fd = -1;
         return rc;
     }
     shm_seg_hdr *h = b;
@@ -126,14 +99,14 @@ static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t
     return 0;
 }
 
-static int seg_attach(const char *name, uint32_t nlocal)
+static int seg_attach(const char *keytext, uint32_t nlocal)
 {
-    size_t nlen = strlen(name);
-    if (nlen >= sizeof shm_st.name)
-        return -ENAMETOOLONG;
-    int fd = shm_open(name, O_RDWR, 0);
+    cu_fdshare_key key;
+    if (cu_fdshare_key_parse(keytext, &key))
+        return -EPROTO;
+    int fd = cu_fdshare_fetch(&key, SEG_SERVE_MS);
     if (fd < 0)
-        return -errno;
+        return fd;
     struct stat st;
     if (fstat(fd, &st) < 0 || (size_t)st.st_size < sizeof(shm_seg_hdr)) {
         close(fd);
@@ -149,7 +122,6 @@ static int seg_attach(const char *name, uint32_t nlocal)
         munmap(b, size);
         return -EPROTO;
     }
-    memcpy(shm_st.name, name, nlen + 1);
     shm_layout_compute(&shm_st.lay, nlocal, h->ncells, h->nctrl, h->nfrags, h->fragsize);
     shm_st.base = b;
     shm_st.size = size;
@@ -185,7 +157,8 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
 {
     uint32_t nlocal = (uint32_t)info->local_size;
     char key[CU_PMI_KEYLEN_MAX], val[CU_PMI_VALLEN_MAX];
-    int rc = 0, brc;
+    int rc = 0, brc, fd = -1;
+    cu_fdshare share = { .lfd = -1 };
     snprintf(key, sizeof key, "shm-%d", info->node);
 
     if (nlocal <= 1) {        /* nobody to talk to: same barriers, no segment */
@@ -195,31 +168,40 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
         return brc ? -EIO : 0;
     }
     if (info->local_rank == 0) {
-        rc = seg_create(nlocal, ncells, nctrl, nfrags, info);
+        char text[CU_FDSHARE_KEYTEXT] = "";
+        rc = seg_create(nlocal, ncells, nctrl, nfrags, &fd);
+        if (!rc)
+            rc = cu_fdshare_open(&share);
         if (rc)
-            cu_warn("shm: cannot create segment %s: %s", shm_st.name, strerror(-rc));
-        /* an empty name tells the peers that creation failed */
-        if (cu_pmi_put(key, rc ? "" : shm_st.name) != 0 && !rc)
+            cu_warn("shm: cannot create the node's segment: %s", strerror(-rc));
+        else
+            cu_fdshare_key_text(&share.key, text);
+        /* an empty key tells the peers that creation failed */
+        if (cu_pmi_put(key, text) != 0 && !rc)
             rc = -EIO;
     }
     brc = cu_pmi_barrier();
-    if (info->local_rank != 0 && !rc && !brc) {
+    if (info->local_rank == 0 && !rc && !brc) {
+        rc = cu_fdshare_serve(&share, fd, (int)nlocal - 1, SEG_SERVE_MS);
+        if (rc)
+            cu_warn("shm: the node's other ranks did not fetch the segment: %s", strerror(-rc));
+    } else if (info->local_rank != 0 && !brc) {
         rc = cu_pmi_get(key, val, sizeof val) != 0 ? -EIO : 0;
         if (!rc && val[0] == '\0')
             rc = -ENOENT;
         if (!rc)
             rc = seg_attach(val, nlocal);
         if (rc)
-            cu_warn("shm: cannot attach segment %s: %s", val, strerror(rc < 0 ? -rc : rc));
+            cu_warn("shm: cannot attach the node's segment: %s", strerror(rc < 0 ? -rc : rc));
     }
+    /* nothing names the memory: it lives as long as its mappings */
+    cu_fdshare_close(&share);
+    if (fd >= 0)
+        close(fd);
     if (!rc && !brc)
         seg_bind(info);
     int brc2 = cu_pmi_barrier();
     if (info->local_rank == 0 && shm_st.base) {
-        /* every local rank has attached (or failed): the name is no longer
-         * needed; unlinking now leaves nothing behind if the job dies */
-        shm_unlink(shm_st.name);
-        shm_st.unlinked = 1;
         shm_seg_hdr *h = shm_st.base;
         uint32_t a = atomic_load(&h->attached);
         if (a != nlocal && !rc)
@@ -237,8 +219,6 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
 void shm_segment_teardown(void)
 {
     if (shm_st.base) {
-        if (!shm_st.unlinked && shm_st.local_rank == 0)
-            shm_unlink(shm_st.name);
         munmap(shm_st.base, shm_st.size);
         shm_st.base = NULL;
     }

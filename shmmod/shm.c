@@ -180,8 +180,8 @@ static int shm_init(const mpid_chan_info *info)
     else
         shm_efd_close();
     if (shm_st.base)
-        cu_debug("shm: segment %s, %d local ranks, %u+%u cells, %u x %u KiB fragments",
-                 shm_st.name, shm_st.local_size, ncells, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
+        cu_debug("shm: segment of %zu KiB, %d local ranks, %u+%u cells, %u x %u KiB fragments",
+                 shm_st.size >> 10, shm_st.local_size, ncells, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
     return 0;
 }
 
@@ -445,7 +445,8 @@ static int shm_wait_fd(void)
 
 static const mpid_chan_copy shm_copy = { .read = shm_rma_read, .write = shm_rma_write };
 static const mpid_chan_area shm_areas = {
-    .map = shm_area_map, .unlink = shm_area_unlink, .unmap = shm_area_unmap
+    .make = shm_area_make, .serve = shm_area_serve, .drop = shm_area_drop,
+    .fetch = shm_area_fetch, .unmap = shm_area_unmap
 };
 
 const mpid_channel mpid_channel_shm = {

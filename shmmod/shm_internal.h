@@ -73,8 +73,6 @@ struct shm_state {
     int *local_of;          /* [world_size]: local index or -1 */
     void *base;
     size_t size;
-    char name[128];
-    int unlinked;
     shm_layout lay;
     shm_peer *peers;        /* [local_size] */
     shm_queue *my_data, *my_ctrl;
@@ -116,8 +114,10 @@ static inline void shm_pool_free(shm_pool *p, uint32_t frag)
 }
 
 /* area.c: node areas (mpid_channel's area table) */
-void *shm_area_map(const char *key, size_t bytes, int create);
-void  shm_area_unlink(const char *key);
+void *shm_area_make(size_t bytes, uint64_t key[2], void **share);
+int   shm_area_serve(void *share, int n);
+void  shm_area_drop(void *share);
+void *shm_area_fetch(const uint64_t key[2], size_t bytes);
 void  shm_area_unmap(void *base, size_t bytes);
 
 /* cma.c */

@@ -7,9 +7,9 @@
  * Every creation exchanges each rank's size, disp_unit and device window
  * index, so origins check target ranges themselves and address packets to
  * the target's window. Allocated windows put each node's memory in one
- * shm_open segment ("/clumpi-<job>-win<ctx>-<leader>", made by the node's
- * first rank of the window and unlinked once every local rank mapped it):
- * same-node peers reach it with loads, stores and atomics (MPI_WIN_UNIFIED).
+ * shared segment without a name (made by the node's first rank of the
+ * window and handed to the others, mpid/rma.h): same-node peers reach it
+ * with loads, stores and atomics (MPI_WIN_UNIFIED).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,29 +88,32 @@ static int map_segment(const char *fn, mpir_win *w, const win_info *all, int mod
     }
     size_t hdr = ((size_t)nlocal * sizeof(mpid_rma_tstate) + 4095) & ~(size_t)4095;
     size_t len = hdr + (mem ? mem : 1);
-    char name[160];
-    snprintf(name, sizeof name, "/clumpi-%s-win%u-%d", mpid_job_id(), w->comm->dev.context_id,
-             wr[leader]);
-    /* Leader creates; everyone agrees it worked; the others open; everyone
-     * agrees again; the leader unlinks (mpirun removes it on a crash). */
-    int ok = 1, *oks = malloc((size_t)n * sizeof *oks), rc = MPI_SUCCESS;
-    if (!oks)
+    /* The leader makes it and everyone learns whether it could, with the
+     * key; the others fetch it while the leader serves them; everyone
+     * agrees again. The memory has no name: it ends with its mappings. */
+    typedef struct { int ok, pad; uint64_t key[2]; } seg_msg;
+    seg_msg m = { .ok = 1 }, *all_m = malloc((size_t)n * sizeof *all_m);
+    int rc = MPI_SUCCESS;
+    if (!all_m)
         return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
     char *seg = NULL;
+    void *share = NULL;
     for (int round = 0; round < 2 && rc == MPI_SUCCESS; round++) {
-        if ((round == 0) == (me == leader)) {
-            seg = mpid_win_seg_map(name, len, me == leader);
-            ok = seg != NULL;
-        }
-        rc = mpir_Allgather(&ok, 1, MPI_INT, oks, 1, MPI_INT, w->comm->handle);
+        if (round == 0 && me == leader)
+            m.ok = (seg = mpid_win_seg_make(len, m.key, &share)) != NULL;
+        else if (round == 1 && me == leader)
+            m.ok = mpid_win_seg_serve(share, nlocal - 1) == 0;
+        else if (round == 1)
+            m.ok = (seg = mpid_win_seg_fetch(all_m[leader].key, len)) != NULL;
+        rc = mpir_Allgather(&m, (int)sizeof m, MPI_BYTE, all_m, (int)sizeof m, MPI_BYTE,
+                            w->comm->handle);
         for (int t = 0; t < n && rc == MPI_SUCCESS; t++)
-            if (!oks[t])
+            if (!all_m[t].ok)
                 rc = mpir_err(MPI_ERR_NO_MEM, fn, "could not map the window's shared segment "
                               "of %zu bytes on rank %d's node", len, t);
     }
-    free(oks);
-    if (me == leader)
-        mpid_win_seg_unlink(name);
+    free(all_m);
+    mpid_win_seg_drop(share);
     if (rc != MPI_SUCCESS) {
         mpid_win_seg_unmap(seg, len);
         return rc;

@@ -3,6 +3,8 @@ libmpi_la_SOURCES += src/util/log.c src/util/log.h src/util/param.c src/util/par
 	src/util/dtype.h src/util/pmi.h src/util/queue.h src/util/clock.h
 # The library lock of MPI_THREAD_MULTIPLE (threads owner)
 libmpi_la_SOURCES += src/util/biglock.h src/util/biglock.c
+# Shared memory without names: memfds handed over a Unix socket
+libmpi_la_SOURCES += src/util/fdshare.c src/util/fdshare.h
 # PMI client (launcher owner): the PMI-1 wire, and PMIx when configure found
 # OpenPMIx. Every program that speaks PMI takes both, and $(PMIX_LIBS).
 CU_PMI_SOURCES = src/util/pmi.c
