@@ -30,7 +30,7 @@ void *shm_area_make(size_t bytes, uint64_t key[2], void **share)
     area_share *a = malloc(sizeof *a);
     if (!a)
         return NULL;
-    a->fd = cu_memfd_make("clumpi-area", bytes);
+    a->fd = cu_memfd_make("clumpi-area", bytes, 1);
     int rc = a->fd < 0 ? a->fd : cu_fdshare_open(&a->share);
     void *p = MAP_FAILED;
     if (!rc && (p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, a->fd, 0)) == MAP_FAILED)

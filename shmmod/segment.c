@@ -63,7 +63,7 @@ static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t
     size_t size = shm_st.lay.size;
     /* a full /dev/shm is a clean error here rather than a SIGBUS on some
      * later send: cu_memfd_make reserves the pages */
-    *fd = cu_memfd_make("clumpi-shm", size);
+    *fd = cu_memfd_make("clumpi-shm", size, 1);
     if (*fd < 0)
         return *fd;
     void *b = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, *fd, 0);

@@ -20,7 +20,7 @@ netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
 	src/util/log.c src/util/param.c src/util/param_table.c \
-	src/util/sigfault.c src/util/op.c
+	src/util/sigfault.c src/util/op.c src/util/fdshare.c
 netmod_agent_clumpi_agent_CFLAGS = $(AM_CFLAGS) $(FABRIC_CFLAGS)
 netmod_agent_clumpi_agent_LDADD = libnetcommon.la $(FABRIC_LIBS)
 

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -51,6 +52,7 @@
 #include "netmod/agent/agent_ring.h"
 #include "src/util/biglock.h"
 #include "src/util/clock.h"
+#include "src/util/fdshare.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
 #include "src/util/pmi.h"
@@ -131,10 +133,14 @@ static int connect_agent(void)
     return 0;
 }
 
+#define AGT_SERVE_MS 60000   /* the node's ranks fetch the segment right after the barrier */
+
 static int agt_init(const mpid_chan_info *info)
 {
     int err = 0, nnodes = 0;
-    char key[64], val[CU_PMI_VALLEN_MAX] = "", name[AGT_NAME_MAX] = "";
+    char key[64], val[CU_PMI_VALLEN_MAX] = "";
+    int segfd = -1, served = 0;
+    cu_fdshare share = { .lfd = -1 };
     memset(&R, 0, sizeof R);
     R.sock = -1;
     R.li = info->local_rank, R.rank = info->world_rank, R.node = info->node;
@@ -169,28 +175,37 @@ static int agt_init(const mpid_chan_info *info)
                          .nworld = (uint32_t)info->world_size, .nbulk = (uint32_t)nbulk,
                          .bulk_chunk = (uint32_t)(bchunk & ~63L) };
         if (!err)
-            R.h = agt_seg_create(info->job_id, info->node, &l, name, sizeof name, &err);
+            R.h = agt_seg_create(&l, &segfd, &err);
         if (R.h) {
             R.h->node = (uint32_t)info->node;
             for (int r = 0; r < info->world_size; r++)
                 agt_nodes(R.h)[r] = (uint32_t)info->node_of[r];
-            /* name fits AGT_NAME_MAX with its '/'; "-s" replaces the '/' plus one */
-            if (snprintf(R.h->sock, sizeof R.h->sock, "%.*s-s", (int)sizeof R.h->sock - 3,
-                         name + 1) < 0)
-                err = -EINVAL;
-            R.agent = agt_spawn(name);
+            /* the agent's socket: abstract, a random name (it checks who connects) */
+            uint64_t tok;
+            if (getrandom(&tok, sizeof tok, 0) != (ssize_t)sizeof tok)
+                err = -EIO;
+            snprintf(R.h->sock, sizeof R.h->sock, "clumpi-agent-%016llx", (unsigned long long)tok);
+            if (!err)
+                err = cu_fdshare_open(&share);
+            R.agent = err ? -1 : agt_spawn(segfd);
             /* CLUMPI_AGENT_START_TIMEOUT: seconds; an agent under valgrind
              * on a loaded machine can take longer than the default */
             long start_s = cu_param_int("AGENT_START_TIMEOUT");
-            err = R.agent < 0 ? -ECHILD
+            err = err ? err : R.agent < 0 ? -ECHILD
                               : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent,
                                                (start_s < 1 ? 1 : start_s) * 1000);
             if (err)
                 cu_warn("agent: the NI agent of node %d did not start (%s)", info->node,
                         strerror(-err));
         }
+        char text[CU_FDSHARE_KEYTEXT];
+        cu_fdshare_key_text(&share.key, text);
         snprintf(key, sizeof key, "agt-%d", info->node);
-        if (cu_pmi_put(key, err ? "-" : name) ||
+        if (cu_pmi_put(key, err ? "-" : text))
+            err = err ? err : -EIO;
+        else
+            served = !err;   /* the others fetch the segment as soon as they see the key */
+        if (
             (snprintf(key, sizeof key, "agtaddr-%d", info->node),
              cu_pmi_put(key, err ? "-" : R.h->my_addr)) ||
             (snprintf(key, sizeof key, "agtbulk-%d", info->node),
@@ -213,12 +228,24 @@ static int agt_init(const mpid_chan_info *info)
         if (!err)
             atomic_store_explicit(&R.h->state, AGT_ST_ADDRS, memory_order_release);
     } else if (!err) {
+        cu_fdshare_key k;
         snprintf(key, sizeof key, "agt-%d", info->node);
-        if (cu_pmi_get(key, name, sizeof name) || name[0] != '/')
+        if (cu_pmi_get(key, val, sizeof val) || cu_fdshare_key_parse(val, &k)) {
             err = -EHOSTUNREACH;
-        else
-            R.h = agt_seg_attach(name, &R.size, &err);
+        } else {
+            int fd = cu_fdshare_fetch(&k, AGT_SERVE_MS);
+            R.h = fd < 0 ? (err = fd, NULL) : agt_seg_attach(fd, &R.size, &err);
+        }
     }
+    if (served) {
+        int rc = cu_fdshare_serve(&share, segfd, info->local_size - 1, AGT_SERVE_MS);
+        if (rc && !err)
+            err = rc;
+    }
+    /* the agent and the node's ranks hold it now: it has no name to leave behind */
+    cu_fdshare_close(&share);
+    if (segfd >= 0)
+        close(segfd);
     if (R.h && !err) {
         R.size = R.h->size;
         R.b = agt_rank(R.h, R.li);
@@ -231,8 +258,6 @@ static int agt_init(const mpid_chan_info *info)
     }
     if (cu_pmi_barrier() && !err)
         err = -EIO;
-    if (info->local_rank == 0 && name[0])
-        shm_unlink(name);   /* everyone has it mapped (or failed): nothing left on disk */
     if (err)
         return err;
     R.up = 1;

@@ -32,7 +32,7 @@
 #define AGT_AGENT_PATH "clumpi-agent"
 #endif
 
-pid_t agt_spawn(const char *segname)
+pid_t agt_spawn(int segfd)
 {
     const char *path = cu_param_str("AGENT_PATH");
     if (!path)
@@ -59,10 +59,14 @@ pid_t agt_spawn(const char *segname)
         for (long c = 0, n = sysconf(_SC_NPROCESSORS_CONF); c < n && c < CPU_SETSIZE; c++)
             CPU_SET((int)c, &all);
         (void)sched_setaffinity(0, sizeof all, &all);
-        /* keep stdio (messages, stats); drop the rank's PMI and other fds */
-        for (int fd = 3; fd < 1024; fd++)
+        /* keep stdio (messages, stats) and the segment as fd 3; drop the
+         * rank's PMI and other fds */
+        if (segfd != 3 && (dup2(segfd, 3) != 3 || close(segfd) != 0))
+            _exit(127);
+        fcntl(3, F_SETFD, 0);
+        for (int fd = 4; fd < 1024; fd++)
             close(fd);
-        execl(path, "clumpi-agent", segname, (char *)NULL);
+        execl(path, "clumpi-agent", "3", (char *)NULL);
         fprintf(stderr, "clumpi: cannot exec %s: %s\n", path, strerror(errno));
         _exit(127);
     }

@@ -7,7 +7,8 @@
 #include <sys/types.h>
 #include "netmod/agent/agent_ring.h"
 
-pid_t agt_spawn(const char *segname);
+/* Starts the agent on the segment's memfd (it inherits it as fd 3). */
+pid_t agt_spawn(int segfd);
 /* 0 once *state == want; -EIO (agent failed), -ECHILD (it died), -ETIMEDOUT */
 int   agt_wait_state(_Atomic uint32_t *state, uint32_t want, pid_t pid, long timeout_ms);
 void  agt_stop(_Atomic uint32_t *state, pid_t pid);

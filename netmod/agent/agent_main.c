@@ -1,7 +1,7 @@
 /*
  * agent_main.c — clumpi-agent: the per-node NI agent of offload mode
  * (CLUMPI_NET=agent), after Verstoep et al.'s NI control program. Started by the
- * node's first rank (fork + exec, argv[1] = segment name) and ended by it;
+ * node's first rank (fork + exec, argv[1] = the inherited segment fd) and ended by it;
  * dies with it (PR_SET_PDEATHSIG). Its event loop:
  *   - fabric completions: received packets go to the destination rank's
  *     completion queue (or wait, holding their slot, while it is full),
@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -442,8 +443,16 @@ static void on_listen(void)
         int fd = accept4(A.lsock, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             return;
+        /* anyone may connect to an abstract socket: only the node's ranks
+         * (our uid, the pid in their block) are taken, and a silent
+         * connection costs a bounded wait */
+        struct ucred cr;
+        socklen_t cl = sizeof cr;
+        struct pollfd pf = { .fd = fd, .events = POLLIN };
         int32_t li = -1;
-        if (read(fd, &li, sizeof li) != (ssize_t)sizeof li || li < 0 || li >= A.nlocal) {
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || cr.uid != geteuid() ||
+            poll(&pf, 1, 1000) != 1 || read(fd, &li, sizeof li) != (ssize_t)sizeof li ||
+            li < 0 || li >= A.nlocal || agt_rank(A.h, li)->pid != (int32_t)cr.pid) {
             close(fd);
             continue;
         }
@@ -537,7 +546,7 @@ static int idle_block(long timeout_ms)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: clumpi-agent SEGMENT\n"
+        fprintf(stderr, "usage: clumpi-agent SEGMENT_FD\n"
                         "  The NI agent of clumpi's offload mode; started by MPI ranks.\n");
         return 2;
     }
@@ -549,9 +558,13 @@ int main(int argc, char **argv)
     cu_sigfault_reset_foreign();   /* a crash must show as the signal */
     size_t size;
     int err = 0;
-    A.h = agt_seg_attach(argv[1], &size, &err);
+    char *end;
+    long segfd = strtol(argv[1], &end, 10);
+    A.h = *end || segfd < 0 || segfd > 1023 ? (err = -EBADF, NULL)
+                                            : agt_seg_attach((int)segfd, &size, &err);
     if (!A.h) {
-        fprintf(stderr, "clumpi-agent: cannot map %s: %s\n", argv[1], strerror(-err));
+        fprintf(stderr, "clumpi-agent: cannot map the segment (fd %s): %s\n", argv[1],
+                strerror(-err));
         return 1;
     }
     agt_seg_hdr *h = A.h;

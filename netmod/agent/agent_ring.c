@@ -1,9 +1,9 @@
 /*
  * agent_ring.c — the rank<->agent segment: layout, creation by the node's
- * first rank, attachment by the other ranks and the agent. Named
- * /clumpi-<job_id>-agent-<node>-<random> (mode 0600, O_EXCL) so mpirun's
- * leftover sweep of "/clumpi-<job_id>-" finds it; the creator unlinks it
- * once every local rank and the agent have mapped it.
+ * first rank, attachment by the other ranks and the agent. It is a memfd
+ * without a name: the agent inherits it, the other ranks fetch it from
+ * the first over an fd share (src/util/fdshare.h), so nothing of it can be
+ * opened by others or left in /dev/shm.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "netmod/agent/agent_ring.h"
+#include "src/util/fdshare.h"
 
 #define PAGE 4096u
 static size_t up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -45,40 +45,22 @@ size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l)
     return h->size;
 }
 
-void *agt_seg_create(const char *job_id, int node, const agt_layout *l,
-                     char *name, size_t namecap, int *err)
+void *agt_seg_create(const agt_layout *l, int *fd, int *err)
 {
-    unsigned char rnd[8];
-    if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-        *err = -EIO;
-        return NULL;
-    }
-    int n = snprintf(name, namecap, "/clumpi-%s-agent-%d-", job_id, node);
-    for (size_t i = 0; i < sizeof rnd && n > 0 && (size_t)n + 3 < namecap; i++)
-        n += snprintf(name + n, namecap - (size_t)n, "%02x", rnd[i]);
-    if (n <= 0 || (size_t)n + 1 >= namecap) {
-        *err = -ENAMETOOLONG;
-        return NULL;
-    }
     agt_seg_hdr tmp;
     memset(&tmp, 0, sizeof tmp);
     size_t size = agt_seg_layout(&tmp, l);
-    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0) {
-        *err = -errno;
+    /* pages come as they are touched: the bulk buffers may be large */
+    *fd = cu_memfd_make("clumpi-agent", size, 0);
+    if (*fd < 0) {
+        *err = *fd;
         return NULL;
     }
-    if (ftruncate(fd, (off_t)size) != 0) {
-        *err = -errno;
-        close(fd);
-        shm_unlink(name);
-        return NULL;
-    }
-    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    close(fd);
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
     if (base == MAP_FAILED) {
         *err = -errno;
-        shm_unlink(name);
+        close(*fd);
+        *fd = -1;
         return NULL;
     }
     agt_seg_hdr *h = base;
@@ -87,7 +69,8 @@ void *agt_seg_create(const char *job_id, int node, const agt_layout *l,
         if (shm_q_init(agt_cmdq(h, (int)li), l->ncmd, 1) || shm_q_init(agt_cq(h, (int)li), l->ncq, 1)) {
             *err = -EINVAL;
             munmap(base, size);
-            shm_unlink(name);
+            close(*fd);
+            *fd = -1;
             return NULL;
         }
     }
@@ -95,13 +78,8 @@ void *agt_seg_create(const char *job_id, int node, const agt_layout *l,
     return base;
 }
 
-void *agt_seg_attach(const char *name, size_t *size, int *err)
+void *agt_seg_attach(int fd, size_t *size, int *err)
 {
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0) {
-        *err = -errno;
-        return NULL;
-    }
     struct stat st;
     if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(agt_seg_hdr)) {
         *err = -EPROTO;

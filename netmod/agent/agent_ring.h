@@ -225,9 +225,9 @@ typedef struct agt_layout {
 
 /* agent_ring.c */
 size_t agt_seg_layout(agt_seg_hdr *h, const agt_layout *l);  /* fills offsets, returns size */
-void  *agt_seg_create(const char *job_id, int node, const agt_layout *l,
-                      char *name, size_t namecap, int *err);
-void  *agt_seg_attach(const char *name, size_t *size, int *err);
+/* create: the mapping, with its memfd in *fd; attach maps fd and closes it */
+void  *agt_seg_create(const agt_layout *l, int *fd, int *err);
+void  *agt_seg_attach(int fd, size_t *size, int *err);
 
 static inline agt_rank_blk *agt_rank(agt_seg_hdr *h, int li)
 {

@@ -53,7 +53,7 @@ static socklen_t sock_addr(struct sockaddr_un *sa, uint64_t token)
     return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
 }
 
-int cu_memfd_make(const char *what, size_t bytes)
+int cu_memfd_make(const char *what, size_t bytes, int reserve)
 {
     int fd = memfd_create(what, MFD_CLOEXEC);
     if (fd < 0)
@@ -61,7 +61,7 @@ int cu_memfd_make(const char *what, size_t bytes)
     int rc = 0;
     if (ftruncate(fd, (off_t)bytes) != 0)
         rc = -errno;
-    else if (bytes && (rc = posix_fallocate(fd, 0, (off_t)bytes)) != 0)
+    else if (reserve && bytes && (rc = posix_fallocate(fd, 0, (off_t)bytes)) != 0)
         rc = -rc;
     if (rc) {
         close(fd);

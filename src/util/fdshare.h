@@ -31,9 +31,10 @@ typedef struct cu_fdshare {
 /* "<16 hex>.<16 hex>" and its NUL. */
 #define CU_FDSHARE_KEYTEXT 34
 
-/* A memfd of `bytes` (named `what` in /proc only), its pages reserved so a
- * full tmpfs is an error here and not a SIGBUS later: the fd or -errno. */
-int  cu_memfd_make(const char *what, size_t bytes);
+/* A memfd of `bytes` (named `what` in /proc only): the fd or -errno. With
+ * reserve, its pages are taken now, so a full tmpfs is an error here and
+ * not a SIGBUS later. */
+int  cu_memfd_make(const char *what, size_t bytes, int reserve);
 
 /* Opens a share: 0 or -errno. */
 int  cu_fdshare_open(cu_fdshare *s);
