@@ -47,6 +47,10 @@ test_tools_launched_LDFLAGS = $(AM_LDFLAGS) -no-install
 
 TESTS += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
 	test/tools/test_slurm.sh
+# mpirun's PMI port under silent and garbage connections (test/tools/pmi_flood.c).
+check_PROGRAMS += test/tools/pmi_flood
+TESTS += test/tools/test_pmi_listener.sh
+EXTRA_DIST += test/tools/test_pmi_listener.sh
 EXTRA_DIST += test/tools/test_launcher.sh test/tools/test_mpicc.sh test/tools/test_hydra.sh \
 	test/tools/test_slurm.sh test/tools/slurm.sh \
 	test/tools/common.sh src/tools/mpicc.in clumpi-cxx.pc.in

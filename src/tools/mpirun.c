@@ -76,7 +76,7 @@ static int poll_timeout_ms(struct job *j, double now)
 /* What a pollfd slot stands for. */
 struct slot { int kind; int rank; };
 enum { S_SIG, S_PMI, S_OUT, S_ERR, S_STDIN, S_STDIN_DST, S_LISTEN, S_PENDING };
-#define MAXPEND 64
+#define MAXPEND PMISRV_MAXPENDING
 
 static void run_loop(struct job *j, int sfd)
 {

@@ -118,6 +118,7 @@ struct job {
     struct host *hosts;
     int nhosts;
     int nremote;          /* ranks started through the launcher */
+    int nconnected;       /* remote ranks that passed the PMI handshake */
     /* PMI over TCP for remote ranks */
     int listen_fd;        /* -1 without remote ranks */
     char pmi_addr[300];   /* PMI_PORT value given to remote ranks: addr:port */
@@ -202,7 +203,8 @@ void pmisrv_spawn_reset(struct rank *r);
 /* The TCP service for remote ranks: listen socket, secret, address. */
 int  pmisrv_listen(struct job *j);
 void pmisrv_accept(struct job *j);
-/* Connections still in the handshake (secret, then rank id). */
+/* Connections still in the handshake (secret, then rank id), at most: */
+#define PMISRV_MAXPENDING 256
 int  pmisrv_pending_fds(struct job *j, int *fds, int max);
 void pmisrv_pending_read(struct job *j, int fd);
 void pmisrv_tick(struct job *j, double now);

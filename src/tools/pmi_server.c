@@ -525,8 +525,16 @@ void pmisrv_rank_gone(struct job *j, struct rank *r)
 
 /* ---- TCP service for remote ranks ---------------------------------------- */
 
-#define MAXPENDING 64
-#define HANDSHAKE_TIMEOUT 10.0   /* seconds a connection may take to identify */
+/* A connection must show the job's secret within SECRET_TIMEOUT, then name
+ * its rank within HANDSHAKE_TIMEOUT. When every slot is taken, the oldest
+ * connection without the secret goes: silent or garbage connections, any
+ * number of them, cannot keep a real rank (which sends the secret at once)
+ * out. Refusals are logged at most REFUSE_LOG_MAX per REFUSE_LOG_S, then
+ * counted. */
+#define SECRET_TIMEOUT 3.0
+#define HANDSHAKE_TIMEOUT 10.0
+#define REFUSE_LOG_MAX 5
+#define REFUSE_LOG_S 10.0
 
 static struct pending {
     int fd;
@@ -534,8 +542,37 @@ static struct pending {
     double since;
     char peer[80];
     cu_pmi_linebuf lb;
-} pend[MAXPENDING];
+} pend[PMISRV_MAXPENDING];
 static int npend;
+
+static struct {
+    double since;     /* start of the current log window */
+    int logged;       /* refusals logged in it */
+    long quiet;       /* refusals not logged in it */
+} refusals;
+
+/* Says how many refusals went unlogged once their window is over (or
+ * now, with force). */
+static void refusals_flush(struct job *j, double now, int force)
+{
+    if (refusals.quiet && (force || now >= refusals.since + REFUSE_LOG_S))
+        fprintf(stderr, "%s: refused %ld more PMI connection%s in %g s\n", j->self,
+                refusals.quiet, refusals.quiet > 1 ? "s" : "", REFUSE_LOG_S);
+    if (force || now >= refusals.since + REFUSE_LOG_S)
+        refusals.since = now, refusals.logged = 0, refusals.quiet = 0;
+}
+
+static void refuse(struct job *j, int i, const char *why, const char *reply_line);
+
+static void log_refusal(struct job *j, const char *peer, const char *why)
+{
+    refusals_flush(j, now_sec(), 0);
+    if (refusals.logged++ < REFUSE_LOG_MAX)
+        fprintf(stderr, "%s: refused a PMI connection from %s: %s%s\n", j->self, peer, why,
+                refusals.logged == REFUSE_LOG_MAX ? " (more within 10 s are only counted)" : "");
+    else
+        refusals.quiet++;
+}
 
 static void peer_name(int fd, char *buf, size_t len)
 {
@@ -550,9 +587,11 @@ static void peer_name(int fd, char *buf, size_t len)
     snprintf(buf, len, strchr(hp, ':') ? "[%s]:%s" : "%s:%s", hp, p);
 }
 
-/* The address remote ranks are told to connect to. CLUMPI_PMI_HOST wins;
- * else the source address the kernel would use towards the first remote
- * host that resolves; else the first non-loopback address that is up. */
+/* The address remote ranks are told to connect to, and the only one the
+ * service listens on. CLUMPI_PMI_HOST wins; else the source address the
+ * kernel would use towards the first remote host that resolves (loopback
+ * when every remote host is this one by another name); else the first
+ * non-loopback address that is up. */
 static void pick_address(struct job *j, char *out, size_t len)
 {
     const char *env = cu_param_str("PMI_HOST");
@@ -560,9 +599,11 @@ static void pick_address(struct job *j, char *out, size_t len)
         snprintf(out, len, "%s", env);
         return;
     }
+    int nremote = 0, nloop = 0;
     for (int h = 0; h < j->nhosts; h++) {
         if (j->hosts[h].here)
             continue;
+        nremote++;
         struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_DGRAM }, *res;
         if (getaddrinfo(j->hosts[h].name, "9", &hints, &res) != 0)
             continue;
@@ -575,8 +616,14 @@ static void pick_address(struct job *j, char *out, size_t len)
         if (fd >= 0)
             close(fd);
         freeaddrinfo(res);
-        if (ok && (ntohl(me.sin_addr.s_addr) >> 24) != 127 && inet_ntop(AF_INET, &me.sin_addr, out, (socklen_t)len))
+        if (ok && (ntohl(me.sin_addr.s_addr) >> 24) == 127)
+            nloop++;
+        else if (ok && inet_ntop(AF_INET, &me.sin_addr, out, (socklen_t)len))
             return;
+    }
+    if (nremote && nloop == nremote) {
+        snprintf(out, len, "127.0.0.1");
+        return;
     }
     struct ifaddrs *ifa, *i;
     if (getifaddrs(&ifa) == 0) {
@@ -623,27 +670,33 @@ int pmisrv_listen(struct job *j)
     for (size_t i = 0; i < sizeof b; i++)
         sprintf(j->secret + 2 * i, "%02x", b[i]);
 
-    /* Every address: which one a host reaches depends on its network. */
-    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    int off = 0, on = 1;
-    if (fd >= 0) {
-        struct sockaddr_in6 a6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
-        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
-        if (bind(fd, (struct sockaddr *)&a6, sizeof a6) < 0) {
+    /* Only the address the ranks are given: nobody reaches the service
+     * through another network. */
+    char addr[256];
+    pick_address(j, addr, sizeof addr);
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG }, *res, *ai;
+    int fd = -1, on = 1, gai = getaddrinfo(addr, "0", &hints, &res);
+    if (gai != 0) {
+        fprintf(stderr, "%s: cannot open the PMI service for remote ranks at %s%s: %s\n",
+                j->self, addr, cu_param_str("PMI_HOST") ? " (CLUMPI_PMI_HOST)" : "",
+                gai_strerror(gai));
+        return -1;
+    }
+    for (ai = res; ai && fd < 0; ai = ai->ai_next) {
+        fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (fd >= 0 && bind(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
+            int e = errno;
             close(fd);
             fd = -1;
+            errno = e;
         }
     }
-    if (fd < 0) {   /* no IPv6 here */
-        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        struct sockaddr_in a4 = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_ANY) };
-        if (fd < 0 || bind(fd, (struct sockaddr *)&a4, sizeof a4) < 0) {
-            fprintf(stderr, "%s: cannot open the PMI service for remote ranks: %s\n", j->self,
-                    strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            return -1;
-        }
+    freeaddrinfo(res);
+    if (fd < 0) {
+        fprintf(stderr, "%s: cannot open the PMI service for remote ranks at %s%s: %s\n",
+                j->self, addr, cu_param_str("PMI_HOST") ? " (CLUMPI_PMI_HOST)" : "",
+                strerror(errno));
+        return -1;
     }
     setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
     struct sockaddr_storage ss;
@@ -656,8 +709,6 @@ int pmisrv_listen(struct job *j)
     }
     int port = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
                                         : ntohs(((struct sockaddr_in *)&ss)->sin_port);
-    char addr[256];
-    pick_address(j, addr, sizeof addr);
     snprintf(j->pmi_addr, sizeof j->pmi_addr, strchr(addr, ':') ? "[%s]:%d" : "%s:%d", addr, port);
     j->listen_fd = fd;
     if (j->o->verbose)
@@ -673,11 +724,17 @@ void pmisrv_accept(struct job *j)
             return;   /* EAGAIN, or a transient error: the next poll retries */
         char peer[80];
         peer_name(fd, peer, sizeof peer);
-        if (npend == MAXPENDING) {
-            fprintf(stderr, "%s: refused a PMI connection from %s: too many connections "
-                            "in the handshake\n", j->self, peer);
-            close(fd);
-            continue;
+        if (npend == PMISRV_MAXPENDING) {
+            int old = -1;
+            for (int i = 0; i < npend; i++)
+                if (!pend[i].authed && (old < 0 || pend[i].since < pend[old].since))
+                    old = i;
+            if (old < 0) {   /* every slot holds a real rank: cannot happen for long */
+                log_refusal(j, peer, "every handshake slot holds a rank");
+                close(fd);
+                continue;
+            }
+            refuse(j, old, "no job secret yet, and its slot was needed", NULL);
         }
         int one = 1;
         setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof one);
@@ -720,7 +777,7 @@ static void send_str(int fd, const char *s)
 
 static void refuse(struct job *j, int i, const char *why, const char *reply_line)
 {
-    fprintf(stderr, "%s: refused a PMI connection from %s: %s\n", j->self, pend[i].peer, why);
+    log_refusal(j, pend[i].peer, why);
     if (reply_line)
         send_str(pend[i].fd, reply_line);
     close(pend[i].fd);
@@ -736,6 +793,21 @@ static int secret_equal(const char *a, const char *b)
     for (size_t i = 0; i < lb; i++)
         d |= (unsigned char)(a[i % (la ? la : 1)] ^ b[i]);
     return d == 0;
+}
+
+/* Every remote rank is in: the port closes, so nobody can reach mpirun
+ * through it any more (a spawned job has its own mpirun and port). */
+static void close_service(struct job *j)
+{
+    for (int i = 0; i < npend; i++)
+        close(pend[i].fd);
+    npend = 0;
+    if (j->listen_fd >= 0)
+        close(j->listen_fd);
+    j->listen_fd = -1;
+    refusals_flush(j, now_sec(), 1);
+    if (j->o->verbose)
+        fprintf(stderr, "%s: every remote rank connected: the PMI service is closed\n", j->self);
 }
 
 /* One line of a connection in the handshake. Returns 0 to go on, 1 when
@@ -789,6 +861,8 @@ static int pending_line(struct job *j, int i, const char *line)
     if (j->o->verbose)
         fprintf(stderr, "%s: rank %ld connected from %s\n", j->self, rank, p->peer);
     pend_drop(i);
+    if (++j->nconnected == j->nremote)
+        close_service(j);
     if (r->lb.len)
         pmisrv_read(j, r);
     return 1;
@@ -832,23 +906,32 @@ void pmisrv_pending_read(struct job *j, int fd)
     }
 }
 
+static double pend_deadline(const struct pending *p)
+{
+    return p->since + (p->authed ? HANDSHAKE_TIMEOUT : SECRET_TIMEOUT);
+}
+
 double pmisrv_next_deadline(struct job *j)
 {
     double next = j->ending ? 0 : j->connect_deadline;
     for (int i = 0; i < npend; i++)
-        if (next == 0 || pend[i].since + HANDSHAKE_TIMEOUT < next)
-            next = pend[i].since + HANDSHAKE_TIMEOUT;
+        if (next == 0 || pend_deadline(&pend[i]) < next)
+            next = pend_deadline(&pend[i]);
+    if (refusals.quiet && (next == 0 || refusals.since + REFUSE_LOG_S < next))
+        next = refusals.since + REFUSE_LOG_S;
     return next;
 }
 
 void pmisrv_tick(struct job *j, double now)
 {
     for (int i = 0; i < npend;) {
-        if (now >= pend[i].since + HANDSHAKE_TIMEOUT)
-            refuse(j, i, "silent for 10 s in the handshake", NULL);
+        if (now >= pend_deadline(&pend[i]))
+            refuse(j, i, pend[i].authed ? "did not name its rank within 10 s"
+                                        : "no job secret within 3 s", NULL);
         else
             i++;
     }
+    refusals_flush(j, now, 0);
     if (j->ending || !j->connect_deadline || now < j->connect_deadline)
         return;
     j->connect_deadline = 0;
@@ -881,4 +964,5 @@ void pmisrv_close_all(struct job *j)
     if (j->listen_fd >= 0)
         close(j->listen_fd);
     j->listen_fd = -1;
+    refusals_flush(j, now_sec(), 1);
 }
