@@ -23,12 +23,12 @@ chmod +x "$TMP/fakelaunch"
 # start ARGS...: mpirun -v in the background, its ranks held back; sets
 # $pid and the service's $host and $port.
 start() {
-    rm -f "$GO"
+    rm -f "$GO" "$TMP/err"
     timeout -k 5 60 "$MPIRUN" -v --launcher-exec "$TMP/fakelaunch" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
     pid=$!
     addr=
     for _ in $(seq 100); do
-        addr=$(sed -n 's/^mpirun: PMI service for remote ranks at //p' "$TMP/err")
+        addr=$(sed -n "s/^mpirun: PMI service for remote ranks at //p" "$TMP/err" 2>/dev/null)
         [ -n "$addr" ] && break
         sleep 0.1
     done
