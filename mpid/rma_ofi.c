@@ -87,8 +87,12 @@ static int ch_type(int basic)
     case CU_DT_UNSIGNED_LONG_LONG: case CU_DT_UINT64_T: return MPID_CH_U64;
     case CU_DT_AINT: return INT_OF(sizeof(cu_aint), 1);
     case CU_DT_COUNT: case CU_DT_OFFSET: return INT_OF(sizeof(cu_count), 1);
-    case CU_DT_FLOAT: return MPID_CH_F32;
-    case CU_DT_DOUBLE: return MPID_CH_F64;
+    case CU_DT_INTEGER1: return MPID_CH_I8;
+    case CU_DT_INTEGER2: return MPID_CH_I16;
+    case CU_DT_INTEGER: case CU_DT_INTEGER4: return MPID_CH_I32;
+    case CU_DT_INTEGER8: return MPID_CH_I64;
+    case CU_DT_FLOAT: case CU_DT_REAL: case CU_DT_REAL4: return MPID_CH_F32;
+    case CU_DT_DOUBLE: case CU_DT_DOUBLE_PRECISION: case CU_DT_REAL8: return MPID_CH_F64;
     default: return -1;   /* long double, complex, pair types: never by NIC */
     }
 }

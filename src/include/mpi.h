@@ -145,7 +145,33 @@ typedef struct MPI_Status {
 #define MPI_2INT                   CLUMPI_DT(36)
 #define MPI_SHORT_INT              CLUMPI_DT(37)
 #define MPI_LONG_DOUBLE_INT        CLUMPI_DT(38)
-#define CLUMPI_DT_BUILTIN_COUNT    39
+/* Fortran's, usable from C too (MPI-3.1 17.2.5): INTEGER and LOGICAL are
+ * int, REAL float, DOUBLE PRECISION double, as gfortran's default kinds. */
+#define MPI_CHARACTER               CLUMPI_DT(39)
+#define MPI_LOGICAL                 CLUMPI_DT(40)
+#define MPI_INTEGER                 CLUMPI_DT(41)
+#define MPI_REAL                    CLUMPI_DT(42)
+#define MPI_DOUBLE_PRECISION        CLUMPI_DT(43)
+#define MPI_COMPLEX                 CLUMPI_DT(44)
+#define MPI_DOUBLE_COMPLEX          CLUMPI_DT(45)
+#define MPI_2INTEGER                CLUMPI_DT(46)
+#define MPI_2REAL                   CLUMPI_DT(47)
+#define MPI_2DOUBLE_PRECISION       CLUMPI_DT(48)
+#define MPI_INTEGER1                CLUMPI_DT(49)
+#define MPI_INTEGER2                CLUMPI_DT(50)
+#define MPI_INTEGER4                CLUMPI_DT(51)
+#define MPI_INTEGER8                CLUMPI_DT(52)
+#define MPI_REAL4                   CLUMPI_DT(53)
+#define MPI_REAL8                   CLUMPI_DT(54)
+#define MPI_COMPLEX8                CLUMPI_DT(55)
+#define MPI_COMPLEX16               CLUMPI_DT(56)
+/* The optional kinds this library does not have are null (MPI-3.1 3.2.2). */
+#define MPI_INTEGER16              MPI_DATATYPE_NULL
+#define MPI_REAL2                  MPI_DATATYPE_NULL
+#define MPI_REAL16                 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4               MPI_DATATYPE_NULL
+#define MPI_COMPLEX32              MPI_DATATYPE_NULL
+#define CLUMPI_DT_BUILTIN_COUNT    57
 
 /* ---- error classes ----------------------------------------------------- */
 #define MPI_SUCCESS          0

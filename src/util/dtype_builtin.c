@@ -18,21 +18,25 @@ struct cu_long_int   { long f; int i; };
 struct cu_2int       { int f; int i; };
 struct cu_short_int  { short f; int i; };
 struct cu_ldouble_int { long double f; int i; };
+/* Fortran's pairs: value and index of the same type. */
+struct cu_2float  { float f; float i; };
+struct cu_2double { double f; double i; };
 
 typedef struct bdesc {
     const char *name;
     size_t      size;
     size_t      align;
-    /* pair types: value type index, value offset, int offset, extent */
-    int         first;
+    /* pair types: value and index type indices, the index's offset */
+    int         first, second;
     size_t      off2;
 } bdesc;
 
-#define B(NAME, T)  { NAME, sizeof(T), alignof(T), 0, 0 }
-#define P(NAME, S, FIRST) { NAME, sizeof(S), alignof(S), FIRST, offsetof(S, i) }
+#define B(NAME, T)  { NAME, sizeof(T), alignof(T), 0, 0, 0 }
+#define P2(NAME, S, FIRST, SECOND) { NAME, sizeof(S), alignof(S), FIRST, SECOND, offsetof(S, i) }
+#define P(NAME, S, FIRST) P2(NAME, S, FIRST, CU_DT_INT)
 
 static const bdesc desc[CU_DT_BUILTIN_COUNT] = {
-    [CU_DT_NULL] = { "MPI_DATATYPE_NULL", 0, 1, 0, 0 },
+    [CU_DT_NULL] = { "MPI_DATATYPE_NULL", 0, 1, 0, 0, 0 },
     [CU_DT_CHAR] = B("MPI_CHAR", char),
     [CU_DT_SIGNED_CHAR] = B("MPI_SIGNED_CHAR", signed char),
     [CU_DT_UNSIGNED_CHAR] = B("MPI_UNSIGNED_CHAR", unsigned char),
@@ -71,6 +75,25 @@ static const bdesc desc[CU_DT_BUILTIN_COUNT] = {
     [CU_DT_2INT] = P("MPI_2INT", struct cu_2int, CU_DT_INT),
     [CU_DT_SHORT_INT] = P("MPI_SHORT_INT", struct cu_short_int, CU_DT_SHORT),
     [CU_DT_LONG_DOUBLE_INT] = P("MPI_LONG_DOUBLE_INT", struct cu_ldouble_int, CU_DT_LONG_DOUBLE),
+    [CU_DT_CHARACTER] = B("MPI_CHARACTER", char),
+    [CU_DT_LOGICAL] = B("MPI_LOGICAL", int),
+    [CU_DT_INTEGER] = B("MPI_INTEGER", int),
+    [CU_DT_REAL] = B("MPI_REAL", float),
+    [CU_DT_DOUBLE_PRECISION] = B("MPI_DOUBLE_PRECISION", double),
+    [CU_DT_COMPLEX] = B("MPI_COMPLEX", float _Complex),
+    [CU_DT_DOUBLE_COMPLEX] = B("MPI_DOUBLE_COMPLEX", double _Complex),
+    [CU_DT_2INTEGER] = P2("MPI_2INTEGER", struct cu_2int, CU_DT_INTEGER, CU_DT_INTEGER),
+    [CU_DT_2REAL] = P2("MPI_2REAL", struct cu_2float, CU_DT_REAL, CU_DT_REAL),
+    [CU_DT_2DOUBLE_PRECISION] = P2("MPI_2DOUBLE_PRECISION", struct cu_2double,
+                                   CU_DT_DOUBLE_PRECISION, CU_DT_DOUBLE_PRECISION),
+    [CU_DT_INTEGER1] = B("MPI_INTEGER1", int8_t),
+    [CU_DT_INTEGER2] = B("MPI_INTEGER2", int16_t),
+    [CU_DT_INTEGER4] = B("MPI_INTEGER4", int32_t),
+    [CU_DT_INTEGER8] = B("MPI_INTEGER8", int64_t),
+    [CU_DT_REAL4] = B("MPI_REAL4", float),
+    [CU_DT_REAL8] = B("MPI_REAL8", double),
+    [CU_DT_COMPLEX8] = B("MPI_COMPLEX8", float _Complex),
+    [CU_DT_COMPLEX16] = B("MPI_COMPLEX16", double _Complex),
 };
 
 static cu_dtype             types[CU_DT_BUILTIN_COUNT];
@@ -102,7 +125,7 @@ static void init_one(int i)
         p->root = cu_node_leaf(1, &off, &dt->size);
         p->nelem = 1;
     } else {
-        const cu_dtype *f = &types[b->first], *n = &types[7];
+        const cu_dtype *f = &types[b->first], *n = &types[b->second];
         ptrdiff_t off[2] = { 0, (ptrdiff_t)b->off2 };
         size_t len[2] = { f->size, n->size };
         dt->size = f->size + n->size;

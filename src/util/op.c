@@ -86,17 +86,18 @@ static void noop(const void *restrict in, void *restrict io, size_t n)
     (void)in; (void)io; (void)n;
 }
 
-/* MINLOC/MAXLOC on (value, int) pairs. Elements are `stride` bytes apart
- * with the int at `ioff` (C struct layout, or packed: value then int), read
+/* MINLOC/MAXLOC on (value, index) pairs: C's index is an int, Fortran's
+ * (MPI_2REAL, ...) of the value's type. Elements are `stride` bytes apart
+ * with the index at `ioff` (C struct layout, or packed: value then index), read
  * through memcpy since packed elements are unaligned. Ties keep the lower
  * index (MPI-3.1 §5.9.4). */
-#define PAIR_KERNELS(S, T, STRUCT)                                              \
+#define PAIR_KERNELS(S, T, IT, STRUCT)                                              \
     static inline void pairloc_##S(const char *restrict a, char *restrict b,    \
                                    size_t n, size_t stride, size_t ioff, int max) \
     {                                                                           \
         for (size_t k = 0; k < n; k++, a += stride, b += stride) {              \
             T u, v;                                                             \
-            int i, j;                                                           \
+            IT i, j;                                                            \
             memcpy(&u, a, sizeof u);                                            \
             memcpy(&v, b, sizeof v);                                            \
             memcpy(&i, a + ioff, sizeof i);                                     \
@@ -114,13 +115,13 @@ static void noop(const void *restrict in, void *restrict io, size_t n)
     static void maxloc_##S(const void *restrict a, void *restrict b, size_t n)  \
     { pairloc_##S(a, b, n, sizeof(STRUCT), offsetof(STRUCT, i), 1); }           \
     static void pminloc_##S(const void *restrict a, void *restrict b, size_t n) \
-    { pairloc_##S(a, b, n, sizeof(T) + sizeof(int), sizeof(T), 0); }            \
+    { pairloc_##S(a, b, n, sizeof(T) + sizeof(IT), sizeof(T), 0); }            \
     static void pmaxloc_##S(const void *restrict a, void *restrict b, size_t n) \
-    { pairloc_##S(a, b, n, sizeof(T) + sizeof(int), sizeof(T), 1); }            \
+    { pairloc_##S(a, b, n, sizeof(T) + sizeof(IT), sizeof(T), 1); }            \
     static void repl_p##S(const void *restrict a, void *restrict b, size_t n)   \
     { memcpy(b, a, n * sizeof(STRUCT)); }                                       \
     static void prepl_p##S(const void *restrict a, void *restrict b, size_t n)  \
-    { memcpy(b, a, n * (sizeof(T) + sizeof(int))); }
+    { memcpy(b, a, n * (sizeof(T) + sizeof(IT))); }
 
 struct pair_f  { float f; int i; };
 struct pair_d  { double f; int i; };
@@ -128,15 +129,19 @@ struct pair_l  { long f; int i; };
 struct pair_i  { int f; int i; };
 struct pair_s  { short f; int i; };
 struct pair_ld { long double f; int i; };
-PAIR_KERNELS(f, float, struct pair_f)
-PAIR_KERNELS(d, double, struct pair_d)
-PAIR_KERNELS(l, long, struct pair_l)
-PAIR_KERNELS(i, int, struct pair_i)
-PAIR_KERNELS(s, short, struct pair_s)
-PAIR_KERNELS(ld, long double, struct pair_ld)
+struct pair_ff { float f; float i; };
+struct pair_dd { double f; double i; };
+PAIR_KERNELS(f, float, int, struct pair_f)
+PAIR_KERNELS(d, double, int, struct pair_d)
+PAIR_KERNELS(l, long, int, struct pair_l)
+PAIR_KERNELS(i, int, int, struct pair_i)
+PAIR_KERNELS(s, short, int, struct pair_s)
+PAIR_KERNELS(ld, long double, int, struct pair_ld)
+PAIR_KERNELS(ff, float, float, struct pair_ff)
+PAIR_KERNELS(dd, double, double, struct pair_dd)
 
 /* ---- type classes ---------------------------------------------------------- */
-enum cls { C_NONE, C_INT, C_MULTI, C_FLT, C_CPLX, C_BOOL, C_BYTE, C_PAIR };
+enum cls { C_NONE, C_INT, C_MULTI, C_FLT, C_CPLX, C_BOOL, C_BYTE, C_PAIR, C_LOGICAL };
 
 typedef struct tinfo {
     const char *name;
@@ -146,6 +151,7 @@ typedef struct tinfo {
 
 #define T(I, NAME, CLS, TYPE) [I] = { NAME, CLS, sizeof(TYPE), sizeof(TYPE) }
 #define TP(I, NAME, VT, ST)   [I] = { NAME, C_PAIR, sizeof(ST), sizeof(VT) + sizeof(int) }
+#define TP2(I, NAME, VT, ST)  [I] = { NAME, C_PAIR, sizeof(ST), 2 * sizeof(VT) }
 static const tinfo types[NTYPES] = {
     [CU_DT_NULL] = { "MPI_DATATYPE_NULL", C_NONE, 0, 0 },
     /* MPI_CHAR is not in MPI-3.1's integer class, but MPICH and Open MPI
@@ -188,6 +194,26 @@ static const tinfo types[NTYPES] = {
     TP(CU_DT_2INT, "MPI_2INT", int, struct pair_i),
     TP(CU_DT_SHORT_INT, "MPI_SHORT_INT", short, struct pair_s),
     TP(CU_DT_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", long double, struct pair_ld),
+    /* Fortran's: INTEGER is a Fortran integer (no logical ops: C_MULTI's
+     * set), LOGICAL takes the logical ops only. */
+    T(CU_DT_CHARACTER, "MPI_CHARACTER", C_NONE, char),
+    T(CU_DT_LOGICAL, "MPI_LOGICAL", C_LOGICAL, int),
+    T(CU_DT_INTEGER, "MPI_INTEGER", C_MULTI, int),
+    T(CU_DT_REAL, "MPI_REAL", C_FLT, float),
+    T(CU_DT_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", C_FLT, double),
+    T(CU_DT_COMPLEX, "MPI_COMPLEX", C_CPLX, float _Complex),
+    T(CU_DT_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", C_CPLX, double _Complex),
+    TP2(CU_DT_2INTEGER, "MPI_2INTEGER", int, struct pair_i),
+    TP2(CU_DT_2REAL, "MPI_2REAL", float, struct pair_ff),
+    TP2(CU_DT_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", double, struct pair_dd),
+    T(CU_DT_INTEGER1, "MPI_INTEGER1", C_MULTI, int8_t),
+    T(CU_DT_INTEGER2, "MPI_INTEGER2", C_MULTI, int16_t),
+    T(CU_DT_INTEGER4, "MPI_INTEGER4", C_MULTI, int32_t),
+    T(CU_DT_INTEGER8, "MPI_INTEGER8", C_MULTI, int64_t),
+    T(CU_DT_REAL4, "MPI_REAL4", C_FLT, float),
+    T(CU_DT_REAL8, "MPI_REAL8", C_FLT, double),
+    T(CU_DT_COMPLEX8, "MPI_COMPLEX8", C_CPLX, float _Complex),
+    T(CU_DT_COMPLEX16, "MPI_COMPLEX16", C_CPLX, double _Complex),
 };
 
 /* Which ops each class allows in a reduction (bit op). */
@@ -196,7 +222,8 @@ static const unsigned allowed[] = {
     [C_NONE]  = 0,
     [C_INT]   = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD) | B(CU_OP_LAND) |
                 B(CU_OP_LOR) | B(CU_OP_LXOR) | B(CU_OP_BAND) | B(CU_OP_BOR) | B(CU_OP_BXOR),
-    /* Multi-language types (Aint, Offset, Count): no logical ops. */
+    /* Multi-language types (Aint, Offset, Count) and Fortran integers:
+     * no logical ops. */
     [C_MULTI] = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD) | B(CU_OP_BAND) |
                 B(CU_OP_BOR) | B(CU_OP_BXOR),
     [C_FLT]   = B(CU_OP_MAX) | B(CU_OP_MIN) | B(CU_OP_SUM) | B(CU_OP_PROD),
@@ -204,6 +231,7 @@ static const unsigned allowed[] = {
     [C_BOOL]  = B(CU_OP_LAND) | B(CU_OP_LOR) | B(CU_OP_LXOR),
     [C_BYTE]  = B(CU_OP_BAND) | B(CU_OP_BOR) | B(CU_OP_BXOR),
     [C_PAIR]  = B(CU_OP_MINLOC) | B(CU_OP_MAXLOC),
+    [C_LOGICAL] = B(CU_OP_LAND) | B(CU_OP_LOR) | B(CU_OP_LXOR),
 };
 
 /* kern[packed][op][type], filled once: integer types are mapped to the
@@ -261,6 +289,13 @@ static void init_tables(void)
         { CU_DT_OFFSET, sizeof(cu_offset), SIGNED(cu_offset) },
         { CU_DT_PACKED, 1, 0 },                      /* MPI_PACKED: REPLACE only */
         { CU_DT_C_BOOL, sizeof(bool), 0 },           /* C_BOOL: REPLACE (below) */
+        { CU_DT_CHARACTER, 1, 0 },                   /* REPLACE only */
+        /* LOGICAL: the int kernels' logical ops give 1 and 0, gfortran's
+         * .TRUE. and .FALSE. (any nonzero operand counts as true) */
+        { CU_DT_LOGICAL, sizeof(int), 1 },
+        { CU_DT_INTEGER, sizeof(int), 1 },
+        { CU_DT_INTEGER1, 1, 1 }, { CU_DT_INTEGER2, 2, 1 },
+        { CU_DT_INTEGER4, 4, 1 }, { CU_DT_INTEGER8, 8, 1 },
     };
     for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
         memset(row, 0, sizeof row);
@@ -279,11 +314,19 @@ static void init_tables(void)
     FLT_ROW(CU_DT_FLOAT, f);
     FLT_ROW(CU_DT_DOUBLE, d);
     FLT_ROW(CU_DT_LONG_DOUBLE, ld);
+    FLT_ROW(CU_DT_REAL, f);
+    FLT_ROW(CU_DT_REAL4, f);
+    FLT_ROW(CU_DT_DOUBLE_PRECISION, d);
+    FLT_ROW(CU_DT_REAL8, d);
 #define CPLX_ROW(idx, S) SET(CU_OP_SUM, idx, sum_##S); SET(CU_OP_PROD, idx, prod_##S); \
     SET(CU_OP_REPLACE, idx, repl_##S)
     CPLX_ROW(CU_DT_C_FLOAT_COMPLEX, cf);
     CPLX_ROW(CU_DT_C_DOUBLE_COMPLEX, cd);
     CPLX_ROW(CU_DT_C_LONG_DOUBLE_COMPLEX, cld);
+    CPLX_ROW(CU_DT_COMPLEX, cf);
+    CPLX_ROW(CU_DT_COMPLEX8, cf);
+    CPLX_ROW(CU_DT_DOUBLE_COMPLEX, cd);
+    CPLX_ROW(CU_DT_COMPLEX16, cd);
     /* Packed and memory layouts agree for everything but the pairs. */
     memcpy(kern[1], kern[0], sizeof kern[0]);
 #define PAIR_ROW(idx, S) SET(CU_OP_MINLOC, idx, minloc_##S); SET(CU_OP_MAXLOC, idx, maxloc_##S); \
@@ -295,6 +338,9 @@ static void init_tables(void)
     PAIR_ROW(CU_DT_2INT, i);
     PAIR_ROW(CU_DT_SHORT_INT, s);
     PAIR_ROW(CU_DT_LONG_DOUBLE_INT, ld);
+    PAIR_ROW(CU_DT_2INTEGER, i);
+    PAIR_ROW(CU_DT_2REAL, ff);
+    PAIR_ROW(CU_DT_2DOUBLE_PRECISION, dd);
     for (int t = 1; t < NTYPES; t++) {
         kern[0][CU_OP_NO_OP][t] = noop;
         kern[1][CU_OP_NO_OP][t] = noop;

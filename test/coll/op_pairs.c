@@ -9,7 +9,8 @@
  * rank r contributes r+1 (arithmetic, logical; r%8+1 for MPI_PROD, so the
  * product stays exact in a float's 24 bits at any rank count: the
  * algorithms multiply in different orders), 1 << r (bitwise), and the pair
- * (r % 2, r) (MINLOC/MAXLOC). make check-long runs it through every
+ * (r % 2, r) (MINLOC/MAXLOC). The Fortran types are here too, by their C
+ * handles (LOGICAL: an int of 1 or 0, gfortran's). make check-long runs it through every
  * MPI_Allreduce algorithm (test/coll/allreduce.sh).
  */
 #include <complex.h>
@@ -17,7 +18,8 @@
 #include <wchar.h>
 #include "../mpi/mtest.h"
 
-enum cls { NONE, INT, MULTI, FLT, CPLX, BOOL, BYTE, PAIR };
+/* MULTI: also Fortran's integers (MPI-3.1 5.9.2: no logical ops) */
+enum cls { NONE, INT, MULTI, FLT, CPLX, BOOL, BYTE, PAIR, LOGICAL };
 typedef struct { MPI_Datatype t; const char *name; int cls; size_t size; } tinfo;
 #define TI(t, c, T) { t, #t, c, sizeof(T) }
 static const tinfo types[] = {
@@ -42,6 +44,16 @@ static const tinfo types[] = {
     TI(MPI_2INT, PAIR, struct { int v; int i; }),
     TI(MPI_SHORT_INT, PAIR, struct { short v; int i; }),
     TI(MPI_LONG_DOUBLE_INT, PAIR, struct { long double v; int i; }),
+    TI(MPI_CHARACTER, NONE, char), TI(MPI_LOGICAL, LOGICAL, int), TI(MPI_INTEGER, MULTI, int),
+    TI(MPI_REAL, FLT, float), TI(MPI_DOUBLE_PRECISION, FLT, double),
+    TI(MPI_COMPLEX, CPLX, float _Complex), TI(MPI_DOUBLE_COMPLEX, CPLX, double _Complex),
+    TI(MPI_2INTEGER, PAIR, struct { int v; int i; }),
+    TI(MPI_2REAL, PAIR, struct { float v; float i; }),
+    TI(MPI_2DOUBLE_PRECISION, PAIR, struct { double v; double i; }),
+    TI(MPI_INTEGER1, MULTI, int8_t), TI(MPI_INTEGER2, MULTI, int16_t),
+    TI(MPI_INTEGER4, MULTI, int32_t), TI(MPI_INTEGER8, MULTI, int64_t),
+    TI(MPI_REAL4, FLT, float), TI(MPI_REAL8, FLT, double),
+    TI(MPI_COMPLEX8, CPLX, float _Complex), TI(MPI_COMPLEX16, CPLX, double _Complex),
 };
 #define NT ((int)(sizeof types / sizeof types[0]))
 
@@ -61,7 +73,7 @@ static int valid(MPI_Op op, int cls)
     if (op == MPI_SUM || op == MPI_PROD)
         return cls == INT || cls == MULTI || cls == FLT || cls == CPLX;
     if (op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR)
-        return cls == INT || cls == BOOL;
+        return cls == INT || cls == BOOL || cls == LOGICAL;
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR)
         return cls == INT || cls == MULTI || cls == BYTE;
     return cls == PAIR;
@@ -72,24 +84,29 @@ static void store(const tinfo *ti, void *p, long long v, int idx)
 {
     switch (ti->cls) {
     case FLT:
-        if (ti->t == MPI_FLOAT) *(float *)p = (float)v;
-        else if (ti->t == MPI_DOUBLE) *(double *)p = (double)v;
+        if (ti->size == sizeof(float)) *(float *)p = (float)v;
+        else if (ti->size == sizeof(double)) *(double *)p = (double)v;
         else *(long double *)p = (long double)v;
         break;
     case CPLX:
-        if (ti->t == MPI_C_FLOAT_COMPLEX) *(float _Complex *)p = (float)v;
-        else if (ti->t == MPI_C_DOUBLE_COMPLEX) *(double _Complex *)p = (double)v;
+        if (ti->size == sizeof(float _Complex)) *(float _Complex *)p = (float)v;
+        else if (ti->size == sizeof(double _Complex)) *(double _Complex *)p = (double)v;
         else *(long double _Complex *)p = (long double)v;
         break;
     case BOOL:
         *(bool *)p = v != 0;
+        break;
+    case LOGICAL:
+        *(int *)p = v != 0;
         break;
     case PAIR:
         /* value then index, at the C struct's offsets */
         if (ti->t == MPI_FLOAT_INT) { struct { float v; int i; } *q = p; q->v = (float)v; q->i = idx; }
         else if (ti->t == MPI_DOUBLE_INT) { struct { double v; int i; } *q = p; q->v = (double)v; q->i = idx; }
         else if (ti->t == MPI_LONG_INT) { struct { long v; int i; } *q = p; q->v = v; q->i = idx; }
-        else if (ti->t == MPI_2INT) { struct { int v; int i; } *q = p; q->v = (int)v; q->i = idx; }
+        else if (ti->t == MPI_2INT || ti->t == MPI_2INTEGER) { struct { int v; int i; } *q = p; q->v = (int)v; q->i = idx; }
+        else if (ti->t == MPI_2REAL) { struct { float v; float i; } *q = p; q->v = (float)v; q->i = (float)idx; }
+        else if (ti->t == MPI_2DOUBLE_PRECISION) { struct { double v; double i; } *q = p; q->v = (double)v; q->i = idx; }
         else if (ti->t == MPI_SHORT_INT) { struct { short v; int i; } *q = p; q->v = (short)v; q->i = idx; }
         else { struct { long double v; int i; } *q = p; q->v = (long double)v; q->i = idx; }
         break;
@@ -114,22 +131,25 @@ static int equal(const tinfo *ti, const void *a, const void *b)
     long long v;
     int ia = 0, ib = 0;
     long double fa, fb;
-#define GET(T, src, out, idx) do { const struct { T v; int i; } *q = (const void *)(src); out = q->v; idx = q->i; } while (0)
+#define GET2(T, IT, src, out, idx) do { const struct { T v; IT i; } *q = (const void *)(src); out = q->v; idx = (int)q->i; } while (0)
+#define GET(T, src, out, idx) GET2(T, int, src, out, idx)
     if (ti->cls == PAIR) {
         if (ti->t == MPI_FLOAT_INT) { GET(float, a, fa, ia); GET(float, b, fb, ib); }
         else if (ti->t == MPI_DOUBLE_INT) { GET(double, a, fa, ia); GET(double, b, fb, ib); }
         else if (ti->t == MPI_LONG_INT) { GET(long, a, fa, ia); GET(long, b, fb, ib); }
-        else if (ti->t == MPI_2INT) { GET(int, a, fa, ia); GET(int, b, fb, ib); }
+        else if (ti->t == MPI_2INT || ti->t == MPI_2INTEGER) { GET(int, a, fa, ia); GET(int, b, fb, ib); }
+        else if (ti->t == MPI_2REAL) { GET2(float, float, a, fa, ia); GET2(float, float, b, fb, ib); }
+        else if (ti->t == MPI_2DOUBLE_PRECISION) { GET2(double, double, a, fa, ia); GET2(double, double, b, fb, ib); }
         else if (ti->t == MPI_SHORT_INT) { GET(short, a, fa, ia); GET(short, b, fb, ib); }
         else { GET(long double, a, fa, ia); GET(long double, b, fb, ib); }
         return fa == fb && ia == ib;
     }
     (void)v;
-    if (ti->t == MPI_FLOAT) return *(const float *)a == *(const float *)b;
-    if (ti->t == MPI_DOUBLE) return *(const double *)a == *(const double *)b;
-    if (ti->t == MPI_LONG_DOUBLE) return *(const long double *)a == *(const long double *)b;
-    if (ti->t == MPI_C_FLOAT_COMPLEX) return *(const float _Complex *)a == *(const float _Complex *)b;
-    if (ti->t == MPI_C_DOUBLE_COMPLEX) return *(const double _Complex *)a == *(const double _Complex *)b;
+    if (ti->cls == FLT && ti->size == sizeof(float)) return *(const float *)a == *(const float *)b;
+    if (ti->cls == FLT && ti->size == sizeof(double)) return *(const double *)a == *(const double *)b;
+    if (ti->cls == FLT) return *(const long double *)a == *(const long double *)b;
+    if (ti->size == sizeof(float _Complex)) return *(const float _Complex *)a == *(const float _Complex *)b;
+    if (ti->size == sizeof(double _Complex)) return *(const double _Complex *)a == *(const double _Complex *)b;
     return *(const long double _Complex *)a == *(const long double _Complex *)b;
 }
 

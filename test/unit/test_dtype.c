@@ -79,12 +79,15 @@ static tp builtin(int idx)
     if (!r->n) {
         r->align = t.dt->priv->align;
         if (t.dt->priv->pair) {
-            /* value then int at the C offsets */
+            /* value then index at the C offsets: an int, or for
+             * Fortran's (MPI_2REAL, ...) the value's own type */
             const cu_node *nd = t.dt->priv->root;
             const cu_dtype *v = t.dt->priv->sc_type[0];
+            int fortran = idx == CU_DT_2INTEGER || idx == CU_DT_2REAL ||
+                          idx == CU_DT_2DOUBLE_PRECISION;
             ref_push(r, 0, v->size);
             ptrdiff_t ioff = nd->n == 2 ? nd->disp[1] : (ptrdiff_t)v->size;
-            ref_push(r, ioff, sizeof(int));
+            ref_push(r, ioff, fortran ? v->size : sizeof(int));
         } else {
             ref_push(r, 0, t.dt->size);
         }

@@ -37,6 +37,9 @@ Test(dtype_api, names)
         { MPI_PACKED, "MPI_PACKED" }, { MPI_2INT, "MPI_2INT" },
         { MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT" }, { MPI_UINT64_T, "MPI_UINT64_T" },
         { MPI_C_BOOL, "MPI_C_BOOL" }, { MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX" },
+        { MPI_INTEGER, "MPI_INTEGER" }, { MPI_LOGICAL, "MPI_LOGICAL" },
+        { MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION" }, { MPI_2REAL, "MPI_2REAL" },
+        { MPI_COMPLEX16, "MPI_COMPLEX16" }, { MPI_CHARACTER, "MPI_CHARACTER" },
     };
     char name[MPI_MAX_OBJECT_NAME];
     int len;
@@ -285,6 +288,11 @@ Test(dtype_api, external32_basics)
     cr_assert_eq(MPI_Pack_external_size("external32", 2, MPI_LONG_DOUBLE_INT, &size),
                  MPI_SUCCESS);
     cr_assert_eq(size, 40);
+    /* Fortran's: a DOUBLE COMPLEX is two 8-byte reals, a 2INTEGER two ints */
+    cr_assert_eq(MPI_Pack_external_size("external32", 3, MPI_DOUBLE_COMPLEX, &size), MPI_SUCCESS);
+    cr_assert_eq(size, 48);
+    cr_assert_eq(MPI_Pack_external_size("external32", 1, MPI_2INTEGER, &size), MPI_SUCCESS);
+    cr_assert_eq(size, 8);
     cr_assert_eq(cls(MPI_Pack_external_size("native", 1, MPI_INT, &size)),
                  MPI_ERR_UNSUPPORTED_DATAREP);
 }
