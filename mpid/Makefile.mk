@@ -2,7 +2,7 @@
 libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h mpid/counters.h \
 	mpid/match.c mpid/request.c mpid/pt2pt.c mpid/cancel.c mpid/eager.c mpid/rndv.c \
 	mpid/progress.c mpid/route.c mpid/self.c mpid/init.c \
-	mpid/netpoll.c mpid/node_area.c
+	mpid/netpoll.c mpid/node_area.c mpid/peer_watch.c
 # offloaded collectives (the channel's mpid_chan_coll)
 libmpi_la_SOURCES += mpid/offload.h mpid/offload.c
 # peers of other jobs (dynamic processes)

@@ -117,6 +117,9 @@ int mpid_init(void)
 
     mpid_st.nchans = 0;
     mpid_st.net_chan = NULL;
+    /* read back after the channels' barriers */
+    if (mpid_peer_watch_publish(info) != 0)
+        return MPI_ERR_OTHER;
     if (mpid_channel_self.init(info) != 0)
         return MPI_ERR_OTHER;
     mpid_st.self_busy = mpid_channel_self.pending;
@@ -148,6 +151,7 @@ int mpid_init(void)
     if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))
         return MPI_ERR_NO_MEM;
     mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
+    mpid_peer_watch_start(info);
     return MPI_SUCCESS;
 }
 
@@ -195,6 +199,7 @@ int mpid_finalize(void)
     /* Sends the user freed before completion, and packets still queued,
      * must reach their peers before the channels close. */
     mpid_progress_until(drained, NULL);
+    mpid_peer_watch_stop();   /* peers leave normally once the barrier is done */
     if (mpid_st.world_size > 1)
         cu_pmi_barrier();   /* no peer still reads our memory or queues */
     mpid_node_area_finalize();

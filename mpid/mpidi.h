@@ -407,6 +407,13 @@ static inline int mpid_self_pending(void) { return *mpid_st.self_busy; }
 extern const mpid_channel *const mpid_node_chan;
 void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
 
+/* A local rank that ends before MPI_Finalize ends the job (peer_watch.c)
+ * when no mpirun of ours watches: publish our pid before the channels'
+ * PMI barriers, start watching after them, stop before finalize's. */
+int  mpid_peer_watch_publish(const mpid_chan_info *info);
+void mpid_peer_watch_start(const mpid_chan_info *info);
+void mpid_peer_watch_stop(void);
+
 /* netpoll.c: the network channel (NULL on one node), polled adaptively */
 void mpid_net_init(const mpid_channel *ch);
 int  mpid_net_poll(void);

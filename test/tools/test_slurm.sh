@@ -3,7 +3,8 @@
 # own (test/tools/slurm.sh: munged, slurmctld and slurmd as root, stopped
 # at the end): srun --mpi=pmix (the PMIx client) and --mpi=pmi2 (the PMI-1
 # wire) with 1-8 ranks, each checking the job size, collectives and RMA;
-# MPI_Abort and a crash ending the step; mpirun inside salloc with and
+# MPI_Abort and a crash ending the step, with srun -K and without it (then
+# the ranks end the job themselves: mpid/peer_watch.c); mpirun inside salloc with and
 # without -n, its ranks started through srun (the node's Slurm name is not
 # this host's name, so mpirun takes it for another host). Skips (77), saying
 # why, without root or the packages (CI_WITH_SLURM=1 .ci/setup installs them).
@@ -56,6 +57,13 @@ for mpi in $plugins; do
     srun_job --mpi=$mpi -K -n 3 "$CRASH" segv 2
     check "srun --mpi=$mpi -K: a crashed rank ends the step ($secs ms)" \
         [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 ]
+    # Without -K srun lets the other tasks run: the ranks end the job.
+    for mode in segv exit exit0; do
+        srun_job --mpi=$mpi -n 4 "$CRASH" $mode 2
+        check "srun --mpi=$mpi (no -K): rank 2 ending by $mode ends the job ($secs ms)" \
+            [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 ]
+    done
+    check "... naming the dead rank" grep -q 'rank 2 on this node ended before MPI_Finalize' "$TMP/err"
 done
 [ -n "$PMIX" ] && {
     # A PMIx launcher nested in a PMI-1 one's job (or the reverse): the
