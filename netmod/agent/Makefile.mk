@@ -17,6 +17,8 @@ netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent
 	src/util/rma_apply.c src/util/rma_apply.h \
 	netmod/agent/agent_tree.h \
 	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
+	netmod/agent/agent_rel.c netmod/agent/agent_rel.h \
+	netmod/agent/agent_fault.c netmod/agent/agent_fault.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \
 	src/util/log.c src/util/param.c src/util/param_table.c \
@@ -28,15 +30,19 @@ netmod_agent_clumpi_agent_LDADD = libnetcommon.la $(FABRIC_LIBS)
 AM_TESTS_ENVIRONMENT += CLUMPI_AGENT_PATH=$(abs_top_builddir)/netmod/agent/clumpi-agent; \
 	export CLUMPI_AGENT_PATH;
 # make check: a lean subset of offload mode's suite; make check-agent: the
-# whole matrix; check-long adds the long rows (5-8 nodes, slow agents).
-TESTS += netmod/agent/test_agent.sh
+# whole matrix; check-long adds the long rows (5-8 nodes, slow agents) and
+# the datagram transport's fault matrix (test_dgram.sh).
+TESTS += netmod/agent/test_agent.sh netmod/agent/test_dgram.sh
 check-agent: all
 	AGENT_TEST_FULL=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_agent.sh"
 check-agent-long: all
 	AGENT_TEST_FULL=1 AGENT_TEST_LONG=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_agent.sh"
-check-long: check-agent-long
-.PHONY: check-agent check-agent-long
-EXTRA_DIST += netmod/agent/test_agent.sh netmod/agent/test_env.sh
+# the datagram transport under injected faults: 5% and 30% loss, three seeds
+check-dgram-long: all
+	DGRAM_TEST_FULL=1 $(MAKE) $(AM_MAKEFLAGS) check TESTS="netmod/agent/test_dgram.sh"
+check-long: check-agent-long check-dgram-long
+.PHONY: check-agent check-agent-long check-dgram-long
+EXTRA_DIST += netmod/agent/test_agent.sh netmod/agent/test_env.sh netmod/agent/test_dgram.sh
 
 # NI collectives against a reference (run by test_agent.sh on 1-4 nodes)
 check_PROGRAMS += test/unit/test_agent_coll

@@ -9,6 +9,7 @@
 #include <rdma/fi_domain.h>
 #include <stdint.h>
 #include "netmod/agent/agent_flow.h"
+#include "netmod/agent/agent_rel.h"
 #include "netmod/agent/agent_ring.h"
 #include "netmod/agent/agent_slots.h"
 #include "netmod/agent/agent_stats.h"
@@ -32,6 +33,11 @@ typedef struct agt_tx {
     int      node;            /* destination node */
     char    *pkt;
     size_t   len;
+    /* dgram transport: held until acknowledged (link: agent_rel's queue) */
+    agt_rel_hdr rh;
+    uint64_t sent_ns;
+    uint16_t inflight;        /* fabric sends not completed */
+    uint8_t  acked, rexmit;
 } agt_tx;
 
 struct agt {
@@ -41,6 +47,7 @@ struct agt {
     int *conn;                /* per local rank: its socket, or -1 */
     int lsock, epfd;
     int quiesce;
+    int dgram;                /* CLUMPI_AGENT_TRANSPORT=dgram (agent_rel.c) */
     long delay_ns;
     /* host side */
     uint64_t *cmd_head, *cq_hc, *rx_next, *rx_freed_c;
@@ -77,6 +84,9 @@ void agt_net_ack(int node);
 void agt_net_credit_back(int node);
 int  agt_net_wait_fd(void);
 int  agt_net_trywait(void);            /* 0: safe to block */
+/* About to block for up to dflt ms: what is owed goes now; the timeout to
+ * use so that no timer of the transport is missed. */
+long agt_net_sleep_ms(long dflt);
 /* the bulk endpoint: one chunk message into a peer node's landing buffer;
  * a landing buffer posted for the next one to arrive here */
 void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t);

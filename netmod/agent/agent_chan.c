@@ -164,6 +164,11 @@ static int agt_init(const mpid_chan_info *info)
         }
         /* the bulk path's landing buffers (agent_bulk.c); 0 turns it off */
         long nbulk = cu_param_int("AGENT_BULK");
+        /* over datagrams a chunk is more than one holds: rendezvous
+         * through slots, which the agents' protocol makes reliable */
+        const char *transport = cu_param_str("AGENT_TRANSPORT");
+        if (transport && !strcmp(transport, "dgram"))
+            nbulk = 0;
         long bchunk = cu_param_int("AGENT_BULK_CHUNK");
         if (nbulk < 0 || nbulk > 1024 || bchunk < 4096 || bchunk > (1L << 26)) {
             cu_warn("CLUMPI_AGENT_BULK=%ld / CLUMPI_AGENT_BULK_CHUNK=%ld: must be 0..1024 "

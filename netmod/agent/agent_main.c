@@ -570,6 +570,8 @@ int main(int argc, char **argv)
     agt_seg_hdr *h = A.h;
     A.node = (int)h->node, A.nnodes = (int)h->nnodes, A.nlocal = (int)h->nlocal, A.mtu = h->mtu;
     A.delay_ns = cu_param_int("AGENT_DELAY_NS");
+    const char *transport = cu_param_str("AGENT_TRANSPORT");
+    A.dgram = agt_st.dgram = transport && !strcmp(transport, "dgram");
     long W = cu_param_int("AGENT_WINDOW");
     long spin_us = cu_param_int("AGENT_SPIN_US");
     if (W < 2)
@@ -654,7 +656,8 @@ int main(int argc, char **argv)
             sched_yield();   /* two cores shared with the ranks */
             continue;
         }
-        idle_block(agt_rma_waiting() ? 1 : 1000);   /* a local rank's unlock rings nobody */
+        /* a local rank's unlock rings nobody */
+        idle_block(agt_net_sleep_ms(agt_rma_waiting() ? 1 : 1000));
         idle_since = 0;
         if (getppid() != parent)
             return 1;   /* the first rank is gone without telling us */

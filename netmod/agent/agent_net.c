@@ -13,6 +13,13 @@
  * and the run is posted again at once: the pool keeps a slot free for
  * each credit peers hold (its reserve: down by one per arriving packet,
  * up by one per credit given back), so that copy always finds one.
+ *
+ * Over datagrams (CLUMPI_AGENT_TRANSPORT=dgram, the udp provider) every
+ * datagram starts with agent_rel's header, runs have room for it in front,
+ * and a sent packet stays in its slot until acknowledged (agent_rel.c), so
+ * completions of sends do not free slots there. Faults are injected here,
+ * on receive (agent_fault.c). There is no bulk endpoint traffic then: a
+ * chunk is more than one datagram holds (the ranks turn the bulk path off).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,9 +29,11 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_errno.h>
 #include "netmod/agent/agent.h"
+#include "netmod/agent/agent_fault.h"
 #include "netmod/common/addr_hex.h"
 #include "netmod/common/cq_wait.h"
 #include "netmod/common/fabric_select.h"
+#include "netmod/common/sock_buf.h"
 
 static struct fi_info *info;
 static struct fid_fabric *fabric;
@@ -41,6 +50,14 @@ static size_t run_bytes;
 static fi_addr_t *addr, *baddr;
 static size_t inject_max;
 static netc_cq_wait cqw = { .fd = -1 };
+static size_t hsz;             /* dgram: agent_rel's header in front of each datagram */
+static char *held;             /* dgram fault injection: a datagram held back */
+static size_t held_len;
+static uint64_t held_at;
+/* A held datagram goes after the next one, or after this long without one. */
+#define HOLD_NS 500000ull
+/* UDP's largest payload: a datagram's runs and trains stay within it. */
+#define UDP_MAX 65507u
 
 static int fail(const char *what, int rc)
 {
@@ -93,8 +110,26 @@ static int open_ep(struct fid_ep **e)
 int agt_net_open(void)
 {
     int rc;
-    if (!(info = netc_fabric_choose(A.mtu)))
+    if (A.dgram) {
+        hsz = sizeof(agt_rel_hdr);
+        if (A.mtu + hsz > UDP_MAX) {
+            fprintf(stderr, "clumpi-agent[node %d]: CLUMPI_AGENT_MTU=%u is more than a datagram "
+                    "holds (%zu with the header): use at most %zu with "
+                    "CLUMPI_AGENT_TRANSPORT=dgram\n", A.node, A.mtu, A.mtu + hsz,
+                    UDP_MAX - hsz);
+            return -EINVAL;
+        }
+        if (agt_rel_init())
+            return -ENOMEM;
+        agt_fault_init(A.node);
+    }
+    if (!(info = A.dgram ? netc_fabric_choose_dgram() : netc_fabric_choose(A.mtu)))
         return -ENODEV;
+    if (A.dgram && (info->domain_attr->mr_mode & FI_MR_LOCAL)) {
+        fprintf(stderr, "clumpi-agent[node %d]: the datagram provider wants local memory "
+                "registration, which the dgram transport does not do\n", A.node);
+        return -ENODEV;
+    }
     if ((rc = fi_fabric(info->fabric_attr, &fabric, NULL)))
         return fail("fi_fabric", rc);
     if ((rc = fi_domain(fabric, info, &domain, NULL)))
@@ -135,9 +170,12 @@ int agt_net_open(void)
      * acks: none may arrive without a posted receive, where libfabric 1.17's
      * net provider can stall a connection (ofiwg/libfabric#8252). */
     nruns = A.nrx_post;
-    run_bytes = (size_t)agt_frag_count(A.mtu) * A.mtu;
+    uint32_t nfrag = agt_frag_count(A.mtu);
+    if (A.dgram && nfrag * A.mtu + hsz > UDP_MAX)
+        nfrag = (uint32_t)((UDP_MAX - hsz) / A.mtu);   /* shorter trains */
+    run_bytes = hsz + (size_t)nfrag * A.mtu;
     if (posix_memalign((void **)&runs, 4096, nruns * run_bytes) ||
-        !(run_tx = calloc(nruns, sizeof *run_tx)))
+        !(run_tx = calloc(nruns, sizeof *run_tx)) || (A.dgram && !(held = malloc(run_bytes))))
         return -ENOMEM;
     if ((info->domain_attr->mr_mode & FI_MR_LOCAL) &&
         (rc = fi_mr_reg(domain, runs, nruns * run_bytes, FI_RECV, 0, 0, 0, &run_mr, NULL)))
@@ -156,6 +194,9 @@ int agt_net_open(void)
     if ((rc = fi_getname(&ep->fid, a, &alen)))
         return fail("fi_getname", rc);
     netc_hex_encode(a, alen, A.h->my_addr);
+    if (A.dgram && netc_sock_bufs(a, alen, 4 << 20))
+        fprintf(stderr, "clumpi-agent[node %d]: note: no socket found for the datagram "
+                "endpoint; its kernel buffers stay small (more retransmissions)\n", A.node);
     alen = sizeof a;
     if ((rc = fi_getname(&bep->fid, a, &alen)))
         return fail("fi_getname (bulk)", rc);
@@ -196,6 +237,9 @@ void agt_net_close(void)
     free(baddr);
     free(runs);
     free(run_tx);
+    free(held);
+    if (A.dgram)
+        agt_rel_fini();
 }
 
 /* The peer agent's address, from the table the node's first rank filled
@@ -227,17 +271,75 @@ void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t)
     POST("posting a landing buffer", fi_recv(bep, buf, len, land_desc, FI_ADDR_UNSPEC, &t->ctx));
 }
 
+/* Post a send; -FI_EAGAIN: drive the provider and retry, another error
+ * ends the agent. */
+static void send_or_die(const char *what, ssize_t (*call)(void *), void *arg)
+{
+    ssize_t rc;
+    while ((rc = call(arg)) == -FI_EAGAIN)
+        progress_once();
+    if (rc) {
+        fail(what, (int)rc);
+        exit(1);
+    }
+}
+
+struct dg_send { agt_tx *t; const agt_rel_hdr *h; fi_addr_t a; };
+
+static ssize_t dg_inject(void *arg)
+{
+    struct dg_send *d = arg;
+    static char buf[UDP_MAX];
+    memcpy(buf, d->h, hsz);
+    if (d->t)
+        memcpy(buf + hsz, d->t->pkt, d->t->len);
+    return fi_inject(ep, buf, hsz + (d->t ? d->t->len : 0), d->a);
+}
+
+static ssize_t dg_sendv(void *arg)
+{
+    struct dg_send *d = arg;
+    struct iovec iov[2] = { { (void *)d->h, hsz }, { d->t->pkt, d->t->len } };
+    return fi_sendv(ep, iov, NULL, 2, d->a, &d->t->ctx);
+}
+
+void agt_net_dgram_out(agt_tx *t)
+{
+    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA);
+    struct dg_send d = { t, &t->rh, resolve(t->node) };
+    if (hsz + t->len <= inject_max) {
+        send_or_die("sending to a peer agent", dg_inject, &d);
+    } else {
+        send_or_die("sending to a peer agent", dg_sendv, &d);
+        t->inflight++;   /* its completion comes back to agt_rel_send_done */
+    }
+}
+
+void agt_net_ctl(int node, int flags)
+{
+    agt_rel_hdr h;
+    memset(&h, 0, sizeof h);
+    agt_rel_fill(&h, node, flags);
+    struct dg_send d = { NULL, &h, resolve(node) };
+    send_or_die("sending an ack to a peer agent", dg_inject, &d);
+    agt_st.acks_sent++;
+}
+
 static void xmit(agt_tx *t)
 {
     agt_wire *w = (agt_wire *)t->pkt;
     if (t->type != AGT_TX_MC) {   /* a shared multicast slot is never rewritten */
-        w->credits = (uint16_t)agt_flow_take_owed(&A.flow, t->node);
+        /* over datagrams credits go in agent_rel's header */
+        w->credits = A.dgram ? 0 : (uint16_t)agt_flow_take_owed(&A.flow, t->node);
         w->src_node = (uint16_t)A.node;
     }
     fi_addr_t a = resolve(t->node);
     agt_delay();
     agt_st.sent[w->kind]++;
-    if (t->len <= inject_max) {
+    if (A.dgram) {
+        agt_rel_queue(t);
+        agt_net_dgram_out(t);
+    } else if (t->len <= inject_max) {
         POST("sending to a peer agent", fi_inject(ep, t->pkt, t->len, a));
         agt_tx_done(t);   /* inject copied it: the slot is free at once */
     } else {
@@ -258,7 +360,7 @@ void agt_net_send(agt_tx *t)
 
 int agt_net_send_train(agt_tx *t, uint32_t n)
 {
-    if (n < 2 || (size_t)n * A.mtu > run_bytes || !agt_flow_admit_n(&A.flow, t->node, (int)n))
+    if (n < 2 || hsz + (size_t)n * A.mtu > run_bytes || !agt_flow_admit_n(&A.flow, t->node, (int)n))
         return 0;
     for (uint32_t i = 1; i < n; i++) {   /* the first one's are set by xmit */
         agt_wire *w = (agt_wire *)(t->pkt + (size_t)i * A.mtu);
@@ -279,6 +381,10 @@ void agt_net_ack(int node)
     /* a retried ack whose credits went piggybacked meanwhile is not owed
      * any more: left set, ack_owed kept the agent from ever blocking */
     A.ack_owed[node] = 0;
+    if (A.dgram) {   /* credits are a running total there: never lost with an ack */
+        agt_net_ctl(node, 0);
+        return;
+    }
     if (A.quiesce)
         return;
     w.credits = (uint16_t)agt_flow_take_owed(&A.flow, node);
@@ -397,6 +503,75 @@ static void arrive(const agt_wire *w, int delivered, int delayed)
     on_credits(src, cred);
 }
 
+/* One datagram (or, over a reliable endpoint, one message) of len bytes:
+ * its packets, A.mtu apart after agent_rel's header if any. Returns the
+ * packets taken. */
+static int take(const char *run, size_t len)
+{
+    int src = -1;
+    if (A.dgram) {
+        int cred;
+        if (len < hsz) {
+            fprintf(stderr, "clumpi-agent[node %d]: corrupt datagram (%zu bytes)\n", A.node,
+                    len);
+            exit(1);
+        }
+        const agt_rel_hdr *h = (const agt_rel_hdr *)run;
+        int fresh = agt_rel_input(h, &cred);
+        on_credits(h->src_node, cred);
+        if (!fresh || len == hsz)
+            return 0;
+        src = h->src_node;
+        run += hsz, len -= hsz;
+    }
+    if (len == 0 || len + hsz > run_bytes) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, len);
+        exit(1);
+    }
+    uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);   /* <= AGT_FRAG_MAX */
+    const agt_wire *w[AGT_FRAG_MAX];
+    for (uint32_t p = 0; p < np; p++)
+        w[p] = packet(run, len, p);
+    int train = np > 1 && whole_message(w, np), whole = 0;
+    if (train) {
+        for (uint32_t p = 0; p < np; p++)
+            agt_delay();
+        whole = agt_deliver_train(w, np) == 0;
+    }
+    for (uint32_t p = 0; p < np; p++)
+        arrive(w[p], whole, train);
+    if (src >= 0)
+        agt_rel_accepted(src);
+    return (int)np;
+}
+
+static int take_held(void)
+{
+    size_t len = held_len;
+    held_len = 0;
+    return take(held, len);
+}
+
+/* A datagram in a receive run, through fault injection. */
+static int take_faulty(const char *run, size_t len)
+{
+    int f = agt_fault_pick(), n = 0;
+    if (f == AGT_FAULT_DROP)
+        return 0;
+    if (f == AGT_FAULT_HOLD && !held_len) {
+        memcpy(held, run, len);
+        held_len = len;
+        held_at = agt_now_ns();
+        return 0;
+    }
+    n = take(run, len);
+    if (f == AGT_FAULT_DUP)
+        n += take(run, len);
+    if (held_len)
+        n += take_held();
+    return n;
+}
+
 int agt_net_poll(int budget)
 {
     int n = 0;
@@ -416,7 +591,10 @@ int agt_net_poll(int budget)
         for (ssize_t i = 0; i < got; i++) {
             agt_tx *t = (agt_tx *)e[i].op_context;
             if (!(e[i].flags & FI_RECV)) {
-                agt_tx_done(t);
+                if (A.dgram && t->type != AGT_TX_BULK)
+                    agt_rel_send_done(t);
+                else
+                    agt_tx_done(t);
                 continue;
             }
             if (t->type == AGT_TX_LAND) {
@@ -426,33 +604,30 @@ int agt_net_poll(int budget)
             }
             /* a run: one packet, or a train of them A.mtu apart */
             const char *run = runs + t->k * run_bytes;
-            size_t len = e[i].len;
-            if (len == 0 || len > run_bytes) {
-                fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node,
-                        len);
-                exit(1);
-            }
-            uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);   /* <= AGT_FRAG_MAX */
-            const agt_wire *w[AGT_FRAG_MAX];
-            for (uint32_t p = 0; p < np; p++)
-                w[p] = packet(run, len, p);
-            int train = np > 1 && whole_message(w, np), whole = 0;
-            if (train) {
-                for (uint32_t p = 0; p < np; p++)
-                    agt_delay();
-                whole = agt_deliver_train(w, np) == 0;
-            }
-            for (uint32_t p = 0; p < np; p++, n++)
-                arrive(w[p], whole, train);
+            n += A.dgram ? take_faulty(run, e[i].len) : take(run, e[i].len);
             post_run(t->k);
         }
         if (got < 16)
             break;
     }
+    if (A.dgram) {
+        if (held_len && agt_now_ns() - held_at > HOLD_NS)
+            n += take_held();
+        agt_rel_poll();
+    }
     for (int d = 0; d < A.nnodes; d++)
         if (A.ack_owed[d])
             agt_net_ack(d);
     return n;
+}
+
+long agt_net_sleep_ms(long dflt)
+{
+    if (!A.dgram)
+        return dflt;
+    if (held_len && dflt > 1)
+        dflt = 1;
+    return agt_rel_sleep_ms(dflt);
 }
 
 int agt_net_wait_fd(void) { return cqw.fd; }

@@ -18,6 +18,14 @@ typedef struct agt_stats {
     /* reduction packets that waited in agent memory (pool low): in all,
      * now, the most at once */
     uint64_t red_mem, red_mem_now, red_mem_max;
+    /* dgram transport (agent_rel.c, agent_fault.c): datagrams sent again,
+     * timeouts and fast retransmits that sent them, copies and out-of-order
+     * ones dropped, explicit acks, acks that rode on data, probes; faults
+     * injected on receive */
+    uint64_t rexmit, timeouts, fast_rexmit, dup_dropped, ooo_dropped;
+    uint64_t acks_sent, acks_piggy, probes;
+    uint64_t inj_loss, inj_dup, inj_reorder;
+    int dgram;
     uint64_t t_start, t_idle, t_sleep0;   /* ns */
 } agt_stats;
 

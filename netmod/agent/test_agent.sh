@@ -15,32 +15,6 @@ out=agent-test.$$.out
 T=$top_builddir/test/mpi
 RUNNER="$top_srcdir/test/mpi/run-mpi-test"
 
-# suite NODES [NP-list] -- programs: each program at the rank counts of its
-# "np:" line (or NP-list), split over NODES emulated nodes.
-suite() {
-    nodes=$1; nps=$2; shift 3
-    for p in "$@"; do
-        [ -x "$T/$p" ] || { echo "FAILED: $T/$p not built"; fail=1; continue; }
-        if env CLUMPI_TEST_NODES="$nodes" ${nps:+MPI_TEST_NP="$nps"} srcdir="$top_srcdir" \
-               MPI_TEST_TIMEOUT=100 sh "$RUNNER" "$T/$p" >"$out" 2>&1; then
-            echo "ok: $p, --nodes $nodes${nps:+, -n $nps}"
-        else
-            echo "FAILED: $p, --nodes $nodes${nps:+, -n $nps}"; cat "$out"; fail=1
-        fi
-    done
-}
-run() { # nodes np env... -- prog args...
-    nodes=$1 np=$2; shift 2
-    envs=
-    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
-    shift
-    if env $envs timeout -k 5 120 "$MPIRUN" --nodes "$nodes" -n "$np" --timeout 100 "$@" </dev/null >"$out" 2>&1; then
-        echo "ok: --nodes $nodes -n $np$envs $*"
-    else
-        echo "FAILED: --nodes $nodes -n $np$envs $*"; cat "$out"; fail=1
-    fi
-}
-
 # Nodes with different chunk sizes: each direction's first read fails at
 # the owner's agent (-ENOTSUP, sent as the read's last chunk after grants
 # it will not use), the device falls back to CTS for that peer, and every
@@ -157,57 +131,7 @@ STOPPED=$top_builddir/test/unit/test_agent_stopped
 # MPIX_Counter served by the agents: a totally ordered broadcast
 [ -x "$top_builddir/examples/ordered_bcast" ] && run 4 8 -- "$top_builddir/examples/ordered_bcast" 200
 
-# Agent killed mid-run: find node 0's agent among mpirun's descendants and
-# kill that pid (never by name: other jobs may be running).
-desc() { for c in $(pgrep -P "$1"); do echo "$c"; desc "$c"; done; }
-alive() { # pid: running (a zombie whose parent is gone counts as ended)
-    st=$(ps -o stat= -p "$1" 2>/dev/null)
-    [ -n "$st" ] && [ "${st#Z}" = "$st" ]
-}
-start=$(date +%s.%N)
-timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 "$top_builddir/bench/pt2pt" lat -i 1000 \
-    </dev/null >agent-kill.$$.out 2>&1 &
-mp=$!
-agent= procs= tries=0
-while [ -z "$agent" ] && [ $tries -lt 100 ]; do
-    sleep 0.1; tries=$((tries + 1))
-    procs=$(desc $mp)
-    for p in $procs; do
-        [ "$(cat /proc/"$p"/comm 2>/dev/null)" = clumpi-agent ] && { agent=$p; break; }
-    done
-done
-job=
-if [ -n "$agent" ]; then
-    # the segment name is /clumpi-<job>-agent-<node>-<random>
-    job=$(tr '\0' ' ' </proc/"$agent"/cmdline | sed -n 's|.*/clumpi-\([0-9a-f]*\)-agent-.*|\1|p')
-    # kill only once the job runs (its first output line): an agent killed
-    # while ranks still connect fails MPI_Init instead, another path
-    w=0
-    while [ ! -s agent-kill.$$.out ] && [ $w -lt 100 ]; do sleep 0.1; w=$((w + 1)); done
-    sleep 0.2
-    procs=$(desc $mp)
-    kstart=$(date +%s.%N)
-    kill -KILL "$agent"
-else
-    echo "FAILED: no agent found under mpirun (pid $mp)"; fail=1
-    kstart=$start
-fi
-wait $mp
-rc=$?
-end=$(date +%s.%N)
-secs=$(echo "$end $kstart" | awk '{printf "%.1f", $1 - $2}')
-if [ $rc -eq 0 ]; then echo "FAILED: job survived its agent"; fail=1; fi
-if ! grep -q "NI agent of node" agent-kill.$$.out; then
-    echo "FAILED: no message"; cat agent-kill.$$.out; fail=1
-fi
-if [ "$(echo "$secs" | awk '{print ($1 > 5)}')" = 1 ]; then echo "FAILED: took $secs s"; fail=1; fi
-sleep 0.5
-if [ -n "$job" ] && ls /dev/shm 2>/dev/null | grep -q "clumpi-$job-"; then
-    echo "FAILED: segments left"; ls /dev/shm | grep "clumpi-$job-"; fail=1
-fi
-for p in $procs; do
-    if alive "$p"; then echo "FAILED: process $p left: $(ps -o args= -p "$p")"; fail=1; fi
-done
-[ $fail -eq 0 ] && echo "ok: agent killed -> job ended in $secs s with a message, nothing left"
-rm -f "$out" agent-kill.$$.out
+# Agent killed mid-run (test_env.sh): the job ends within 5 s with a message.
+agent_stop KILL "NI agent of node"
+rm -f "$out"
 exit $fail

@@ -24,12 +24,12 @@ static const char *const NETC_DEFAULT_PROVIDERS[] = {
 };
 
 static struct fi_info *make_hints(const char *prov, const char *iface, uint64_t caps,
-                                  int manual)
+                                  int manual, int dgram)
 {
     struct fi_info *h = fi_allocinfo();
     if (!h)
         return NULL;
-    h->ep_attr->type = FI_EP_RDM;
+    h->ep_attr->type = dgram ? FI_EP_DGRAM : FI_EP_RDM;
     h->caps = caps;
     /* we give every operation a fi_context2, so both modes are fine */
     h->mode = FI_CONTEXT | FI_CONTEXT2;
@@ -37,9 +37,12 @@ static struct fi_info *make_hints(const char *prov, const char *iface, uint64_t 
     if (manual)   /* no provider thread: progress is ours (the caller polls the CQ) */
         h->domain_attr->data_progress = FI_PROGRESS_MANUAL;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-    /* per-sender order of packets is the device's contract */
-    h->tx_attr->msg_order = FI_ORDER_SAS;
-    h->rx_attr->msg_order = FI_ORDER_SAS;
+    /* per-sender order of packets is the device's contract; over
+     * datagrams the NI agent's own protocol restores it (agent_rel.c) */
+    if (!dgram) {
+        h->tx_attr->msg_order = FI_ORDER_SAS;
+        h->rx_attr->msg_order = FI_ORDER_SAS;
+    }
     if (prov)
         h->fabric_attr->prov_name = strdup(prov);
     if (iface)
@@ -69,7 +72,7 @@ static int is_loopback(const struct fi_info *i)
  * nodes). There another interface can vanish under a running job: the
  * netns tests make and delete a bridge while other tests run, and agents
  * that had picked it failed with "Cannot assign requested address". */
-static struct fi_info *query(const char *prov, const char *iface, int one_host)
+static struct fi_info *query(const char *prov, const char *iface, int one_host, int dgram)
 {
     /* RMA reads (the direct channel's rendezvous), writes and atomics (its
      * windows), multi-recv and manual progress where offered, then
@@ -84,8 +87,10 @@ static struct fi_info *query(const char *prov, const char *iface, int one_host)
         { FI_MSG | FI_MULTI_RECV, 1 }, { FI_MSG | FI_MULTI_RECV, 0 },
         { FI_MSG | NETC_RD, 1 }, { FI_MSG, 1 }, { FI_MSG, 0 },
     };
-    for (size_t t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-        struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual);
+    /* datagrams: plain messages (the last two tries) */
+    for (size_t t = dgram ? sizeof tries / sizeof tries[0] - 2 : 0;
+         t < sizeof tries / sizeof tries[0]; t++) {
+        struct fi_info *h = make_hints(prov, iface, tries[t].caps, tries[t].manual, dgram);
         struct fi_info *list = NULL;
         if (!h)
             return NULL;
@@ -185,10 +190,10 @@ struct fi_info *netc_fabric_choose(size_t largest)
     int one_host = cu_param_int("ONE_HOST") != 0;
     struct fi_info *i = NULL;
     if (prov) {
-        i = query(prov, iface, one_host);
+        i = query(prov, iface, one_host, 0);
     } else {
         for (size_t k = 0; !i && k < sizeof NETC_DEFAULT_PROVIDERS / sizeof NETC_DEFAULT_PROVIDERS[0]; k++)
-            i = query(NETC_DEFAULT_PROVIDERS[k], iface, one_host);
+            i = query(NETC_DEFAULT_PROVIDERS[k], iface, one_host, 0);
     }
     if (!i) {
         char avail[1024];
@@ -203,5 +208,18 @@ struct fi_info *netc_fabric_choose(size_t largest)
                     "FI_MSG) here; providers fi_info reports: %s. Set CLUMPI_OFI_PROVIDER to "
                     "one of them", iface ? " on interface " : "", iface ? iface : "", avail);
     }
+    return i;
+}
+
+struct fi_info *netc_fabric_choose_dgram(void)
+{
+    const char *iface = cu_param_str("OFI_IFACE");
+    if (iface && !*iface)
+        iface = NULL;
+    struct fi_info *i = query("udp", iface, cu_param_int("ONE_HOST") != 0, 1);
+    if (!i)
+        cu_warn("fabric: the udp provider%s%s offers no datagram endpoint (FI_EP_DGRAM, FI_MSG) "
+                "here; set CLUMPI_AGENT_TRANSPORT=reliable", iface ? " on interface " : "",
+                iface ? iface : "");
     return i;
 }

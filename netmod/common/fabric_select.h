@@ -18,5 +18,8 @@
  * providers present) when nothing offers FI_EP_RDM + FI_MSG. `largest` is
  * the biggest message the caller sends: each must stay one eager message. */
 struct fi_info *netc_fabric_choose(size_t largest);
+/* The udp provider's unreliable datagram endpoint (FI_EP_DGRAM + FI_MSG) on
+ * the interface netc_fabric_choose would take; NULL with a message. */
+struct fi_info *netc_fabric_choose_dgram(void);
 
 #endif

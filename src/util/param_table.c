@@ -36,6 +36,9 @@ const int cu_param_nenums = (int)(sizeof cu_param_enums / sizeof cu_param_enums[
 #define SC(name, def, check, cat, when, agree, lvl, desc) \
     { "CLUMPI_" name, CU_PARAM_STR, 0, def, cat, CU_PARAM_##when, CU_PARAM_##agree, \
       CU_LVL_##lvl, -1, desc, check }
+#define FAULT(name, what) \
+    SC(name, "0", probability, "agent", FIXED, LOCAL, DEV_DETAIL, \
+       "dgram fault injection: probability that an arriving datagram is " what)
 #define COLL(op, OP) \
     S("COLL_" OP, NULL, "collectives", LIVE, ALL_EQ, USER_BASIC, \
       "force the algorithm of " op " by name (unset: chosen by size, ranks and nodes); " \
@@ -52,6 +55,18 @@ static const char *positive_seconds(const char *text)
     char *end;
     double v = strtod(text, &end);
     return end == text || *end || !(v > 0) || v > 1e6 ? "a positive number of seconds" : NULL;
+}
+
+static const char *agent_transport(const char *text)
+{
+    return strcmp(text, "reliable") && strcmp(text, "dgram") ? "reliable, dgram" : NULL;
+}
+
+static const char *probability(const char *text)
+{
+    char *end;
+    double v = strtod(text, &end);
+    return end == text || *end || !(v >= 0 && v <= 1) ? "a probability, 0..1" : NULL;
 }
 
 const cu_param_def cu_param_defs[] = {
@@ -160,6 +175,18 @@ const cu_param_def cu_param_defs[] = {
       "agent spin in microseconds before it blocks"),
     I("AGENT_STATS", 0, "agent", FIXED, LOCAL, DEV_BASIC, E_OFF_ON,
       "the agent prints its counters at the end"),
+    SC("AGENT_TRANSPORT", "reliable", agent_transport, "agent", FIXED, ALL_EQ, TUNER_BASIC,
+       "how the agents talk: reliable (libfabric's reliable endpoints) or dgram (udp "
+       "datagrams made reliable by the agents' own protocol; no bulk path)"),
+    I("AGENT_ACK_EVERY", 6, "agent", FIXED, LOCAL, TUNER_DETAIL, -1,
+      "dgram: an explicit ack after this many datagrams from a peer (else after a short delay)"),
+    SC("AGENT_PEER_TIMEOUT", "10", positive_seconds, "agent", FIXED, LOCAL, USER_DETAIL,
+       "dgram: seconds a peer agent may leave our packets unanswered before the job ends"),
+    FAULT("AGENT_LOSS", "dropped"),
+    FAULT("AGENT_DUP", "taken twice"),
+    FAULT("AGENT_REORDER", "held back behind the next one"),
+    I("AGENT_SEED", 1, "agent", FIXED, LOCAL, DEV_DETAIL, -1,
+      "dgram fault injection: seed of the agents' choices (each node adds its number)"),
     /* collectives */
     I("COLL_VERBOSE", 0, "collectives", LIVE, LOCAL, USER_BASIC, -1,
       "print which algorithm each collective call ran (1: rank 0, 2: every rank)"),

@@ -1,0 +1,327 @@
+/*
+ * agent_rel.c — the reliability protocol over datagrams (see agent_rel.h).
+ *
+ * Go-back-N, not selective acks: the window is the credit window (W
+ * packets per peer, 16 by default), the receiver keeps no out-of-order
+ * datagrams (a held one would take a pool slot that its credit reserves
+ * only once it is in order), and on a host the loss this protocol must
+ * survive is a socket buffer overflowing, which loses a run of datagrams,
+ * not one in the middle of a window. Sequence numbers count datagrams (a
+ * train is one); credits count packets.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "netmod/agent/agent.h"
+#include "src/util/param.h"
+
+/* Round trips between agents sharing cores with ranks are scheduler
+ * wake-ups, not wire times: the timeout stays within these bounds. */
+#define RTO_MIN_NS   2000000ull
+#define RTO_INIT_NS 10000000ull
+#define RTO_MAX_NS 200000000ull
+/* An explicit ack waits at most this long for reverse traffic to carry it. */
+#define ACK_DELAY_NS 200000ull
+/* Gap reports that trigger a retransmission before the timeout. */
+#define DUPACK_FAST 2
+
+typedef struct rel_peer {
+    /* sending to the peer */
+    uint32_t next_seq, una;      /* next number; oldest unacknowledged */
+    agt_pend *qh, *qt;           /* held datagrams, oldest first */
+    uint32_t nq;
+    uint64_t rto, srtt, rttvar;  /* ns; srtt 0: no sample yet */
+    uint64_t rto_at;             /* 0: no timer */
+    uint64_t probe_at, probe_gap;
+    uint64_t heard;              /* the peer's last datagram (or our start) */
+    uint64_t alive_at;           /* next keepalive probe (0: none due) */
+    uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
+    uint32_t cred_seen;          /* its running total of credits, as far as we know */
+    /* receiving from the peer */
+    uint32_t epoch;              /* 0: not heard yet */
+    uint32_t rx_next;            /* next number we take */
+    uint32_t unacked;            /* datagrams taken since our last ack */
+    uint64_t ack_at;             /* explicit ack due (0: none) */
+    uint32_t cred_ret;           /* credits returned to it, in all */
+} rel_peer;
+
+static rel_peer *P;
+static uint32_t my_epoch;
+static long ack_every;
+static uint64_t deadline_ns;
+
+static int after(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
+
+static agt_tx *tx_of(agt_pend *p) { return (agt_tx *)((char *)p - offsetof(agt_tx, link)); }
+
+int agt_rel_init(void)
+{
+    P = calloc((size_t)A.nnodes, sizeof *P);
+    if (!P)
+        return -1;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    my_epoch = (uint32_t)(ts.tv_nsec ^ (ts.tv_sec << 20) ^ ((uint64_t)getpid() << 8)) | 1u;
+    ack_every = cu_param_int("AGENT_ACK_EVERY");
+    if (ack_every < 1)
+        ack_every = 1;
+    const char *to = cu_param_str("AGENT_PEER_TIMEOUT");
+    deadline_ns = (uint64_t)((to ? strtod(to, NULL) : 10.0) * 1e9);
+    uint64_t now = agt_now_ns();
+    for (int n = 0; n < A.nnodes; n++) {
+        P[n].next_seq = P[n].una = P[n].rx_next = 1;
+        P[n].rto = RTO_INIT_NS;
+        P[n].heard = now;
+    }
+    return 0;
+}
+
+void agt_rel_fini(void)
+{
+    free(P);
+    P = NULL;
+}
+
+void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
+{
+    rel_peer *p = &P[node];
+    p->cred_ret += (uint32_t)agt_flow_take_owed(&A.flow, node);
+    h->epoch = my_epoch;
+    h->ack = p->rx_next;
+    h->credits = p->cred_ret;
+    h->src_node = (uint16_t)A.node;
+    h->flags = (uint8_t)flags;
+    memset(h->pad, 0, sizeof h->pad);
+    if (p->unacked && (flags & AGT_REL_DATA))
+        agt_st.acks_piggy++;
+    p->unacked = 0;
+    p->ack_at = 0;
+}
+
+void agt_rel_queue(agt_tx *t)
+{
+    rel_peer *p = &P[t->node];
+    uint64_t now = agt_now_ns();
+    t->rh.seq = p->next_seq++;
+    t->acked = 0, t->rexmit = 0, t->inflight = 0;
+    t->sent_ns = now;
+    t->link.next = NULL;
+    if (p->qt)
+        p->qt->next = &t->link;
+    else
+        p->qh = &t->link;
+    p->qt = &t->link;
+    if (!p->nq++)
+        p->rto_at = now + p->rto;
+    p->probe_at = 0;
+}
+
+static void release(agt_tx *t)
+{
+    t->acked = 1;
+    if (!t->inflight)
+        agt_tx_done(t);
+}
+
+void agt_rel_send_done(agt_tx *t)
+{
+    if (t->inflight)
+        t->inflight--;
+    if (t->acked && !t->inflight)
+        agt_tx_done(t);
+}
+
+static void rtt_sample(rel_peer *p, uint64_t r)
+{
+    if (!p->srtt) {
+        p->srtt = r;
+        p->rttvar = r / 2;
+    } else {
+        uint64_t d = p->srtt > r ? p->srtt - r : r - p->srtt;
+        p->rttvar = (3 * p->rttvar + d) / 4;
+        p->srtt = (7 * p->srtt + r) / 8;
+    }
+}
+
+/* The timeout from the smoothed round trip, without backoff: taken again
+ * whenever the peer acknowledges something new, since a peer that answers
+ * is not congested the way a network is (a lost datagram here is a full
+ * socket buffer or an injected fault). */
+static void rto_reset(rel_peer *p)
+{
+    if (!p->srtt)
+        return;
+    uint64_t rto = p->srtt + 4 * p->rttvar;
+    p->rto = rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
+}
+
+/* Go back N: every held datagram to node again, oldest first. */
+static void resend_all(int node, uint64_t now)
+{
+    rel_peer *p = &P[node];
+    for (agt_pend *q = p->qh; q; q = q->next) {
+        agt_tx *t = tx_of(q);
+        t->rexmit = 1;
+        t->sent_ns = now;
+        agt_net_dgram_out(t);
+        agt_st.rexmit++;
+    }
+    p->rto_at = now + p->rto;
+}
+
+static void on_ack(int node, uint32_t ack, int gap, uint64_t now)
+{
+    rel_peer *p = &P[node];
+    if (after(ack, p->next_seq))
+        agt_die("a peer agent acknowledged a datagram never sent");
+    if (after(ack, p->una)) {
+        while (p->qh && after(ack, tx_of(p->qh)->rh.seq)) {
+            agt_tx *t = tx_of(p->qh);
+            p->qh = p->qh->next;
+            if (!p->qh)
+                p->qt = NULL;
+            p->nq--;
+            if (!t->rexmit)   /* Karn: no sample from a retransmitted one */
+                rtt_sample(p, now - t->sent_ns);
+            release(t);
+        }
+        p->una = ack;
+        p->gaps = 0;
+        rto_reset(p);
+        p->rto_at = p->nq ? now + p->rto : 0;
+        return;
+    }
+    if (gap && p->nq && ack == p->una && !after(p->recover, p->una) &&
+        ++p->gaps >= DUPACK_FAST) {
+        p->gaps = 0;
+        p->recover = p->next_seq;
+        agt_st.fast_rexmit++;
+        resend_all(node, now);
+    }
+}
+
+int agt_rel_input(const agt_rel_hdr *h, int *credits)
+{
+    *credits = 0;
+    int node = h->src_node;
+    if (node >= A.nnodes || node == A.node) {
+        fprintf(stderr, "clumpi-agent[node %d]: a datagram from no peer (node %d)\n", A.node,
+                node);
+        exit(1);
+    }
+    rel_peer *p = &P[node];
+    if (!p->epoch) {
+        p->epoch = h->epoch;
+    } else if (p->epoch != h->epoch) {
+        fprintf(stderr, "clumpi-agent[node %d]: the agent of node %d started again (a new "
+                "epoch); its packets in flight are lost, ending the job\n", A.node, node);
+        exit(1);
+    }
+    uint64_t now = agt_now_ns();
+    p->heard = now;
+    p->alive_at = 0;
+    if (after(h->credits, p->cred_seen)) {
+        *credits = (int)(h->credits - p->cred_seen);
+        p->cred_seen = h->credits;
+    }
+    on_ack(node, h->ack, h->flags & AGT_REL_GAP, now);
+    if (h->flags & AGT_REL_PROBE)
+        agt_net_ctl(node, 0);
+    if (!(h->flags & AGT_REL_DATA))
+        return 0;
+    if (h->seq == p->rx_next) {
+        p->rx_next++;
+        return 1;
+    }
+    /* a copy (our ack was lost or late) or one after a gap: say where we are */
+    if (after(p->rx_next, h->seq)) {
+        agt_st.dup_dropped++;
+        agt_net_ctl(node, 0);
+    } else {
+        agt_st.ooo_dropped++;
+        agt_net_ctl(node, AGT_REL_GAP);
+    }
+    return 0;
+}
+
+void agt_rel_accepted(int node)
+{
+    rel_peer *p = &P[node];
+    if (++p->unacked >= (uint32_t)ack_every)
+        agt_net_ctl(node, 0);
+    else if (!p->ack_at)
+        p->ack_at = agt_now_ns() + ACK_DELAY_NS;
+}
+
+/* Out of credits with nothing held: the credits may have gone with a lost
+ * ack, so ask (TCP's persist timer). */
+static int starved(int n) { return !P[n].nq && A.flow.qh[n] && A.flow.credits[n] <= 0; }
+
+void agt_rel_poll(void)
+{
+    uint64_t now = agt_now_ns();
+    for (int n = 0; n < A.nnodes; n++) {
+        rel_peer *p = &P[n];
+        if (p->ack_at && now >= p->ack_at)
+            agt_net_ctl(n, 0);
+        if (A.quiesce)
+            continue;   /* peers may be gone for good: nothing is owed any more */
+        if (p->rto_at && now >= p->rto_at) {
+            agt_st.timeouts++;
+            p->rto = p->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : p->rto * 2;
+            resend_all(n, now);
+        }
+        if (starved(n)) {
+            if (!p->probe_at) {
+                p->probe_gap = p->rto;
+                p->probe_at = now + p->probe_gap;
+            } else if (now >= p->probe_at) {
+                agt_st.probes++;
+                agt_net_ctl(n, AGT_REL_PROBE);
+                p->probe_gap = p->probe_gap * 2 > RTO_MAX_NS ? RTO_MAX_NS : p->probe_gap * 2;
+                p->probe_at = now + p->probe_gap;
+            }
+        } else {
+            p->probe_at = 0;
+        }
+        /* Silence matters when we hold its packets, wait for its credits,
+         * or talked with it before (its ranks may wait on it: ask how it
+         * is, a few times per deadline). */
+        if (!p->nq && !starved(n) && !p->epoch)
+            continue;
+        if (p->epoch && now - p->heard > deadline_ns / 4 && now >= p->alive_at) {
+            agt_st.probes++;
+            agt_net_ctl(n, AGT_REL_PROBE);
+            p->alive_at = now + deadline_ns / 8;
+        }
+        if (now - p->heard > deadline_ns) {
+            fprintf(stderr, "clumpi-agent[node %d]: the agent of node %d has not answered for "
+                    "%.1f s (%u datagrams unacknowledged; CLUMPI_AGENT_PEER_TIMEOUT); "
+                    "ending the job\n", A.node, n, (double)(now - p->heard) / 1e9, p->nq);
+            exit(1);
+        }
+    }
+}
+
+long agt_rel_sleep_ms(long dflt)
+{
+    uint64_t now = agt_now_ns(), next = now + (uint64_t)dflt * 1000000;
+    for (int n = 0; n < A.nnodes; n++) {
+        rel_peer *p = &P[n];
+        if (p->ack_at)
+            agt_net_ctl(n, 0);
+        if (A.quiesce)
+            continue;
+        if (p->rto_at && p->rto_at < next)
+            next = p->rto_at;
+        if (starved(n)) {
+            uint64_t at = p->probe_at ? p->probe_at : now + p->rto;
+            if (at < next)
+                next = at;
+        }
+    }
+    long ms = next > now ? (long)((next - now + 999999) / 1000000) : 0;
+    return ms < dflt ? ms : dflt;
+}

@@ -1,0 +1,63 @@
+/*
+ * agent_rel.h — the agents' own reliability protocol over unreliable
+ * datagrams (CLUMPI_AGENT_TRANSPORT=dgram), after Bilas's VMMC firmware and
+ * Verstoep et al.'s NI-level retransmission: per-peer sequence numbers with
+ * an epoch; a datagram stays in its slot until the peer acknowledges it, so
+ * the credit window (agent_flow) is also the retransmission window;
+ * cumulative acks ride on every datagram, and an explicit one goes after
+ * CLUMPI_AGENT_ACK_EVERY datagrams, a short delay, or before the agent
+ * sleeps; go-back-N with a timeout from the smoothed round trip (Jacobson)
+ * and fast retransmit on the receiver's gap reports. Credits travel as a
+ * running total in every header, so a lost ack loses none; a sender out of
+ * credits with nothing unacknowledged probes until they come.
+ *
+ * Every datagram starts with an agt_rel_hdr; a header alone is an ack or a
+ * probe, a header with AGT_REL_DATA carries one packet or a train.
+ */
+#ifndef AGT_REL_H
+#define AGT_REL_H
+
+#include <stdint.h>
+
+typedef struct agt_rel_hdr {
+    uint32_t epoch;     /* the sending agent's incarnation */
+    uint32_t seq;       /* AGT_REL_DATA: this datagram's number on its way to us */
+    uint32_t ack;       /* every datagram of ours numbered below arrived */
+    uint32_t credits;   /* slots of ours the sender released, in all (mod 2^32) */
+    uint16_t src_node;
+    uint8_t  flags;
+    uint8_t  pad[5];
+} agt_rel_hdr;
+
+/* DATA: packets follow; PROBE: answer with an ack now; GAP: this ack
+ * answers a datagram that came out of order (counts toward fast retransmit) */
+enum { AGT_REL_DATA = 1, AGT_REL_PROBE = 2, AGT_REL_GAP = 4 };
+
+struct agt_tx;
+
+int  agt_rel_init(void);                 /* after agt_flow_init */
+void agt_rel_fini(void);
+/* t leaves for t->node for the first time: it gets the next number and is
+ * held until acknowledged. */
+void agt_rel_queue(struct agt_tx *t);
+/* The header of a datagram to node (acks and credits as of now). */
+void agt_rel_fill(agt_rel_hdr *h, int node, int flags);
+/* A datagram's header arrived (len: the whole datagram's bytes). *credits:
+ * credits it gives back. 1: its packets are new, take them, then call
+ * agt_rel_accepted; 0: drop them. */
+int  agt_rel_input(const agt_rel_hdr *h, int *credits);
+void agt_rel_accepted(int node);
+/* A fabric send of t completed. */
+void agt_rel_send_done(struct agt_tx *t);
+/* Timers (retransmission, delayed acks, probes, the silent-peer deadline). */
+void agt_rel_poll(void);
+/* About to block: delayed acks go now; the longest sleep (ms, <= dflt)
+ * before a timer is due. */
+long agt_rel_sleep_ms(long dflt);
+
+/* agent_net.c: send t's datagram again (header refreshed); an ack or probe
+ * alone to node. */
+void agt_net_dgram_out(struct agt_tx *t);
+void agt_net_ctl(int node, int flags);
+
+#endif

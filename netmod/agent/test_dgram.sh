@@ -1,0 +1,87 @@
+#!/bin/sh
+# test_dgram.sh — offload mode over datagrams (CLUMPI_AGENT_TRANSPORT=dgram):
+# the agents' own reliability protocol (agent_rel.c) must deliver exactly
+# under injected loss, duplication and reordering of every datagram kind
+# (agent_fault.c): point-to-point (ordering, ANY_SOURCE, eager and
+# rendezvous sizes; every size class in pingpong, full matrix only), the NI collectives
+# (bcast, reduce, allreduce, barrier; test_agent_coll checks each against a
+# reference), agent-served RMA and the agents' fetch-and-add counters; a
+# peer agent killed, or stopped (silent), ends the job within 5 s naming it.
+# make check: a lean subset at 5% loss; DGRAM_TEST_FULL=1 (make check-long):
+# 5% and 30% loss, three seeds, 2-4 nodes.
+. "$(dirname "$0")/test_env.sh"
+fail=0
+out=dgram-test.$$.out
+T=$top_builddir/test/mpi
+RUNNER="$top_srcdir/test/mpi/run-mpi-test"
+NI=$top_builddir/test/unit/test_agent_coll
+R=$top_builddir/test/rma
+OB=$top_builddir/examples/ordered_bcast
+export CLUMPI_AGENT_TRANSPORT=dgram
+
+# faults LOSS SEED: every datagram dropped with LOSS, taken twice or held
+# back behind the next one with LOSS/2 each (at least 5%; none at 0)
+faults() {
+    d=$(echo "$1" | awk '{d = $1 / 2; print $1 == 0 ? 0 : d < 0.05 ? 0.05 : d}')
+    export CLUMPI_AGENT_LOSS="$1" CLUMPI_AGENT_DUP="$d" CLUMPI_AGENT_REORDER="$d" \
+        CLUMPI_AGENT_SEED="$2"
+    echo "-- loss $1, dup and reorder $d, seed $2"
+}
+
+# The protocol repaired something: the counters show injected faults,
+# retransmissions and dropped copies (else the runs above prove nothing).
+repaired() {
+    if env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes 2 -n 2 --timeout 100 \
+           "$T/order" </dev/null >"$out" 2>&1 &&
+       grep -q "dgram: retransmits [1-9]" "$out" &&
+       grep -q "duplicates dropped [1-9]" "$out" &&
+       grep -q "injected loss [1-9][0-9]* dup [1-9][0-9]* reorder [1-9]" "$out" &&
+       grep -q "fault injection on receive: loss $CLUMPI_AGENT_LOSS" "$out"; then
+        echo "ok: faults injected and repaired (order, --nodes 2, counters)"
+    else
+        echo "FAILED: faults injected and repaired (order, --nodes 2, counters)"
+        cat "$out"; fail=1
+    fi
+}
+
+if [ -z "${DGRAM_TEST_FULL:-}" ]; then
+    faults 0.05 1
+    suite 2 "2" -- order anysource
+    suite 3 "3" -- sendrecv
+    run 3 3 -- "$NI" ni-binary
+    run 4 4 -- "$NI" ni-binomial
+    T=$R; suite 2 "4" -- atomic; T=$top_builddir/test/mpi
+    run 3 6 -- "$OB" 100
+    repaired
+else
+    for loss in 0.05 0.3; do
+        for seed in 1 2 3; do
+            faults $loss $seed
+            suite 2 "2" -- order anysource persistent
+            suite 3 "3" -- sendrecv anysource
+            suite 4 "4" -- order
+            run 2 4 -- "$NI" ni-binary
+            run 3 3 -- "$NI" ni-binomial
+            run 4 8 -- "$NI" ni-binary
+            T=$R; suite 2 "4" -- atomic passive; T=$top_builddir/test/mpi
+            run 3 6 -- "$OB" 100
+            run 4 4 -- "$OB" 100
+        done
+        repaired
+    done
+    # every size class (0 B..8 MiB), without and with faults
+    faults 0 1
+    suite 2 "2" -- pingpong
+    faults 0.05 4
+    suite 2 "2 4" -- pingpong
+    run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_ACK_EVERY=1 -- "$T/order"
+    run 3 6 CLUMPI_AGENT_MTU=5000 -- "$NI" ni-binomial
+fi
+faults 0 1
+
+# A peer agent killed: its node's ranks end the job; stopped (silent):
+# the other agent's deadline does.
+agent_stop KILL "NI agent of node"
+agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2
+rm -f "$out"
+exit $fail
