@@ -77,8 +77,14 @@ static void *establish(const mpid_comm *v, size_t bytes)
     const mpid_chan_area *ar = mpid_node_chan->area;
     int rc = MPI_SUCCESS;
     void *base = NULL, *share = NULL;
-    struct { int ok, pad; uint64_t key[2]; } m = { .ok = all_local(v) };
+    struct { int ok, pad; uint64_t key[2]; } m = { .ok = 1 };
     const int nm = (int)(sizeof m / sizeof(int));
+    /* Every member sees the same routes: a view that spans nodes fails
+     * everywhere without a message. (Sub-views of one communicator share
+     * its context and name their leader by view rank 0, so a message of a
+     * needless exchange could be taken by the next view's.) */
+    if (!all_local(v))
+        return NULL;
     if (v->rank == 0) {
         if (m.ok && !(base = ar->make(bytes, m.key, &share)))
             m.ok = 0;

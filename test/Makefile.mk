@@ -63,6 +63,10 @@ MPI_TESTS = test/mpi/pingpong \
 
 check_PROGRAMS += $(MPI_TESTS) test/mpi/crash test/mpi/vanish
 TESTS += $(MPI_TESTS) test/mpi/crash.sh test/mpi/nodes.sh test/mpi/vanish.sh
+# nothing of a job named in /dev/shm: squatters, ranks killed around MPI_Init
+check_PROGRAMS += test/mpi/shm_names
+TESTS += test/mpi/shm_names.sh
+EXTRA_DIST += test/mpi/shm_names.sh
 # dynamic processes across separately started jobs
 check_PROGRAMS += test/mpi/connect test/mpi/dyn_vanish
 TESTS += test/mpi/connect.sh test/mpi/spawn_fail.sh test/mpi/dyn_vanish.sh
@@ -287,6 +291,9 @@ test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
 test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)
 test_mpi_vanish_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
+test_mpi_shm_names_SOURCES = test/mpi/shm_names.c
+test_mpi_shm_names_LDADD = $(MPI_TEST_LIBS) -lpthread
+test_mpi_shm_names_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_crash_SOURCES = test/mpi/crash.c test/mpi/mtest.h
 test_mpi_crash_LDADD = $(MPI_TEST_LIBS)
 test_mpi_crash_LDFLAGS = $(MPI_TEST_LINKFLAGS)
