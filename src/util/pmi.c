@@ -905,6 +905,11 @@ static int name_change(const char *cmd, const char *service, const char *port,
 
 int cu_pmi_publish(const char *service, const char *port)
 {
+    /* Slurm's pmi2 plugin replaces a name already published: a taken name
+     * must stay, so it is looked up first (as unpublish does for Hydra) */
+    char cur[CU_PMI_VALLEN_MAX];
+    if (pmi.inited && !pmi.singleton && !pmi.pmix && cu_pmi_lookup(service, cur, sizeof cur) == 0)
+        return -EEXIST;
     return name_change("publish_name", service, port, cu_names_publish);
 }
 

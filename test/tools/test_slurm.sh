@@ -65,6 +65,21 @@ for mpi in $plugins; do
     done
     check "... naming the dead rank" grep -q 'rank 2 on this node ended before MPI_Finalize' "$TMP/err"
 done
+# Dynamic processes: ports and the name service within one job; under
+# PMIx (Slurm cannot spawn) MPI_Comm_spawn fails with MPI_ERR_SPAWN at once.
+MPI_BIN=$top_builddir/test/mpi
+for mpi in $plugins; do
+    for t in port names; do
+        [ -x "$MPI_BIN/$t" ] || continue
+        srun_job --mpi=$mpi -n 3 "$MPI_BIN/$t"
+        check "srun --mpi=$mpi: test/mpi/$t with 3 ranks" [ $rc -eq 0 ]
+    done
+done
+if [ -n "$PMIX" ] && [ -x "$MPI_BIN/spawn" ]; then
+    srun_job --mpi=pmix -n 2 "$MPI_BIN/spawn" singleton
+    check "srun --mpi=pmix: MPI_Comm_spawn fails with MPI_ERR_SPAWN ($secs ms)" \
+        [ $rc -eq 0 -a $secs -lt 15000 ]
+fi
 [ -n "$PMIX" ] && {
     # A PMIx launcher nested in a PMI-1 one's job (or the reverse): the
     # PMI_FD or PMI_PORT given to the process wins over inherited PMIX_*.
