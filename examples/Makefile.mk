@@ -30,3 +30,14 @@ examples_ordered_bcast_LDFLAGS = $(AM_LDFLAGS) -no-install
 examples_cxx_ring_SOURCES = examples/cxx/ring.cxx
 examples_cxx_ring_LDADD = libmpi.la
 examples_cxx_ring_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+# ring in Fortran (the mpi module), with the bindings
+EXTRA_DIST += examples/fortran/ring.f90
+if HAVE_FORTRAN
+check_PROGRAMS += examples/fortran/ring
+TESTS += examples/fortran/ring
+examples_fortran_ring_SOURCES = examples/fortran/ring.f90
+examples_fortran_ring_LDADD = libmpifort.la libmpi.la
+examples_fortran_ring_LDFLAGS = $(AM_LDFLAGS) -no-install
+$(examples_fortran_ring_OBJECTS): src/fortran/mpi.mod
+endif

@@ -12,8 +12,12 @@ src_tools_mpirun_SOURCES = src/tools/mpirun.c src/tools/mpirun.h src/tools/mpiru
 src_tools_mpirun_CFLAGS = $(AM_CFLAGS)
 src_tools_mpirun_LDADD = $(HWLOC_LIBS) $(PMIX_LIBS)
 
-# mpicxx and mpic++ are mpicc under other names (the name picks the compiler).
+# mpicxx, mpic++ and the Fortran wrappers are mpicc under other names (the
+# name picks the compiler).
 MPICC_ALIASES = mpicxx mpic++
+if HAVE_FORTRAN
+MPICC_ALIASES += mpifort mpif90 mpif77
+endif
 install-exec-hook:
 	cd $(DESTDIR)$(bindir) && rm -f mpiexec && $(LN_S) mpirun mpiexec
 	cd $(DESTDIR)$(bindir) && for w in $(MPICC_ALIASES); do rm -f $$w && $(LN_S) mpicc $$w; done

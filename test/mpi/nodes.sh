@@ -15,7 +15,8 @@
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
 # and in offload mode; dynamic processes (ports, join, spawn, the name
-# service) directly and in offload mode; the C++ program (cxx).
+# service) directly and in offload mode; the C++ program (cxx) and, with
+# the Fortran bindings, two Fortran ones (f77, usempi).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -26,6 +27,8 @@ failed=
 while read -r nodes np prog vars; do
     case $nodes in ''|'#'*) continue ;; esac
     if [ ! -x "$bin/$prog" ]; then
+        # the Fortran programs exist only with the Fortran bindings
+        case $prog in ../fortran/*) echo "nodes.sh: no $prog (no Fortran): skipped"; continue ;; esac
         echo "nodes.sh: $bin/$prog not built"
         exit 99
     fi
@@ -81,6 +84,8 @@ done <<'EOF'
 2 2 spawn_multiple
 2 3 names CLUMPI_NET=agent
 2 5 cxx
+2 4 ../fortran/f77
+2 3 ../fortran/usempi
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, netmod/common/fabric_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).

@@ -46,6 +46,18 @@ for w in mpicxx mpic++; do
     check "$w -showme:link" sh -c "'$W' -showme:link | grep -q -- '-lmpi'"
 done
 
+# mpifort, mpif90, mpif77: the Fortran compiler, with libmpifort (when
+# configure built the Fortran bindings).
+if [ -e "$top_builddir/src/tools/mpifort" ]; then
+    for w in mpifort mpif90 mpif77; do
+        W=$top_builddir/src/tools/$w
+        CLUMPI_FC="$TMP/fakecc" "$W" "x.f90" -o x >"$TMP/out"
+        check "$w: CLUMPI_FC runs, -lmpifort before -lmpi, rpath" sh -c "tr -d '\n' <'$TMP/out' | grep -q '<-lmpifort><-lmpi>' && grep -q '^<-Wl,-rpath,' '$TMP/out'"
+        "$W" --help >"$TMP/out"
+        check "$w --help names itself and Fortran" sh -c "grep -q '^    $w - compile and link Fortran MPI programs' '$TMP/out'"
+    done
+fi
+
 # A real compile (no link: the library may not be installed) against mpi.h.
 unset CLUMPI_CC
 if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
@@ -55,15 +67,19 @@ if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
     # Each example builds with the mpicc line of its header (libm included)
     # against the library of this build tree.
     if [ -e "$top_builddir/.libs/libmpi.so" ]; then
-        for src in "$top_srcdir"/examples/*.c "$top_srcdir"/examples/cxx/*.cxx; do
-            line=$(sed -n 's|^ \*   \(mpic[cx]* examples/[^ ]* -o [^&]*\).*|\1|p' "$src" | head -n 1)
+        for src in "$top_srcdir"/examples/*.c "$top_srcdir"/examples/cxx/*.cxx \
+                   "$top_srcdir"/examples/fortran/*.f90; do
+            case $src in
+                *.f90) [ -e "$top_builddir/src/tools/mpifort" ] || continue ;;
+            esac
+            line=$(sed -n 's|^[ *!]*   \(mpi[a-z+]* examples/[^ ]* -o [^&]*\).*|\1|p' "$src" | head -n 1)
             set -- $line
             wrapper=$top_builddir/src/tools/$1
             shift 2
             name=${src#"$top_srcdir"/examples/}
             out=$TMP/$(echo "$name" | tr / _)
             rm -f "$out"
-            CLUMPI_CFLAGS="-I$top_srcdir/src/include -L$top_builddir/.libs" \
+            CLUMPI_CFLAGS="-I$top_srcdir/src/include -I$top_builddir/src/fortran -L$top_builddir/.libs" \
                 "$wrapper" "$src" "$@" -o "$out" >"$TMP/err" 2>&1
             check "examples/$name builds as its header says ($line)" [ -x "$out" ]
         done

@@ -1,0 +1,41 @@
+# src/fortran/: the Fortran bindings, generated at build time by gen.py
+# from mpi_api.txt (and mpi.h's constants, evaluated by the C compiler
+# through the generated fgen program): libmpifort (C wrappers mpi_x_ and
+# pmpi_x_), mpif.h and the mpi module. None of the generated files is in
+# git. Built when configure finds a Fortran compiler and python3.
+EXTRA_DIST += src/fortran/gen.py src/fortran/mpi_api.txt
+if HAVE_FORTRAN
+lib_LTLIBRARIES += libmpifort.la
+libmpifort_la_SOURCES = src/fortran/fortran.h src/fortran/fortran.c
+nodist_libmpifort_la_SOURCES = src/fortran/mpi_fortran.c
+libmpifort_la_LIBADD = libmpi.la
+libmpifort_la_LDFLAGS = -version-info 0:0:0
+
+FORTRAN_GEN_DEPS = $(top_srcdir)/src/fortran/gen.py $(top_srcdir)/src/fortran/mpi_api.txt \
+	$(top_srcdir)/src/include/mpi.h
+# One run writes both files; the stamp orders make's view of them.
+src/fortran/gen.stamp: $(FORTRAN_GEN_DEPS)
+	@$(MKDIR_P) src/fortran
+	$(AM_V_GEN)$(PYTHON3) $(top_srcdir)/src/fortran/gen.py $(top_srcdir)/src/fortran/mpi_api.txt \
+	    $(top_srcdir)/src/include/mpi.h src/fortran && touch $@
+src/fortran/mpi_fortran.c src/fortran/fgen.c: src/fortran/gen.stamp
+	@:
+
+noinst_PROGRAMS += src/fortran/fgen
+nodist_src_fortran_fgen_SOURCES = src/fortran/fgen.c
+src_fortran_fgen_CFLAGS = $(AM_CFLAGS)
+
+src/fortran/mpif.h: src/fortran/fgen$(EXEEXT)
+	$(AM_V_GEN)src/fortran/fgen$(EXEEXT) mpif >$@.tmp && mv $@.tmp $@
+src/fortran/mpi.f90: src/fortran/fgen$(EXEEXT)
+	$(AM_V_GEN)src/fortran/fgen$(EXEEXT) module >$@.tmp && mv $@.tmp $@
+# The module's interfaces and constants only: nothing to link.
+src/fortran/mpi.mod: src/fortran/mpi.f90
+	$(AM_V_GEN)cd src/fortran && $(FC) $(FCFLAGS) -c mpi.f90 -o mpi_mod.o
+
+nodist_include_HEADERS = src/fortran/mpif.h src/fortran/mpi.mod
+CLEANFILES += src/fortran/gen.stamp src/fortran/mpi_fortran.c src/fortran/fgen.c \
+	src/fortran/mpif.h src/fortran/mpi.f90 src/fortran/mpi.mod src/fortran/mpi_mod.o
+# Fortran programs of this tree find mpif.h and mpi.mod here.
+AM_FCFLAGS = -I$(top_builddir)/src/fortran $(SAN_CFLAGS)
+endif

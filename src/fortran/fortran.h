@@ -1,0 +1,53 @@
+/*
+ * fortran.h — what libmpifort's generated wrappers (mpi_fortran.c, from
+ * gen.py) share: the sentinels' common blocks and the conversions of
+ * buffers, statuses and strings between Fortran and C.
+ */
+#ifndef MPIR_FORTRAN_H
+#define MPIR_FORTRAN_H
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <mpi.h>
+
+/* libmpifort is built with hidden visibility like libmpi: the wrappers and
+ * common blocks are what it exports. */
+#define MPIR_F_EXPORT __attribute__((visibility("default")))
+
+/* The longest string an MPI call writes (MPI_MAX_INFO_VAL). */
+#define MPIR_F_STRMAX 1024
+
+extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
+extern MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
+extern MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
+
+/* A choice buffer: the addresses of MPI_BOTTOM and MPI_IN_PLACE are C's. */
+static inline void *mpir_f_buf(void *buf)
+{
+    if (buf == &mpi_fortran_bottom_)
+        return MPI_BOTTOM;
+    if (buf == &mpi_fortran_in_place_)
+        return MPI_IN_PLACE;
+    return buf;
+}
+
+static inline int mpir_f_ignored(const MPI_Fint *status)
+{
+    return status == mpi_fortran_status_ignore_ || status == mpi_fortran_statuses_ignore_;
+}
+
+static inline int mpir_f_statuses_ignored(const MPI_Fint *statuses)
+{
+    return statuses == mpi_fortran_statuses_ignore_;
+}
+
+/* n C statuses, NULL when out of memory (n <= 0: one, never used). */
+MPI_Status *mpir_f_status_array(MPI_Fint n);
+/* A Fortran string without its trailing blanks, NUL-terminated (free it). */
+char *mpir_f_strin(const char *s, size_t len);
+/* A C string into a Fortran one of len characters, blank-padded. */
+void mpir_f_strout(const char *c, char *f, size_t len);
+/* MPI_ERR_NO_MEM, through MPI_COMM_WORLD's error handler. */
+int mpir_f_nomem(void);
+
+#endif

@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""gen.py — the Fortran bindings from one description of the API.
+
+usage: gen.py MPI_API_TXT MPI_H OUTDIR
+
+Writes into OUTDIR:
+  mpi_fortran.c  libmpifort's C wrappers: pmpi_x_ per function (mpi_x_ a
+                 weak alias of it, as tools expect), each calling the C MPI_X
+  fgen.c         a C program that prints mpif.h ("fgen mpif") and the mpi
+                 module's source ("fgen module"): the C compiler evaluates
+                 the values of mpi.h's constants, so they cannot drift
+The constants are every integer #define MPI_* of mpi.h in capitals (not
+MPI_T_*), plus the Fortran-only ones listed below.
+"""
+import re
+import sys
+
+api_txt, mpi_h, outdir = sys.argv[1:4]
+
+# ---- the description ---------------------------------------------------------
+funcs = []
+for line in open(api_txt):
+    line = line.split('#', 1)[0].strip()
+    if not line:
+        continue
+    words = line.split()
+    name, ret, args = words[0], None, []
+    for w in words[1:]:
+        if w.startswith('->'):
+            ret = w[2:]
+        else:
+            a, k = w.split(':', 1)
+            args.append((a, k))
+    funcs.append((name, ret, args))
+
+# ---- constants from mpi.h ----------------------------------------------------
+consts = []
+for line in open(mpi_h):
+    m = re.match(r'#define\s+(MPI_[A-Z0-9_]+)\s+(.+?)\s*(/\*.*)?$', line)
+    if not m:
+        continue
+    name, val = m.group(1), m.group(2)
+    # not pointers, strings, objects or functions (MPI_COMM_DUP_FN, ...)
+    if (name.startswith('MPI_T_') or '*' in val or '"' in val or 'MPIX_' in val
+            or re.search(r'_FN\b', val) or name in consts):
+        continue
+    consts.append(name)
+# Fortran's own (MPI-3.1 17.2.4): the status array's size and indices, the kinds.
+fconsts = [('MPI_STATUS_SIZE', 'MPI_F_STATUS_SIZE'), ('MPI_SOURCE', '1'), ('MPI_TAG', '2'),
+           ('MPI_ERROR', '3'), ('MPI_ADDRESS_KIND', 'sizeof(MPI_Aint)'),
+           ('MPI_OFFSET_KIND', 'sizeof(MPI_Offset)'), ('MPI_COUNT_KIND', 'sizeof(MPI_Count)'),
+           ('MPI_INTEGER_KIND', 'sizeof(MPI_Fint)')]
+fnames = {n for n, _ in fconsts}
+consts = [c for c in consts if c not in fnames and c != 'MPI_F_STATUS_SIZE']
+
+# The sentinels: common blocks whose addresses the wrappers recognise.
+sentinels = [  # (Fortran declaration, common block, C symbol, C type)
+    ('INTEGER MPI_BOTTOM', 'MPI_FORTRAN_BOTTOM', 'mpi_fortran_bottom_', 'MPI_Fint', ''),
+    ('INTEGER MPI_IN_PLACE', 'MPI_FORTRAN_IN_PLACE', 'mpi_fortran_in_place_', 'MPI_Fint', ''),
+    ('INTEGER MPI_STATUS_IGNORE(MPI_STATUS_SIZE)', 'MPI_FORTRAN_STATUS_IGNORE',
+     'mpi_fortran_status_ignore_', 'MPI_Fint', '[MPI_F_STATUS_SIZE]'),
+    ('INTEGER MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)', 'MPI_FORTRAN_STATUSES_IGNORE',
+     'mpi_fortran_statuses_ignore_', 'MPI_Fint', '[MPI_F_STATUS_SIZE]'),
+    ('INTEGER MPI_ERRCODES_IGNORE(1)', 'MPI_FORTRAN_ERRCODES_IGNORE',
+     'mpi_fortran_errcodes_ignore_', 'MPI_Fint', '[1]'),
+    ('INTEGER MPI_UNWEIGHTED(1)', 'MPI_FORTRAN_UNWEIGHTED', 'mpi_fortran_unweighted_',
+     'MPI_Fint', '[1]'),
+    ('INTEGER MPI_WEIGHTS_EMPTY(1)', 'MPI_FORTRAN_WEIGHTS_EMPTY', 'mpi_fortran_weights_empty_',
+     'MPI_Fint', '[1]'),
+    ('CHARACTER*1 MPI_ARGV_NULL(1)', 'MPI_FORTRAN_ARGV_NULL', 'mpi_fortran_argv_null_',
+     'char', '[1]'),
+]
+
+# ---- C wrappers ----------------------------------------------------------------
+CTYPE = {'int': 'MPI_Fint *', 'h': 'MPI_Fint *', 'aint': 'MPI_Aint *', 'lin': 'MPI_Fint *',
+         'p': 'MPI_Fint *', 'pa': 'MPI_Fint *', 'la': 'MPI_Fint *', 'ap': 'MPI_Aint *', 'lout': 'MPI_Fint *', 'buf': 'void *',
+         'status': 'MPI_Fint *', 'statin': 'MPI_Fint *', 'strin': 'const char *', 'strout': 'char *'}
+
+
+def wrapper(name, ret, args):
+    lname = name.lower()
+    params, hidden, pre, call, post = [], [], [], [], []
+    for a, k in args:
+        kind = k.split('=')[0]
+        params.append('%s%s' % (CTYPE.get(kind, 'MPI_Fint *'), a))
+        if kind == 'null':
+            params.pop()
+            call.append('NULL')
+        elif kind in ('int', 'h'):
+            call.append('*%s' % a)
+        elif kind == 'aint':
+            call.append('*%s' % a)
+        elif kind == 'lin':
+            call.append('*%s != 0' % a)
+        elif kind in ('p', 'pa', 'la', 'ap'):
+            call.append(a)
+        elif kind == 'lout':
+            pre.append('int c_%s = 0;' % a)
+            call.append('&c_%s' % a)
+            post.append('*%s = c_%s ? 1 : 0;' % (a, a))
+        elif kind == 'buf':
+            call.append('mpir_f_buf(%s)' % a)
+        elif kind == 'statin':
+            pre.append('MPI_Status c_%s = { 0 };' % a)
+            pre.append('MPI_Status_f2c(%s, &c_%s);' % (a, a))
+            call.append('&c_%s' % a)
+        elif kind == 'status':
+            pre.append('MPI_Status c_%s = { 0 };' % a)
+            call.append('mpir_f_ignored(%s) ? MPI_STATUS_IGNORE : &c_%s' % (a, a))
+            post.append('if (!mpir_f_ignored(%s) && ierr_ok) MPI_Status_c2f(&c_%s, %s);'
+                        % (a, a, a))
+        elif kind == 'statuses':
+            n = k.split('=')[1]
+            pre.append('MPI_Status *c_%s = mpir_f_statuses_ignored(%s) ? MPI_STATUSES_IGNORE : '
+                       'mpir_f_status_array(*%s);' % (a, a, n))
+            pre.append('if (!mpir_f_statuses_ignored(%s) && !c_%s && *%s > 0) '
+                       '{ *ierr = mpir_f_nomem(); return; }' % (a, a, n))
+            call.append('c_%s' % a)
+            post.append('if (c_%s) { if (ierr_ok || *ierr == MPI_ERR_IN_STATUS) '
+                        'for (int i = 0; i < *%s; i++) MPI_Status_c2f(&c_%s[i], '
+                        '%s + (size_t)i * MPI_F_STATUS_SIZE); free(c_%s); }'
+                        % (a, n, a, a, a))
+        elif kind == 'strin':
+            hidden.append('size_t %s_len' % a)
+            pre.append('char *c_%s = mpir_f_strin(%s, %s_len);' % (a, a, a))
+            pre.append('if (!c_%s) { *ierr = mpir_f_nomem(); return; }' % a)
+            call.append('c_%s' % a)
+            post.append('free(c_%s);' % a)
+        elif kind == 'strout':
+            hidden.append('size_t %s_len' % a)
+            pre.append('char c_%s[MPIR_F_STRMAX + 1] = "";' % a)
+            call.append('c_%s' % a)
+            post.append('if (ierr_ok) mpir_f_strout(c_%s, %s, %s_len);' % (a, a, a))
+        else:
+            raise SystemExit('gen.py: %s: unknown kind %s' % (name, k))
+    out = []
+    if ret == 'double':
+        sig = 'double pmpi_%s_(%s)' % (lname, ', '.join(params) or 'void')
+        out.append('%s;\n%s\n{\n    return MPI_%s();\n}\n' % (sig, sig, name))
+        out.append('extern __typeof(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
+                   % (lname, lname, lname))
+        return ''.join(out)
+    allp = params + ['MPI_Fint *ierr'] + hidden
+    sig = 'void pmpi_%s_(%s)' % (lname, ', '.join(allp))
+    out.append('%s;\n%s\n{\n' % (sig, sig))
+    for p in pre:
+        out.append('    %s\n' % p)
+    out.append('    *ierr = MPI_%s(%s);\n' % (name, ', '.join(call)))
+    if post:
+        out.append('    int ierr_ok = *ierr == MPI_SUCCESS;\n')
+        out.append('    (void)ierr_ok;\n')
+        for p in post:
+            out.append('    %s\n' % p)
+    out.append('}\n')
+    out.append('extern __typeof(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
+               % (lname, lname, lname))
+    return ''.join(out)
+
+
+with open(outdir + '/mpi_fortran.c', 'w') as f:
+    f.write('/* Generated by src/fortran/gen.py from src/fortran/mpi_api.txt: do not edit. */\n')
+    f.write('#include "src/fortran/fortran.h"\n\n')
+    f.write('/* The sentinels: Fortran common blocks, defined here. */\n')
+    for decl, block, sym, ctype, dim in sentinels:
+        f.write('MPIR_F_EXPORT %s %s%s;\n' % (ctype, sym, dim))
+    f.write('\n')
+    for fn in funcs:
+        f.write('MPIR_F_EXPORT ' + wrapper(*fn).replace('\nextern', '\nMPIR_F_EXPORT extern'))
+        f.write('\n')
+
+
+# ---- mpif.h and the mpi module, printed by fgen.c --------------------------------
+def fortran_type(kind):
+    return {'aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)', 'ap': 'INTEGER(KIND=MPI_ADDRESS_KIND)',
+            'lin': 'LOGICAL', 'lout': 'LOGICAL', 'strin': 'CHARACTER(LEN=*)',
+            'strout': 'CHARACTER(LEN=*)'}.get(kind, 'INTEGER')
+
+
+def interfaces(prefix):
+    """Explicit interfaces of the mpi module (free form)."""
+    lines = []
+    for name, ret, args in funcs:
+        fname = '%s_%s' % (prefix, name.upper())
+        args = [(a, k) for a, k in args if k != 'null']
+        argn = [a for a, _ in args]
+        if ret == 'double':
+            lines.append('  interface')
+            lines.append('    double precision function %s()' % fname)
+            lines.append('    end function %s' % fname)
+            lines.append('  end interface')
+            continue
+        lines.append('  interface %s' % fname)
+        head = '    subroutine %s(' % fname
+        for a in argn + ['ierror']:   # one argument a line: free form's 132 columns
+            head += a + (', &' if a != 'ierror' else ')')
+            lines.append(head)
+            head = '        '
+        lines.append('      import :: MPI_ADDRESS_KIND, MPI_STATUS_SIZE')
+        lines.append('      implicit none')
+        for a, k in args:
+            kind = k.split('=')[0]
+            if kind == 'buf':
+                lines.append('!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s' % a)
+                lines.append('      type(*), dimension(*) :: %s' % a)
+            elif kind in ('status', 'statin'):
+                lines.append('      integer :: %s(MPI_STATUS_SIZE)' % a)
+            elif kind == 'statuses':
+                lines.append('      integer :: %s(MPI_STATUS_SIZE, *)' % a)
+            elif kind == 'pa':
+                lines.append('      integer :: %s(*)' % a)
+            elif kind == 'la':
+                lines.append('      logical :: %s(*)' % a)
+            else:
+                lines.append('      %s :: %s' % (fortran_type(kind).lower(), a))
+        lines.append('      integer :: ierror')
+        lines.append('    end subroutine %s' % fname)
+        lines.append('  end interface %s' % fname)
+    return lines
+
+
+def cstr(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '\\n"'
+
+
+with open(outdir + '/fgen.c', 'w') as f:
+    f.write('/* Generated by src/fortran/gen.py from src/fortran/mpi_api.txt: do not edit. */\n')
+    f.write('#include <stdio.h>\n#include <string.h>\n#include <mpi.h>\n\n')
+    f.write('/* One constant: in the fixed form and free form alike. */\n')
+    f.write('static void c(const char *name, long long v)\n{\n'
+            '    printf("      INTEGER %s\\n      PARAMETER (%s=%lld)\\n", name, name, v);\n}\n\n')
+    f.write('static void consts(void)\n{\n')
+    for n in consts:
+        f.write('    c("%s", (long long)(%s));\n' % (n, n))
+    for n, v in fconsts:
+        f.write('    c("%s", (long long)(%s));\n' % (n, v))
+    f.write('}\n\n')
+    f.write('static void sentinels(void)\n{\n')
+    for decl, block, sym, ctype, dim in sentinels:
+        var = decl.split()[1].split('(')[0]
+        f.write('    fputs(%s, stdout);\n' % cstr('      ' + decl))
+        f.write('    fputs(%s, stdout);\n' % cstr('      COMMON /%s/ %s' % (block, var)))
+    f.write('}\n\n')
+    f.write('int main(int argc, char **argv)\n{\n')
+    f.write('    if (argc == 2 && !strcmp(argv[1], "mpif")) {\n')
+    f.write('        fputs(%s, stdout);\n' % cstr(
+        '! mpif.h - clumpi for Fortran, fixed or free form. Generated.'))
+    f.write('        consts();\n        sentinels();\n')
+    for name, ret, args in funcs:
+        if ret == 'double':
+            for pre in ('MPI', 'PMPI'):
+                f.write('        fputs(%s, stdout);\n' % cstr(
+                    '      DOUBLE PRECISION %s_%s' % (pre, name.upper())))
+                f.write('        fputs(%s, stdout);\n' % cstr(
+                    '      EXTERNAL %s_%s' % (pre, name.upper())))
+    f.write('        return 0;\n    }\n')
+    f.write('    if (argc == 2 && !strcmp(argv[1], "module")) {\n')
+    for l in ['! mpi.f90 - the mpi module of clumpi. Generated: do not edit.',
+              'module mpi', '  implicit none']:
+        f.write('        fputs(%s, stdout);\n' % cstr(l))
+    f.write('        consts();\n        sentinels();\n')
+    for l in interfaces('MPI') + interfaces('PMPI') + ['end module mpi']:
+        f.write('        fputs(%s, stdout);\n' % cstr(l))
+    f.write('        return 0;\n    }\n')
+    f.write('    fprintf(stderr, "usage: fgen mpif|module\\n");\n    return 2;\n}\n')

@@ -1,0 +1,265 @@
+! np: 1 2 3 4 7
+!
+! usempi.f90 - `use mpi` (explicit interfaces): MPI_ALLREDUCE of every
+! Fortran type with every predefined op MPI-3.1 5.9.2 defines on it,
+! against a reference computed here, in place and not; MPI_MINLOC and
+! MPI_MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION; MPI_REDUCE
+! and MPI_GATHER with MPI_IN_PLACE at the root; a vector type over a
+! column of a 2-D array; communicators (split, dup, compare, names) and a
+! Cartesian topology; one-sided MPI_PUT and MPI_ACCUMULATE with fences.
+program usempi
+  use mpi
+  implicit none
+  integer :: ierr, rank, nproc, i, j, r
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SIZE(MPI_COMM_WORLD, nproc, ierr)
+  call reductions()
+  call pairs()
+  call rooted()
+  call derived()
+  call comms()
+  call onesided()
+  call MPI_FINALIZE(ierr)
+contains
+
+  subroutine chk(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    integer :: e
+    if (.not. ok) then
+      write (0, '(a, a, a, i0)') 'FAIL usempi: ', what, ' on rank ', rank
+      call MPI_ABORT(MPI_COMM_WORLD, 1, e)
+    end if
+  end subroutine chk
+
+  ! sum, product, max, min, bitwise of rank+1 (product: of rank%4+1)
+  subroutine reductions()
+    integer, parameter :: n = 3
+    integer :: iv(n), ib(n), want_sum, want_prod, want_band, want_bor, want_bxor
+    integer(kind=1) :: i1(n)
+    integer(kind=2) :: i2(n)
+    integer(kind=4) :: i4(n)
+    integer(kind=8) :: i8(n)
+    real :: rv(n)
+    real(kind=4) :: r4(n)
+    real(kind=8) :: r8(n)
+    double precision :: dv(n)
+    complex :: cv(n)
+    complex(kind=4) :: c8(n)
+    complex(kind=8) :: c16(n)
+    double complex :: zv(n)
+    logical :: lv(n), lw(n)
+    want_sum = nproc * (nproc + 1) / 2
+    want_prod = 1
+    want_band = -1
+    want_bor = 0
+    want_bxor = 0
+    do r = 0, nproc - 1
+      want_prod = want_prod * (mod(r, 4) + 1)
+      want_band = iand(want_band, ishft(1, r))
+      want_bor = ior(want_bor, ishft(1, r))
+      want_bxor = ieor(want_bxor, ishft(1, r))
+    end do
+    ! INTEGER: sum (in place), prod, max, min, band, bor, bxor
+    iv = rank + 1
+    call MPI_ALLREDUCE(MPI_IN_PLACE, iv, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(iv == want_sum), 'INTEGER SUM in place')
+    iv = mod(rank, 4) + 1
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_PROD, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == want_prod), 'INTEGER PROD')
+    iv = rank + 1
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == nproc), 'INTEGER MAX')
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_MIN, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == 1), 'INTEGER MIN')
+    iv = ishft(1, rank)
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_BAND, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == want_band), 'INTEGER BAND')
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_BOR, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == want_bor), 'INTEGER BOR')
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_BXOR, MPI_COMM_WORLD, ierr)
+    call chk(all(ib == want_bxor), 'INTEGER BXOR')
+    ! a logical op on a Fortran INTEGER is not defined: MPI_ERR_OP
+    call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+    call MPI_ALLREDUCE(iv, ib, n, MPI_INTEGER, MPI_LAND, MPI_COMM_WORLD, ierr)
+    call MPI_ERROR_CLASS(ierr, i, j)
+    call chk(i == MPI_ERR_OP, 'LAND on INTEGER: not MPI_ERR_OP')
+    call MPI_ALLREDUCE(lv, lw, n, MPI_LOGICAL, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call MPI_ERROR_CLASS(ierr, i, j)
+    call chk(i == MPI_ERR_OP, 'SUM on LOGICAL: not MPI_ERR_OP')
+    call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+    ! the sized integers
+    i1 = int(rank + 1, 1)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, i1, n, MPI_INTEGER1, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(i1 == want_sum), 'INTEGER1 SUM')
+    i2 = int(rank + 1, 2)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, i2, n, MPI_INTEGER2, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call chk(all(i2 == nproc), 'INTEGER2 MAX')
+    i4 = ishft(1, rank)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, i4, n, MPI_INTEGER4, MPI_BOR, MPI_COMM_WORLD, ierr)
+    call chk(all(i4 == want_bor), 'INTEGER4 BOR')
+    i8 = int(rank + 1, 8) * 10000000000_8
+    call MPI_ALLREDUCE(MPI_IN_PLACE, i8, n, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(i8 == int(want_sum, 8) * 10000000000_8), 'INTEGER8 SUM')
+    ! reals: sum, prod, max, min
+    rv = real(rank + 1)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, rv, n, MPI_REAL, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(rv == real(want_sum)), 'REAL SUM')
+    r4 = real(mod(rank, 4) + 1, 4)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, r4, n, MPI_REAL4, MPI_PROD, MPI_COMM_WORLD, ierr)
+    call chk(all(r4 == real(want_prod, 4)), 'REAL4 PROD')
+    r8 = real(rank + 1, 8)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, r8, n, MPI_REAL8, MPI_MIN, MPI_COMM_WORLD, ierr)
+    call chk(all(r8 == 1.0_8), 'REAL8 MIN')
+    dv = dble(rank + 1) + 0.5d0
+    call MPI_ALLREDUCE(MPI_IN_PLACE, dv, n, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD, ierr)
+    call chk(all(dv == dble(nproc) + 0.5d0), 'DOUBLE PRECISION MAX')
+    ! complexes: sum, prod
+    cv = cmplx(rank + 1, -(rank + 1))
+    call MPI_ALLREDUCE(MPI_IN_PLACE, cv, n, MPI_COMPLEX, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(cv == cmplx(want_sum, -want_sum)), 'COMPLEX SUM')
+    c8 = cmplx(rank + 1, 0, 4)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, c8, n, MPI_COMPLEX8, MPI_SUM, MPI_COMM_WORLD, ierr)
+    call chk(all(c8 == cmplx(want_sum, 0, 4)), 'COMPLEX8 SUM')
+    c16 = cmplx(mod(rank, 4) + 1, 0, 8)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, c16, n, MPI_COMPLEX16, MPI_PROD, MPI_COMM_WORLD, ierr)
+    call chk(all(c16 == cmplx(want_prod, 0, 8)), 'COMPLEX16 PROD')
+    zv = dcmplx(0.0d0, 1.0d0)
+    call MPI_ALLREDUCE(MPI_IN_PLACE, zv, n, MPI_DOUBLE_COMPLEX, MPI_PROD, MPI_COMM_WORLD, ierr)
+    call chk(all(zv == dcmplx(0.0d0, 1.0d0)**nproc), 'DOUBLE COMPLEX PROD')
+    ! LOGICAL: land, lor, lxor
+    lv = .true.
+    lv(2) = rank == 0
+    call MPI_ALLREDUCE(lv, lw, n, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD, ierr)
+    call chk(lw(1) .and. (lw(2) .eqv. nproc == 1), 'LOGICAL LAND')
+    call MPI_ALLREDUCE(lv, lw, n, MPI_LOGICAL, MPI_LOR, MPI_COMM_WORLD, ierr)
+    call chk(lw(1) .and. lw(2), 'LOGICAL LOR')
+    call MPI_ALLREDUCE(lv, lw, n, MPI_LOGICAL, MPI_LXOR, MPI_COMM_WORLD, ierr)
+    call chk((lw(1) .eqv. mod(nproc, 2) == 1) .and. lw(2), 'LOGICAL LXOR')
+  end subroutine reductions
+
+  ! MINLOC/MAXLOC: value rank%2, index rank
+  subroutine pairs()
+    integer :: ip(2), iq(2)
+    real :: rp(2), rq(2)
+    double precision :: dp(2), dq(2)
+    integer :: wmax
+    wmax = min(1, nproc - 1)
+    ip = (/ mod(rank, 2), rank /)
+    call MPI_ALLREDUCE(ip, iq, 1, MPI_2INTEGER, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+    call chk(iq(1) == 0 .and. iq(2) == 0, '2INTEGER MINLOC')
+    call MPI_ALLREDUCE(ip, iq, 1, MPI_2INTEGER, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
+    call chk(iq(1) == wmax .and. iq(2) == wmax, '2INTEGER MAXLOC')
+    rp = (/ real(mod(rank, 2)), real(rank) /)
+    call MPI_ALLREDUCE(rp, rq, 1, MPI_2REAL, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
+    call chk(rq(1) == real(wmax) .and. rq(2) == real(wmax), '2REAL MAXLOC')
+    dp = (/ dble(-rank), dble(rank) /)
+    call MPI_ALLREDUCE(dp, dq, 1, MPI_2DOUBLE_PRECISION, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+    call chk(dq(1) == dble(1 - nproc) .and. dq(2) == dble(nproc - 1), '2DOUBLE_PRECISION MINLOC')
+  end subroutine pairs
+
+  subroutine rooted()
+    integer :: v(2), dummy(2), all_ranks(0:63)
+    v = rank
+    if (rank == 0) then
+      call MPI_REDUCE(MPI_IN_PLACE, v, 2, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+      call chk(all(v == nproc * (nproc - 1) / 2), 'REDUCE in place')
+    else
+      call MPI_REDUCE(v, dummy, 2, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+    end if
+    all_ranks = -1
+    all_ranks(rank) = rank
+    if (rank == 0) then
+      call MPI_GATHER(MPI_IN_PLACE, 1, MPI_INTEGER, all_ranks, 1, MPI_INTEGER, 0, &
+                      MPI_COMM_WORLD, ierr)
+      do i = 0, nproc - 1
+        call chk(all_ranks(i) == i, 'GATHER in place')
+      end do
+    else
+      call MPI_GATHER(rank, 1, MPI_INTEGER, all_ranks, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    end if
+  end subroutine rooted
+
+  ! row 2 of a 4x5 array (column-major: stride 4) as one vector type
+  subroutine derived()
+    double precision :: a(4, 5)
+    integer :: rowtype, sz
+    integer(kind=MPI_ADDRESS_KIND) :: lb, ext
+    call MPI_TYPE_VECTOR(5, 1, 4, MPI_DOUBLE_PRECISION, rowtype, ierr)
+    call MPI_TYPE_COMMIT(rowtype, ierr)
+    call MPI_TYPE_SIZE(rowtype, sz, ierr)
+    call MPI_TYPE_GET_EXTENT(rowtype, lb, ext, ierr)
+    call chk(sz == 40 .and. lb == 0 .and. ext == 8 * (4 * 4 + 1), 'vector size and extent')
+    a = -1.0d0
+    if (rank == 0) then
+      do j = 1, 5
+        a(2, j) = dble(j) * 1.5d0
+      end do
+    end if
+    call MPI_BCAST(a(2, 1), 1, rowtype, 0, MPI_COMM_WORLD, ierr)
+    do j = 1, 5
+      call chk(a(2, j) == dble(j) * 1.5d0, 'row received')
+      call chk(rank == 0 .or. (a(1, j) == -1.0d0 .and. a(3, j) == -1.0d0), 'outside the row')
+    end do
+    call MPI_TYPE_FREE(rowtype, ierr)
+    call chk(rowtype == MPI_DATATYPE_NULL, 'TYPE_FREE left the handle')
+  end subroutine derived
+
+  subroutine comms()
+    integer :: half, dup, res, hsize, hrank, cart, dims(2), coords(2), src, dst, rlen
+    logical :: periods(2)
+    character(len=MPI_MAX_OBJECT_NAME) :: cname
+    call MPI_COMM_SPLIT(MPI_COMM_WORLD, mod(rank, 2), -rank, half, ierr)
+    call MPI_COMM_SIZE(half, hsize, ierr)
+    call MPI_COMM_RANK(half, hrank, ierr)
+    call chk(hsize == (nproc + 1 - mod(rank, 2)) / 2, 'split size')
+    call chk(hrank == (hsize - 1) - rank / 2, 'split rank (key -rank)')
+    call MPI_COMM_DUP(half, dup, ierr)
+    call MPI_COMM_COMPARE(half, dup, res, ierr)
+    call chk(res == MPI_CONGRUENT, 'dup is congruent')
+    call MPI_COMM_SET_NAME(dup, 'a name with trailing blanks   ', ierr)
+    call MPI_COMM_GET_NAME(dup, cname, rlen, ierr)
+    call chk(cname == 'a name with trailing blanks' .and. rlen == 27, 'comm name')
+    call MPI_COMM_FREE(dup, ierr)
+    call chk(dup == MPI_COMM_NULL, 'COMM_FREE left the handle')
+    call MPI_COMM_FREE(half, ierr)
+    dims = 0
+    call MPI_DIMS_CREATE(nproc, 2, dims, ierr)
+    call chk(dims(1) * dims(2) == nproc, 'DIMS_CREATE')
+    periods = (/ .true., .false. /)
+    call MPI_CART_CREATE(MPI_COMM_WORLD, 2, dims, periods, .false., cart, ierr)
+    call MPI_CART_COORDS(cart, rank, 2, coords, ierr)
+    call chk(coords(1) * dims(2) + coords(2) == rank, 'CART_COORDS')
+    call MPI_CART_SHIFT(cart, 0, 1, src, dst, ierr)
+    call chk(dst == mod(coords(1) + 1, dims(1)) * dims(2) + coords(2), 'CART_SHIFT periodic')
+    call MPI_CART_SHIFT(cart, 1, 1, src, dst, ierr)
+    if (coords(2) == dims(2) - 1) then
+      call chk(dst == MPI_PROC_NULL, 'CART_SHIFT off the open edge')
+    end if
+    call MPI_COMM_FREE(cart, ierr)
+  end subroutine comms
+
+  subroutine onesided()
+    integer :: buf(0:63), win, one
+    integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
+    buf = -1
+    buf(nproc) = 0
+    wsize = 4 * (nproc + 1)
+    call MPI_WIN_CREATE(buf, wsize, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+    call MPI_WIN_FENCE(0, win, ierr)
+    one = 1
+    do r = 0, nproc - 1
+      disp = rank
+      call MPI_PUT(rank, 1, MPI_INTEGER, r, disp, 1, MPI_INTEGER, win, ierr)
+      disp = nproc
+      call MPI_ACCUMULATE(one, 1, MPI_INTEGER, r, disp, 1, MPI_INTEGER, MPI_SUM, win, ierr)
+    end do
+    call MPI_WIN_FENCE(0, win, ierr)
+    do r = 0, nproc - 1
+      call chk(buf(r) == r, 'window after puts')
+    end do
+    call chk(buf(nproc) == nproc, 'window after accumulates')
+    call MPI_WIN_FREE(win, ierr)
+  end subroutine onesided
+end program usempi
