@@ -8,7 +8,7 @@
 
 MPI_Status *mpir_f_status_array(MPI_Fint n)
 {
-    return malloc((size_t)(n > 0 ? n : 1) * sizeof(MPI_Status));
+    return calloc((size_t)(n > 0 ? n : 1), sizeof(MPI_Status));
 }
 
 char *mpir_f_strin(const char *s, size_t len)

@@ -20,6 +20,7 @@
 extern MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_;
 extern MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
 extern MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
+extern MPI_Fint mpi_fortran_unweighted_[1], mpi_fortran_weights_empty_[1];
 
 /* A choice buffer: the addresses of MPI_BOTTOM and MPI_IN_PLACE are C's. */
 static inline void *mpir_f_buf(void *buf)
@@ -29,6 +30,16 @@ static inline void *mpir_f_buf(void *buf)
     if (buf == &mpi_fortran_in_place_)
         return MPI_IN_PLACE;
     return buf;
+}
+
+/* A weights array: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are C's. */
+static inline int *mpir_f_weights(MPI_Fint *w)
+{
+    if (w == mpi_fortran_unweighted_)
+        return MPI_UNWEIGHTED;
+    if (w == mpi_fortran_weights_empty_)
+        return MPI_WEIGHTS_EMPTY;
+    return w;
 }
 
 static inline int mpir_f_ignored(const MPI_Fint *status)
@@ -41,7 +52,8 @@ static inline int mpir_f_statuses_ignored(const MPI_Fint *statuses)
     return statuses == mpi_fortran_statuses_ignore_;
 }
 
-/* n C statuses, NULL when out of memory (n <= 0: one, never used). */
+/* n zeroed C statuses (those a call leaves undefined convert to zeros),
+ * NULL when out of memory (n <= 0: one, never used). */
 MPI_Status *mpir_f_status_array(MPI_Fint n);
 /* A Fortran string without its trailing blanks, NUL-terminated (free it). */
 char *mpir_f_strin(const char *s, size_t len);

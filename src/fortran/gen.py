@@ -73,7 +73,8 @@ sentinels = [  # (Fortran declaration, common block, C symbol, C type)
 
 # ---- C wrappers ----------------------------------------------------------------
 CTYPE = {'int': 'MPI_Fint *', 'h': 'MPI_Fint *', 'aint': 'MPI_Aint *', 'lin': 'MPI_Fint *',
-         'p': 'MPI_Fint *', 'pa': 'MPI_Fint *', 'la': 'MPI_Fint *', 'ap': 'MPI_Aint *', 'lout': 'MPI_Fint *', 'buf': 'void *',
+         'p': 'MPI_Fint *', 'pa': 'MPI_Fint *', 'la': 'MPI_Fint *', 'wts': 'MPI_Fint *',
+         'apa': 'MPI_Aint *', 'ap': 'MPI_Aint *', 'lout': 'MPI_Fint *', 'buf': 'void *',
          'status': 'MPI_Fint *', 'statin': 'MPI_Fint *', 'strin': 'const char *', 'strout': 'char *'}
 
 
@@ -92,7 +93,9 @@ def wrapper(name, ret, args):
             call.append('*%s' % a)
         elif kind == 'lin':
             call.append('*%s != 0' % a)
-        elif kind in ('p', 'pa', 'la', 'ap'):
+        elif kind == 'wts':
+            call.append('mpir_f_weights(%s)' % a)
+        elif kind in ('p', 'pa', 'la', 'ap', 'apa'):
             call.append(a)
         elif kind == 'lout':
             pre.append('int c_%s = 0;' % a)
@@ -206,8 +209,10 @@ def interfaces(prefix):
                 lines.append('      integer :: %s(MPI_STATUS_SIZE)' % a)
             elif kind == 'statuses':
                 lines.append('      integer :: %s(MPI_STATUS_SIZE, *)' % a)
-            elif kind == 'pa':
+            elif kind in ('pa', 'wts'):
                 lines.append('      integer :: %s(*)' % a)
+            elif kind == 'apa':
+                lines.append('      integer(kind=MPI_ADDRESS_KIND) :: %s(*)' % a)
             elif kind == 'la':
                 lines.append('      logical :: %s(*)' % a)
             else:

@@ -6,7 +6,9 @@
 ! MPI_MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION; MPI_REDUCE
 ! and MPI_GATHER with MPI_IN_PLACE at the root; a vector type over a
 ! column of a 2-D array; communicators (split, dup, compare, names) and a
-! Cartesian topology; one-sided MPI_PUT and MPI_ACCUMULATE with fences.
+! Cartesian topology; one-sided MPI_PUT and MPI_ACCUMULATE with fences;
+! MPI_GATHERV, MPI_ISSEND with MPI_TESTALL, info objects, a type's name, and
+! a distributed graph made with MPI_UNWEIGHTED.
 program usempi
   use mpi
   implicit none
@@ -20,6 +22,7 @@ program usempi
   call derived()
   call comms()
   call onesided()
+  call more()
   call MPI_FINALIZE(ierr)
 contains
 
@@ -204,6 +207,15 @@ contains
     end do
     call MPI_TYPE_FREE(rowtype, ierr)
     call chk(rowtype == MPI_DATATYPE_NULL, 'TYPE_FREE left the handle')
+    ! elements 1 and 3 of column 4 by a struct with byte displacements
+    call MPI_TYPE_CREATE_STRUCT(2, (/ 1, 1 /), (/ 0_MPI_ADDRESS_KIND, 16_MPI_ADDRESS_KIND /), &
+                                (/ MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION /), rowtype, ierr)
+    call MPI_TYPE_COMMIT(rowtype, ierr)
+    if (rank == 0) a(:, 4) = (/ 7.0d0, -2.0d0, 9.0d0, -2.0d0 /)
+    if (rank /= 0) a(:, 4) = -2.0d0
+    call MPI_BCAST(a(1, 4), 1, rowtype, 0, MPI_COMM_WORLD, ierr)
+    call chk(all(a(:, 4) == (/ 7.0d0, -2.0d0, 9.0d0, -2.0d0 /)), 'struct type')
+    call MPI_TYPE_FREE(rowtype, ierr)
   end subroutine derived
 
   subroutine comms()
@@ -262,4 +274,61 @@ contains
     call chk(buf(nproc) == nproc, 'window after accumulates')
     call MPI_WIN_FREE(win, ierr)
   end subroutine onesided
+
+  subroutine more()
+    integer :: counts(0:63), displs(0:63), got(0:200), mine(8), reqs(2), sts(MPI_STATUS_SIZE, 2)
+    integer :: info, nkeys, rlen, graph, indeg, outdeg, nb(1), k
+    logical :: done, weighted
+    character(len=MPI_MAX_OBJECT_NAME) :: tname
+    character(len=MPI_MAX_INFO_KEY) :: key
+    ! gatherv: rank r sends r+1 copies of r
+    mine = rank
+    do r = 0, nproc - 1
+      counts(r) = r + 1
+      displs(r) = r * (r + 1) / 2
+    end do
+    got = -1
+    call MPI_GATHERV(mine, rank + 1, MPI_INTEGER, got, counts, displs, MPI_INTEGER, &
+                     nproc - 1, MPI_COMM_WORLD, ierr)
+    if (rank == nproc - 1) then
+      do r = 0, nproc - 1
+        do k = 0, r
+          call chk(got(displs(r) + k) == r, 'GATHERV')
+        end do
+      end do
+    end if
+    ! a synchronous send to myself, completed by TESTALL
+    call MPI_IRECV(got, 1, MPI_INTEGER, rank, 9, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_ISSEND(rank, 1, MPI_INTEGER, rank, 9, MPI_COMM_WORLD, reqs(2), ierr)
+    done = .false.
+    do while (.not. done)
+      call MPI_TESTALL(2, reqs, done, sts, ierr)
+    end do
+    call chk(got(0) == rank .and. sts(MPI_SOURCE, 1) == rank .and. sts(MPI_TAG, 1) == 9, &
+             'TESTALL status')
+    ! info: keys and values as Fortran strings
+    call MPI_INFO_CREATE(info, ierr)
+    call MPI_INFO_SET(info, 'first key  ', 'a value', ierr)
+    call MPI_INFO_SET(info, 'second', 'another', ierr)
+    call MPI_INFO_GET_NKEYS(info, nkeys, ierr)
+    call chk(nkeys == 2, 'INFO_GET_NKEYS')
+    call MPI_INFO_GET_NTHKEY(info, 0, key, ierr)
+    call chk(key == 'first key', 'INFO_GET_NTHKEY')
+    call MPI_INFO_GET_VALUELEN(info, 'second', rlen, done, ierr)
+    call chk(done .and. rlen == 7, 'INFO_GET_VALUELEN')
+    call MPI_INFO_FREE(info, ierr)
+    call chk(info == MPI_INFO_NULL, 'INFO_FREE left the handle')
+    call MPI_TYPE_GET_NAME(MPI_DOUBLE_PRECISION, tname, rlen, ierr)
+    call chk(tname == 'MPI_DOUBLE_PRECISION' .and. rlen == 20, 'TYPE_GET_NAME')
+    ! a ring as a distributed graph, unweighted
+    nb(1) = mod(rank + 1, nproc)
+    k = mod(rank + nproc - 1, nproc)
+    call MPI_DIST_GRAPH_CREATE_ADJACENT(MPI_COMM_WORLD, 1, (/ k /), MPI_UNWEIGHTED, 1, nb, &
+                                        MPI_UNWEIGHTED, MPI_INFO_NULL, .false., graph, ierr)
+    call MPI_DIST_GRAPH_NEIGHBORS_COUNT(graph, indeg, outdeg, weighted, ierr)
+    call chk(indeg == 1 .and. outdeg == 1 .and. .not. weighted, 'dist graph unweighted')
+    call MPI_NEIGHBOR_ALLGATHER(rank, 1, MPI_INTEGER, got, 1, MPI_INTEGER, graph, ierr)
+    call chk(got(0) == k, 'NEIGHBOR_ALLGATHER')
+    call MPI_COMM_FREE(graph, ierr)
+  end subroutine more
 end program usempi
