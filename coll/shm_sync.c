@@ -10,7 +10,8 @@ int coll_shm_get(const mpid_comm *view, coll_shm *s)
 {
     void *base;
     size_t lines = (size_t)(view->size + 1) * COLL_SHM_LINE;
-    int rc = mpid_node_area(view, lines + 2 * (size_t)view->size * COLL_SHM_SLOT, &base);
+    int rc = mpid_node_area(view, lines + 2 * (size_t)view->size * COLL_SHM_SLOT, &base,
+                            &s->copy);
     if (rc != MPI_SUCCESS)
         return rc;
     s->view = view;

@@ -21,6 +21,7 @@ typedef struct coll_shm {
     _Atomic uint32_t *release;   /* the leader's line */
     _Atomic uint32_t *arrive;    /* member i's line: arrive[i * COLL_SHM_STRIDE] */
     char             *slots;     /* 2 x size data slots of COLL_SHM_SLOT bytes */
+    int               copy;      /* members may single-copy (mpid_node_read/write) */
 } coll_shm;
 
 #define COLL_SHM_LINE   64

@@ -211,9 +211,18 @@ int mpid_oversubscribed(void);
  * same memory at once. MPI_ERR_UNSUPPORTED_OPERATION, on every member alike,
  * when the members are not all on this node's shared memory or it cannot be
  * had: the caller then uses messages. Areas last until the communicator is
- * freed (mpid_node_area_release) or MPI_Finalize. */
+ * freed (mpid_node_area_release) or MPI_Finalize. *copy (if not NULL) is
+ * set, alike on every member, when every member can single-copy from the
+ * others (mpid_node_read/write); else the kernel or CLUMPI_SHM_CMA=0
+ * forbids it and data must go through the area. */
 #define MPID_TAG_NODE_AREA (-64)
-int  mpid_node_area(const mpid_comm *view, size_t bytes, void **base);
+int  mpid_node_area(const mpid_comm *view, size_t bytes, void **base, int *copy);
+/* Single copy of len bytes between my memory and that of member `rank` of a
+ * view whose area allowed it (src / dst: an address in that member; the
+ * member itself is a memory move). MPI_SUCCESS, or an error class with a
+ * message when the kernel failed (a member gone). */
+int  mpid_node_read(const mpid_comm *view, int rank, void *dst, const void *src, size_t len);
+int  mpid_node_write(const mpid_comm *view, int rank, void *dst, const void *src, size_t len);
 /* Unmaps the areas of every view with this context (a communicator and its
  * sub-views): its communicator is freed. Local; other members keep theirs
  * until they free it too. */

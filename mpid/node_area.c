@@ -10,6 +10,11 @@
  * the leader ends the share and sends the verdict, so every member gets
  * the memory or every member gets the error (a half-shared area would
  * deadlock the collective using it).
+ * The same exchange settles single copy among the members: each one reads
+ * a word of the leader's memory (the address comes with the key), and the
+ * verdict says whether all of them could, so the collectives choose single
+ * copy or slots alike on every member (the kernel's ptrace policy or
+ * CLUMPI_SHM_CMA=0 may forbid it).
  * The outcome is cached per view (context id and member list) until the
  * communicator is freed or MPI_Finalize, so later calls cost a list walk.
  * Context ids are never reused within a process (src/comm.c), so a freed
@@ -17,8 +22,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
 #include "mpid/mpidi.h"
+#include "src/util/log.h"
 
 typedef struct mpid_node_area {
     struct mpid_node_area *next;
@@ -27,6 +35,7 @@ typedef struct mpid_node_area {
     int      size;
     size_t   bytes;
     void    *base;        /* NULL: the view cannot have one */
+    int      copy;        /* every member can single-copy from the others */
 } node_area;
 
 
@@ -71,13 +80,30 @@ static int xfer(const mpid_comm *v, int peer, int *val, int n, int send)
     return rc;
 }
 
-/* The make / fetch / drop protocol; the area or NULL, alike everywhere. */
-static void *establish(const mpid_comm *v, size_t bytes)
+/* The word members read from the leader to learn whether single copy works. */
+#define PROBE_MAGIC 0x636c756d70694e41ULL
+static const volatile uint64_t probe_word = PROBE_MAGIC;
+
+/* Bit 1 of a member's answer and of the verdict: single copy works. */
+#define VERDICT_COPY 2
+
+static int probe_leader(const mpid_comm *v, uint64_t addr)
+{
+    uint64_t got = 0;
+    return mpid_node_read(v, 0, &got, (const void *)(uintptr_t)addr, sizeof got) ==
+               MPI_SUCCESS && got == PROBE_MAGIC;
+}
+
+/* The make / fetch / drop protocol; the area or NULL, alike everywhere,
+ * and in *copy whether every member can single-copy from the leader. */
+static void *establish(const mpid_comm *v, size_t bytes, int *copy)
 {
     const mpid_chan_area *ar = mpid_node_chan->area;
+    *copy = 0;
     int rc = MPI_SUCCESS;
     void *base = NULL, *share = NULL;
-    struct { int ok, pad; uint64_t key[2]; } m = { .ok = 1 };
+    struct { int ok, pad; uint64_t key[2], probe; } m = {
+        .ok = 1, .probe = (uintptr_t)&probe_word };
     const int nm = (int)(sizeof m / sizeof(int));
     /* Every member sees the same routes: a view that spans nodes fails
      * everywhere without a message. (Sub-views of one communicator share
@@ -94,22 +120,30 @@ static void *establish(const mpid_comm *v, size_t bytes)
         if (rc == MPI_SUCCESS && m.ok && ar->serve(share, v->size - 1) != 0)
             m.ok = 0;
         ar->drop(share);
-        int ok = m.ok;
+        int ok = m.ok, cp = VERDICT_COPY;
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++) {
             int theirs = 0;
             rc = xfer(v, i, &theirs, 1, 0);
-            ok = ok && theirs;
+            ok = ok && (theirs & 1);
+            cp &= theirs;
         }
+        int verdict = ok ? 1 | cp : 0;
         for (int i = 1; i < v->size && rc == MPI_SUCCESS; i++)
-            rc = xfer(v, i, &ok, 1, 1);
+            rc = xfer(v, i, &verdict, 1, 1);
         m.ok = ok;
+        *copy = ok && cp;
     } else {
         rc = xfer(v, 0, &m.ok, nm, 0);
         int mine = rc == MPI_SUCCESS && m.ok && (base = ar->fetch(m.key, bytes)) != NULL;
+        if (mine && probe_leader(v, m.probe))
+            mine |= VERDICT_COPY;
         if (rc == MPI_SUCCESS)
             rc = xfer(v, 0, &mine, 1, 1);
+        int verdict = 0;
         if (rc == MPI_SUCCESS)
-            rc = xfer(v, 0, &m.ok, 1, 0);
+            rc = xfer(v, 0, &verdict, 1, 0);
+        m.ok = verdict & 1;
+        *copy = m.ok && (verdict & VERDICT_COPY);
     }
     if ((rc != MPI_SUCCESS || !m.ok) && base) {
         ar->unmap(base, bytes);
@@ -118,13 +152,15 @@ static void *establish(const mpid_comm *v, size_t bytes)
     return base;
 }
 
-int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
+int mpid_node_area(const mpid_comm *view, size_t bytes, void **base, int *copy)
 {
     uint64_t h = members_hash(view);
     for (node_area *a = mpid_st.areas; a; a = a->next)
         if (a->ctx == view->context_id && a->members == h && a->size == view->size &&
             a->bytes == bytes) {
             *base = a->base;
+            if (copy)
+                *copy = a->copy;
             return a->base ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_OPERATION;
         }
     node_area *a = calloc(1, sizeof *a);
@@ -134,10 +170,12 @@ int mpid_node_area(const mpid_comm *view, size_t bytes, void **base)
     a->members = h;
     a->size = view->size;
     a->bytes = bytes;
-    a->base = view->size > 1 ? establish(view, bytes) : NULL;
+    a->base = view->size > 1 ? establish(view, bytes, &a->copy) : NULL;
     a->next = mpid_st.areas;
     mpid_st.areas = a;
     *base = a->base;
+    if (copy)
+        *copy = a->copy;
     return a->base ? MPI_SUCCESS : MPI_ERR_UNSUPPORTED_OPERATION;
 }
 
@@ -146,6 +184,45 @@ void mpid_node_wake(const mpid_comm *view, int rank)
     int w = view->world_ranks[rank];
     if (w != mpid_st.world_rank && mpid_node_chan->wake)
         mpid_node_chan->wake(w);
+}
+
+/* One single copy between my memory and member `rank`'s (write: mine to
+ * theirs), all of len bytes or an error. */
+static int node_copy(const mpid_comm *view, int rank, void *mine, const void *theirs,
+                     size_t len, int write)
+{
+    if (len == 0)
+        return MPI_SUCCESS;
+    int w = view->world_ranks[rank];
+    if (w == mpid_st.world_rank) {
+        if (write)
+            memmove((void *)(uintptr_t)theirs, mine, len);
+        else
+            memmove(mine, theirs, len);
+        return MPI_SUCCESS;
+    }
+    const mpid_chan_copy *cp = mpid_node_chan->copy;
+    if (!cp || !cp->read || (write && !cp->write))
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    struct iovec l = { mine, len }, r = { (void *)(uintptr_t)theirs, len };
+    ssize_t n = write ? cp->write(w, &l, 1, &r, 1) : cp->read(w, &l, 1, &r, 1);
+    if (n == (ssize_t)len)
+        return MPI_SUCCESS;
+    if (n == -ENOTSUP || n == -EPERM)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    cu_warn("single copy %s member %d of a node area (world rank %d) failed: %s",
+             write ? "to" : "from", rank, w, n < 0 ? strerror((int)-n) : "short transfer");
+    return MPI_ERR_OTHER;
+}
+
+int mpid_node_read(const mpid_comm *view, int rank, void *dst, const void *src, size_t len)
+{
+    return node_copy(view, rank, dst, src, len, 0);
+}
+
+int mpid_node_write(const mpid_comm *view, int rank, void *dst, const void *src, size_t len)
+{
+    return node_copy(view, rank, (void *)(uintptr_t)src, dst, len, 1);
 }
 
 /* Drops the areas of context ctx, or all of them (all != 0). */
