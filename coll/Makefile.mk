@@ -3,7 +3,9 @@
 libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h coll/select.c \
 	coll/coll_util.c coll/scratch.c coll/hier.c coll/internal.c \
 	coll/barrier_dissemination.c coll/barrier_binomial.c coll/barrier_hier.c \
-	coll/shm_sync.h coll/shm_sync.c coll/barrier_shm.c \
+	coll/shm_sync.h coll/shm_sync.c coll/shm_reduce.c coll/barrier_shm.c \
+	coll/gather_shm.c coll/scatter_shm.c coll/allgather_shm.c coll/alltoall_shm.c \
+	coll/reduce_shm.c \
 	coll/bcast_binomial.c coll/bcast_binary.c coll/bcast_knomial.c coll/bcast_flat.c \
 	coll/bcast_scatter_allgather.c coll/bcast_hier.c coll/bcast_shm.c \
 	coll/gather_binomial.c coll/gather_linear.c \

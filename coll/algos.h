@@ -77,20 +77,21 @@ coll_barrier_fn coll_barrier_dissemination, coll_barrier_binomial, coll_barrier_
                 coll_barrier_shm;
 coll_bcast_fn   coll_bcast_binomial, coll_bcast_binary, coll_bcast_knomial, coll_bcast_flat,
                 coll_bcast_scatter_allgather, coll_bcast_hier, coll_bcast_shm;
-coll_gather_fn  coll_gather_binomial, coll_gather_linear;
-coll_scatter_fn coll_scatter_binomial, coll_scatter_linear;
+coll_gather_fn  coll_gather_binomial, coll_gather_linear, coll_gather_shm;
+coll_scatter_fn coll_scatter_binomial, coll_scatter_linear, coll_scatter_shm;
 coll_gatherv_fn  coll_gatherv_linear;
 coll_scatterv_fn coll_scatterv_linear;
 coll_allgather_fn coll_allgather_ring, coll_allgather_recdbl, coll_allgather_bruck,
-                  coll_allgather_hier;
+                  coll_allgather_hier, coll_allgather_shm;
 coll_allgatherv_fn coll_allgatherv_ring;
-coll_alltoall_fn  coll_alltoall_pairwise, coll_alltoall_bruck, coll_alltoall_linear;
+coll_alltoall_fn  coll_alltoall_pairwise, coll_alltoall_bruck, coll_alltoall_linear,
+                  coll_alltoall_shm;
 coll_alltoallv_fn coll_alltoallv_linear;
 coll_alltoallw_fn coll_alltoallw_linear;
 
 /* ---- reductions (coll/reduce_*.c, allreduce_*.c, ...) ------------------ */
 coll_reduce_fn    coll_reduce_binomial, coll_reduce_binary, coll_reduce_rabenseifner,
-                  coll_reduce_hier;
+                  coll_reduce_hier, coll_reduce_shm;
 coll_allreduce_fn coll_allreduce_recdbl, coll_allreduce_ring, coll_allreduce_rabenseifner,
                   coll_allreduce_reduce_bcast, coll_allreduce_hier, coll_allreduce_shm;
 coll_reduce_scatter_fn       coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv;

@@ -7,38 +7,42 @@
  * One store and p - 1 small reductions per rank, no leader and no message:
  * on oversubscribed cores a rank needs its core once to arrive and once to
  * finish (the last to arrive finishes at once), where recursive doubling
- * needs the partner of each of log2 p rounds scheduled in turn. Otherwise
- * (other nodes, larger vectors, other types) recursive doubling runs.
+ * needs the partner of each of log2 p rounds scheduled in turn.
+ * Larger vectors, with single copy: the reduction is split across the
+ * ranks (coll/shm_reduce.c): each combines one slice of every vector, read
+ * by single copy, and writes it into every rank's result; two rounds of
+ * flags, and each core combines 1/p of the vector.
+ * Otherwise (other nodes, other types, no single copy) recursive doubling
+ * runs, or the ring for vectors above a slot.
  */
 #include <string.h>
 #include "coll/shm_sync.h"
-
-/* The shm path applies; alike on every rank (same count, type and comm). */
-static int fits(const mpid_comm *comm, size_t count, const cu_dtype *dt, coll_shm *s, int *rc)
-{
-    *rc = MPI_SUCCESS;
-    if (!cu_dtype_is_contig(dt) || dt->size * count > COLL_SHM_SLOT)
-        return 0;
-    *rc = coll_shm_get(comm, s);
-    if (*rc == MPI_ERR_UNSUPPORTED_OPERATION)
-        *rc = MPI_SUCCESS;
-    else if (*rc == MPI_SUCCESS)
-        return 1;
-    return 0;
-}
 
 int coll_allreduce_shm(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                        const coll_op *op, const mpid_comm *comm)
 {
     coll_shm s;
-    int rc = MPI_SUCCESS;
-    if (comm->size <= 1 || count == 0 || !fits(comm, count, dt, &s, &rc))
-        return rc != MPI_SUCCESS ? rc : coll_allreduce_recdbl(sbuf, rbuf, count, dt, op, comm);
-    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     size_t n = dt->size * count;
+    int rc = cu_dtype_is_contig(dt) ? coll_shm_open(comm, n, &s) : MPI_ERR_UNSUPPORTED_OPERATION;
+    if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
+        return n <= COLL_SHM_SLOT || !op->commute
+                   ? coll_allreduce_recdbl(sbuf, rbuf, count, dt, op, comm)
+                   : coll_allreduce_ring(sbuf, rbuf, count, dt, op, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    const void *mine = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     ptrdiff_t lb = dt->true_lb;   /* contiguous: the data starts at buf + lb */
     int p = comm->size;
     uint32_t e = coll_shm_next(&s);
+    if (n > COLL_SHM_SLOT) {
+        coll_shm_put_operands(coll_shm_slot_to_write(&s, e), (const char *)mine + lb,
+                              (char *)rbuf + lb);
+        coll_shm_arrive_all(&s);
+        coll_shm_wait_all(&s, e);
+        rc = coll_shm_reduce_slice(&s, e, count, dt, op, -1);
+        coll_shm_fence(&s);
+        return rc;
+    }
     memcpy(coll_shm_slot_to_write(&s, e), (const char *)mine + lb, n);
     coll_shm_arrive_all(&s);
     coll_shm_wait_all(&s, e);

@@ -1,12 +1,41 @@
 /*
- * bcast_shm.c — broadcast through the communicator's node area, for
- * messages up to one slot (COLL_SHM_SLOT bytes, packed): the root packs the
- * message into its slot and stores its round number; every other rank waits
- * for that number and unpacks. One store and one copy each, no leader and
- * no message. Otherwise (other nodes, larger messages) the binomial tree
- * runs.
+ * bcast_shm.c — broadcast through the communicator's node area.
+ * Up to one slot (COLL_SHM_SLOT bytes, packed): the root packs the message
+ * into its slot and stores its round number; every other rank waits for
+ * that number and unpacks. One store and one copy each, no message.
+ * Larger: the root publishes the address of its (packed) message and every
+ * other rank reads it once, straight into its buffer, by single copy
+ * (mpid_node_read), all at once; the root leaves when all have read. Each
+ * byte is copied once per receiver, with no staging and no pipeline of
+ * forwarding hops (a tree would copy it twice per hop, through slots, as
+ * Open MPI's xhc and MPICH's release/gather do; single copy is what their
+ * large-message forms use too, but behind a tree of leaders). Without
+ * single copy, or off one node's shared memory, the binomial tree runs
+ * (the scatter+allgather one for large messages).
  */
 #include "coll/shm_sync.h"
+
+static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, coll_shm *s)
+{
+    const mpid_comm *comm = s->view;
+    coll_bytes b;
+    int rc = coll_bytes_get(&b, buf, count, dt, comm->rank == root);
+    if (rc != MPI_SUCCESS)
+        return rc;   /* same n everywhere: a failed allocation is local, the job aborts */
+    uint32_t e = coll_shm_next(s);
+    if (comm->rank == root) {
+        coll_shm_put_addr(coll_shm_slot_to_write(s, e), b.p);
+        coll_shm_arrive_all(s);
+        coll_shm_wait_all(s, e);   /* everyone has read b.p */
+    } else {
+        coll_shm_wait_line(s, root, e);
+        rc = mpid_node_read(comm, root, b.p, coll_shm_addr(s, e, root), b.n);
+        coll_shm_arrive(s);
+        mpid_node_wake(comm, root);
+    }
+    coll_bytes_put(&b, buf, count, dt, comm->rank != root && rc == MPI_SUCCESS);
+    return rc;
+}
 
 int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
                    const mpid_comm *comm)
@@ -15,11 +44,14 @@ int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
     if (comm->size <= 1 || n == 0)
         return MPI_SUCCESS;
     coll_shm s;
-    int rc = n <= COLL_SHM_SLOT ? coll_shm_get(comm, &s) : MPI_ERR_UNSUPPORTED_OPERATION;
+    int rc = coll_shm_open(comm, n, &s);
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
-        return coll_bcast_binomial(buf, count, dt, root, comm);
+        return n <= COLL_SHM_SLOT ? coll_bcast_binomial(buf, count, dt, root, comm)
+                                  : coll_bcast_scatter_allgather(buf, count, dt, root, comm);
     if (rc != MPI_SUCCESS)
         return rc;
+    if (n > COLL_SHM_SLOT)
+        return bcast_copy(buf, count, dt, root, &s);
     uint32_t e = coll_shm_next(&s);
     if (comm->rank == root) {
         coll_copy(buf, count, dt, coll_shm_slot_to_write(&s, e), n, coll_byte());

@@ -77,6 +77,7 @@ static const coll_rule bcast_rules[] = {
 static const coll_algo gather_algos[] = {
     { "binomial", F(coll_gather_binomial), 0 },
     { "linear", F(coll_gather_linear), 0 },
+    { "shm", F(coll_gather_shm), 0 },   /* slots, or writes into the root (coll/gather_shm.c) */
 };
 static const coll_rule gather_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
@@ -93,6 +94,7 @@ static const coll_rule gatherv_rules[] = {
 static const coll_algo scatter_algos[] = {
     { "binomial", F(coll_scatter_binomial), 0 },
     { "linear", F(coll_scatter_linear), 0 },
+    { "shm", F(coll_scatter_shm), 0 },   /* slots, or reads from the root */
 };
 static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
@@ -111,6 +113,7 @@ static const coll_algo allgather_algos[] = {
     { "recdbl", F(coll_allgather_recdbl), 0 },
     { "bruck", F(coll_allgather_bruck), 0 },
     { "hier", F(coll_allgather_hier), 0 },
+    { "shm", F(coll_allgather_shm), 0 },   /* slots, or single copy (coll/allgather_shm.c) */
 };
 static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
     { 262144, ALL, 2, 0, "hier" },
@@ -130,6 +133,7 @@ static const coll_algo alltoall_algos[] = {
     { "pairwise", F(coll_alltoall_pairwise), 0 },
     { "bruck", F(coll_alltoall_bruck), 0 },
     { "linear", F(coll_alltoall_linear), 0 },
+    { "shm", F(coll_alltoall_shm), 0 },   /* slots, or single copy (coll/alltoall_shm.c) */
 };
 static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, 2, 1, 0, "linear" },
@@ -171,6 +175,7 @@ static const coll_algo reduce_algos[] = {
     { "binary", F(coll_reduce_binary), O },
     { "rabenseifner", F(coll_reduce_rabenseifner), 0 },
     { "hier", F(coll_reduce_hier), 0 },
+    { "shm", F(coll_reduce_shm), O },   /* slots, or split across the node (coll/reduce_shm.c) */
     /* combined in the NI agents (coll/reduce_ni.c, CLUMPI_NET=agent) */
     { "ni-binary", F(coll_reduce_ni_binary), 0 },
     { "ni-binomial", F(coll_reduce_ni_binomial), 0 },

@@ -21,6 +21,27 @@ int coll_shm_get(const mpid_comm *view, coll_shm *s)
     return MPI_SUCCESS;
 }
 
+int coll_shm_open(const mpid_comm *view, size_t bytes, coll_shm *s)
+{
+    if (view->size <= 1 || bytes == 0)
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    int rc = coll_shm_get(view, s);
+    return rc == MPI_SUCCESS && bytes > COLL_SHM_SLOT && !s->copy
+               ? MPI_ERR_UNSUPPORTED_OPERATION
+               : rc;
+}
+
+int coll_shm_read_typed(coll_shm *s, int i, const char *src, size_t n, void *buf,
+                        size_t count, const cu_dtype *dt)
+{
+    coll_bytes b;
+    int rc = coll_bytes_get(&b, buf, count, dt, 0);
+    if (rc == MPI_SUCCESS)
+        rc = mpid_node_read(s->view, i, b.p, src, n);
+    coll_bytes_put(&b, buf, count, dt, rc == MPI_SUCCESS);
+    return rc;
+}
+
 /* The areas live as long as the communicator (views share its context). */
 void coll_comm_free(const mpid_comm *comm)
 {
@@ -85,6 +106,11 @@ static void wait_all_from(coll_shm *s, uint32_t e, int first)
 void coll_shm_wait_all(coll_shm *s, uint32_t e)
 {
     wait_all_from(s, e, 0);
+}
+
+void coll_shm_fence(coll_shm *s)
+{
+    wait_all_from(s, coll_shm_arrive_all(s), 0);
 }
 
 char *coll_shm_slot_to_write(coll_shm *s, uint32_t e)

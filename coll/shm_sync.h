@@ -14,6 +14,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 #include "coll/coll_impl.h"
 
 typedef struct coll_shm {
@@ -55,6 +56,39 @@ static inline char *coll_shm_slot(const coll_shm *s, uint32_t e, int i)
 {
     return s->slots + ((size_t)(e & 1) * (size_t)s->view->size + (size_t)i) * COLL_SHM_SLOT;
 }
+/* The single-copy forms: a member publishes the address of its data (in
+ * its own memory) at the start of its slot of round e; peers read it there
+ * once it has arrived in round e. */
+static inline void coll_shm_put_addr(char *slot, const void *p)
+{
+    memcpy(slot, &p, sizeof p);
+}
+static inline char *coll_shm_addr(const coll_shm *s, uint32_t e, int i)
+{
+    char *p;
+    memcpy(&p, coll_shm_slot(s, e, i), sizeof p);
+    return p;
+}
+/* The view's area for a form that moves `bytes` through a slot (up to
+ * COLL_SHM_SLOT) or by single copy (above): MPI_ERR_UNSUPPORTED_OPERATION,
+ * alike on every member, when there is nothing to do that way (one rank,
+ * no bytes, not one node's shared memory, no single copy above a slot):
+ * the caller runs a message algorithm. */
+int coll_shm_open(const mpid_comm *view, size_t bytes, coll_shm *s);
+/* Arrives in the next round, waking everyone, and waits for all. */
+void coll_shm_fence(coll_shm *s);
+/* The split reduction (coll/shm_reduce.c): each member publishes in its
+ * slot the data start of its operand and of its result buffer (NULL: it
+ * wants none), arrives, and once all have, combines its slice of count
+ * elements of contiguous dt and writes it to member root (root < 0: to
+ * all). A fence must follow before anyone reuses its buffers. */
+void coll_shm_put_operands(char *slot, const void *operand, void *result);
+int  coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
+                           const coll_op *op, int root);
+/* Single copy of n packed bytes at src in member i into buf (count
+ * elements of dt), through a bounce copy when dt is not contiguous. */
+int coll_shm_read_typed(coll_shm *s, int i, const char *src, size_t n, void *buf,
+                        size_t count, const cu_dtype *dt);
 /* My data slot of round e, to write: waits until every member is past
  * round e - 2, the last one that used it. */
 char *coll_shm_slot_to_write(coll_shm *s, uint32_t e);

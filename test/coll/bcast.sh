@@ -9,7 +9,7 @@ d=$(dirname "$0")
 v="default binomial binary binary,CLUMPI_COLL_SEGSIZE=1023,COLL_BIG=0"
 v="$v binary,CLUMPI_COLL_SEGSIZE=1025,COLL_BIG=0"
 v="$v knomial knomial,CLUMPI_COLL_KNOMIAL_K=3 knomial,CLUMPI_COLL_KNOMIAL_K=2 flat"
-v="$v scatter_allgather hier shm"
+v="$v scatter_allgather hier shm shm,CLUMPI_SHM_CMA=0"
 if [ "${COLL_LONG:-0}" != 0 ]; then
     v=$("$d/zip-variants" BCAST "$v" BARRIER "$("$d/barrier.sh" --variants)") || exit
 fi

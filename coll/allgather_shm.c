@@ -1,0 +1,55 @@
+/*
+ * allgather_shm.c — allgather through the communicator's node area.
+ * Blocks up to one slot: each rank packs its block into its slot and
+ * arrives, and once all have, unpacks every slot. No message; one round.
+ * Larger, with single copy: each rank publishes the address of its
+ * (packed) block and, once all have, reads every other block straight into
+ * its receive buffer (mpid_node_read); a second round keeps the blocks
+ * until everyone has read them. Every core copies its own p - 1 blocks at
+ * once, where the ring needs p - 1 steps each waiting for a neighbour.
+ * Otherwise (no area, no single copy) the ring runs.
+ */
+#include "coll/shm_sync.h"
+
+int coll_allgather_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
+                       size_t rcount, const cu_dtype *rdt, const mpid_comm *comm)
+{
+    int me = comm->rank, p = comm->size;
+    size_t blk = cu_dtype_bytes(rdt, rcount);
+    coll_shm s;
+    int rc = coll_shm_open(comm, blk, &s);
+    if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
+        return coll_allgather_ring(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    char *mine = coll_blk(rbuf, NULL, rcount, me, rdt);
+    if (sbuf != MPI_IN_PLACE)
+        rc = coll_copy(sbuf, scount, sdt, mine, rcount, rdt);
+    uint32_t e = coll_shm_next(&s);
+    if (blk <= COLL_SHM_SLOT) {
+        int rc2 = coll_copy(mine, rcount, rdt, coll_shm_slot_to_write(&s, e), blk, coll_byte());
+        rc = rc != MPI_SUCCESS ? rc : rc2;
+        coll_shm_arrive_all(&s);
+        coll_shm_wait_all(&s, e);
+        for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
+            if (i != me)
+                rc = coll_copy(coll_shm_slot(&s, e, i), blk, coll_byte(),
+                               coll_blk(rbuf, NULL, rcount, i, rdt), rcount, rdt);
+        return rc;
+    }
+    coll_bytes b;
+    int rc2 = coll_bytes_get(&b, mine, rcount, rdt, 1);
+    if (rc2 != MPI_SUCCESS)
+        return rc2;   /* a local allocation failure: the job aborts */
+    coll_shm_put_addr(coll_shm_slot_to_write(&s, e), b.p);
+    coll_shm_arrive_all(&s);
+    coll_shm_wait_all(&s, e);
+    for (int k = 1; k < p && rc == MPI_SUCCESS; k++) {
+        int i = (me + k) % p;   /* staggered: the readers of one block spread out */
+        rc = coll_shm_read_typed(&s, i, coll_shm_addr(&s, e, i), blk,
+                                 coll_blk(rbuf, NULL, rcount, i, rdt), rcount, rdt);
+    }
+    coll_shm_fence(&s);
+    coll_bytes_put(&b, NULL, 0, rdt, 0);
+    return rc;
+}

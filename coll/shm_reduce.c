@@ -1,0 +1,67 @@
+/*
+ * shm_reduce.c — a reduction split across the ranks of a node: in round e
+ * every member has published the address of its operand (a contiguous
+ * vector) and of its result buffer; member k combines slice k of all the
+ * operands, in rank order, reading the peers' slices by single copy in
+ * chunks that stay in cache, and writes the slice of the result to the
+ * members that want it. Every core combines 1/p of the vector and each
+ * byte of an operand crosses once; a reduction tree makes one core combine
+ * all of it at its root (Open MPI's han and xhc reduce on the leader, UCC's
+ * shared-memory team splits only above its own thresholds).
+ * Slice k of an operand is read only by member k, and slice k of a result
+ * written only by member k once it has read slice k of every operand, so
+ * in-place buffers need no copy.
+ */
+#include <stdlib.h>
+#include "coll/shm_sync.h"
+
+#define CHUNK 32768   /* bytes combined at a time */
+
+/* Slice k of count elements among p: [lo, hi). */
+static void slice(size_t count, int p, int k, size_t *lo, size_t *hi)
+{
+    *lo = count / (size_t)p * (size_t)k + ((size_t)k < count % (size_t)p ? (size_t)k
+                                                                          : count % (size_t)p);
+    *hi = *lo + count / (size_t)p + ((size_t)k < count % (size_t)p);
+}
+
+int coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
+                          const coll_op *op, int root)
+{
+    const mpid_comm *v = s->view;
+    int p = v->size, me = v->rank, rc = MPI_SUCCESS;
+    size_t lo, hi, sz = dt->size;
+    ptrdiff_t lb = dt->true_lb;
+    slice(count, p, me, &lo, &hi);
+    size_t step = CHUNK / sz ? CHUNK / sz : 1, n = hi - lo;
+    if (n == 0)
+        return MPI_SUCCESS;
+    char *acc = malloc(2 * (step < n ? step : n) * sz);
+    if (!acc)
+        return MPI_ERR_NO_MEM;
+    char *in = acc + (step < n ? step : n) * sz;
+    for (size_t c = lo; c < hi && rc == MPI_SUCCESS; c += step) {
+        size_t m = hi - c < step ? hi - c : step, off = c * sz;
+        /* x0 op (x1 op (... op x(p-1))), right to left as the slot form */
+        rc = mpid_node_read(v, p - 1, acc, coll_shm_addr(s, e, p - 1) + off, m * sz);
+        for (int i = p - 2; i >= 0 && rc == MPI_SUCCESS; i--) {
+            rc = mpid_node_read(v, i, in, coll_shm_addr(s, e, i) + off, m * sz);
+            if (rc == MPI_SUCCESS)
+                coll_op_apply(op, in - lb, acc - lb, m, dt);
+        }
+        for (int i = 0; i < p && rc == MPI_SUCCESS; i++) {
+            char *to;
+            memcpy(&to, coll_shm_slot(s, e, i) + sizeof to, sizeof to);
+            if ((root < 0 || i == root) && to)
+                rc = mpid_node_write(v, i, to + off, acc, m * sz);
+        }
+    }
+    free(acc);
+    return rc;
+}
+
+void coll_shm_put_operands(char *slot, const void *operand, void *result)
+{
+    coll_shm_put_addr(slot, operand);
+    memcpy(slot + sizeof operand, &result, sizeof result);
+}
