@@ -1,9 +1,11 @@
 /* Run by crash.sh (no "np" line: not run on its own).
  *
- * usage: crash MODE [VICTIM]
+ * usage: crash MODE [VICTIM [coll]]
  * Every rank starts, a token goes once round the ring (so all are up), then
  * rank VICTIM (default: the last) ends badly according to MODE while the
- * others block in MPI_Recv forever:
+ * others block in MPI_Recv forever (with "coll": after one allreduce of
+ * 1 MiB together, in a second one, whose shm form waits on flags in the
+ * node area, not on a message):
  *   abort   MPI_Abort(MPI_COMM_WORLD, 3)
  *   segv    raise(SIGSEGV)
  *   exit    exit(5) without MPI_Finalize
@@ -44,6 +46,10 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 0;
     }
+    int coll = argc > 3 && !strcmp(argv[3], "coll");
+    static double v[1 << 17], r[1 << 17];   /* 1 MiB */
+    if (coll)
+        MPI_Allreduce(v, r, 1 << 17, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     MPI_Comm self_only;
     MPI_Comm_split(MPI_COMM_WORLD, rank == victim, 0, &self_only);
     if (rank == victim) {
@@ -63,8 +69,11 @@ int main(int argc, char **argv)
         return 2;
     }
     int x;
-    MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    fprintf(stderr, "crash: rank %d received a message nobody sent\n", rank);
+    if (coll)
+        MPI_Allreduce(v, r, 1 << 17, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    else
+        MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    fprintf(stderr, "crash: rank %d got past a rank that died\n", rank);
     MPI_Finalize();
     return 1;
 }

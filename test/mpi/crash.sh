@@ -10,6 +10,8 @@
 # documents it: exactly one line from mpirun, naming the rank and the cause
 # (the signal, MPI_Abort, the status, the missing MPI_Finalize), and the exit
 # status it documents (the abort code, the rank's status, 128+signal).
+# The "coll" runs kill the victim while the others wait in a shared-memory
+# allreduce (flags in the node area, no message to fail on).
 here=$(dirname "$0")
 . "$here/mpirun-env.sh"
 bin=${MPI_TEST_BINDIR:-./test/mpi}/crash
@@ -31,20 +33,21 @@ fail() { echo "FAIL crash: $*"; fails=$((fails + 1)); }
 for spec in "abort 2 1|MPI_Abort|3" "abort 4 0|MPI_Abort|3" "abort 8 3|MPI_Abort|3" \
             "abortsub 3 1|MPI_Abort|4" "segv 2 0|signal 11|139" "segv 4 3|signal 11|139" \
             "kill 3 1|signal 9|137" "exit 2 1|status 5|5" "exit 4 0|status 5|5" \
-            "exit0 3 2|MPI_Finalize|"; do
+            "exit0 3 2|MPI_Finalize|" "kill 4 2 coll|signal 9|137" \
+            "segv 3 0 coll|signal 11|139" "exit 5 4 coll|status 5|5"; do
     cause=$(echo "$spec" | cut -d'|' -f2)
     want_rc=$(echo "$spec" | cut -d'|' -f3)
     set -- $(echo "$spec" | cut -d'|' -f1)
-    mode=$1 np=$2 victim=$3
+    mode=$1 np=$2 victim=$3 where=${4:-}
     [ "$sanitized" = yes ] && [ "$mode" = segv ] && cause= want_rc=
     before=$(shm_list)
     start=$(date +%s.%N)
-    timeout -k 5 60 "$MPIRUN" $MPIRUN_FLAGS -n "$np" --timeout 50 "$bin" "$mode" "$victim" \
-        </dev/null >"$out" 2>&1
+    CLUMPI_COLL_ALLREDUCE=shm timeout -k 5 60 "$MPIRUN" $MPIRUN_FLAGS -n "$np" --timeout 50 \
+        "$bin" "$mode" "$victim" $where </dev/null >"$out" 2>&1
     rc=$?
     end=$(date +%s.%N)
     secs=$(echo "$end $start" | awk '{printf "%.2f", $1 - $2}')
-    echo "== $mode, $np ranks, victim $victim: exit $rc after ${secs}s:"
+    echo "== $mode, $np ranks, victim $victim${where:+ in $where}: exit $rc after ${secs}s:"
     sed 's/^/   | /' "$out" | head -n 20
     [ $rc -ne 0 ] || fail "$mode/$np/$victim: mpirun exited 0"
     awk -v s="$secs" -v l="$limit" 'BEGIN { exit !(s > l) }' &&
