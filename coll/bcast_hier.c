@@ -2,10 +2,11 @@
  * bcast_hier.c — hierarchical broadcast: the root hands the message to its
  * node's leader (when it is not the leader), the leaders broadcast among
  * themselves (binomial over nodes), then every leader broadcasts inside its
- * node (binomial over the node's ranks). Each byte crosses between nodes
+ * node (the node area's shm broadcast, coll/bcast_shm.c, where the node's
+ * ranks share memory; binomial otherwise). Each byte crosses between nodes
  * once per node rather than once per rank.
  */
-#include "coll/coll_impl.h"
+#include "coll/shm_sync.h"
 
 int coll_bcast_hier(void *buf, size_t count, const cu_dtype *dt, int root,
                     const mpid_comm *comm)
@@ -32,7 +33,7 @@ int coll_bcast_hier(void *buf, size_t count, const cu_dtype *dt, int root,
     if (rc == MPI_SUCCESS && h.lead.rank >= 0 && h.lead.size > 1)
         rc = coll_bcast_binomial_tag(buf, count, dt, rnode, &h.lead, COLL_TAG_HIER_LEAD);
     if (rc == MPI_SUCCESS && h.node.size > 1)
-        rc = coll_bcast_binomial_tag(buf, count, dt, 0, &h.node, COLL_TAG_HIER_NODE);
+        rc = coll_bcast_shm_tag(buf, count, dt, 0, &h.node, COLL_TAG_HIER_NODE);
     coll_hier_free(&h);
     return rc;
 }

@@ -11,7 +11,8 @@
  * Open MPI's xhc and MPICH's release/gather do; single copy is what their
  * large-message forms use too, but behind a tree of leaders). Without
  * single copy, or off one node's shared memory, the binomial tree runs
- * (the scatter+allgather one for large messages).
+ * (the scatter+allgather one for large messages). The hierarchical
+ * algorithms run it as their node phase (coll_bcast_shm_tag).
  */
 #include "coll/shm_sync.h"
 
@@ -37,14 +38,18 @@ static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, col
     return rc;
 }
 
-int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
-                   const mpid_comm *comm)
+/* tag: the binomial tree's when the view has no area (0: the plain
+ * algorithms' choice). */
+static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
+                     const mpid_comm *comm, int tag)
 {
     size_t n = cu_dtype_bytes(dt, count);
     if (comm->size <= 1 || n == 0)
         return MPI_SUCCESS;
     coll_shm s;
     int rc = coll_shm_open(comm, n, &s);
+    if (rc == MPI_ERR_UNSUPPORTED_OPERATION && tag)
+        return coll_bcast_binomial_tag(buf, count, dt, root, comm, tag);
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
         return n <= COLL_SHM_SLOT ? coll_bcast_binomial(buf, count, dt, root, comm)
                                   : coll_bcast_scatter_allgather(buf, count, dt, root, comm);
@@ -64,4 +69,16 @@ int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
     coll_shm_arrive(&s);
     coll_shm_wait_line(&s, root, e);
     return coll_copy(coll_shm_slot(&s, e, root), n, coll_byte(), buf, count, dt);
+}
+
+int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
+                   const mpid_comm *comm)
+{
+    return bcast_shm(buf, count, dt, root, comm, 0);
+}
+
+int coll_bcast_shm_tag(void *buf, size_t count, const cu_dtype *dt, int root,
+                       const mpid_comm *view, int tag)
+{
+    return bcast_shm(buf, count, dt, root, view, tag);
 }

@@ -1,10 +1,12 @@
 /*
  * reduce_hier.c — hierarchical reduce: reduce inside each node to its leader
- * (over shared memory), reduce among the leaders to the leader of the root's
+ * (the node area's shm reduce, coll/reduce_shm.c, where the node's ranks
+ * share memory; else binomial), reduce among the leaders to the leader of the root's
  * node (binomial), and hand the result to the root if it does not lead its
  * node. Commutative ops only (a node's ranks need not be consecutive).
  */
 #include "coll/reduce_impl.h"
+#include "coll/shm_sync.h"
 
 int coll_reduce_hier(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
                      const coll_op *op, int root, const mpid_comm *comm)
@@ -37,8 +39,8 @@ int coll_reduce_hier(const void *sbuf, void *rbuf, size_t count, const cu_dtype 
     /* A leader's sbuf is MPI_IN_PLACE only when it is the root, and then
      * part is rbuf: the view's root semantics hold as they are. */
     if (h.node.size > 1)
-        rc = coll_reduce_binomial_tag(leader ? sbuf : mine, leader ? part : rbuf, count, dt, op,
-                                      0, &h.node, COLL_TAG_RED_NODE);
+        rc = coll_reduce_shm_tag(leader ? sbuf : mine, leader ? part : rbuf, count, dt, op, 0,
+                                 &h.node, COLL_TAG_RED_NODE);
     else if (mine != part)
         rc = coll_copy_same(mine, part, count, dt);
     if (rc == MPI_SUCCESS && leader && h.nnodes > 1)

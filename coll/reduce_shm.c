@@ -9,19 +9,22 @@
  * single copy, and writes it into the root's buffer; two rounds of flags.
  * Otherwise (other types, no area, no single copy) the binomial tree runs.
  * Both forms combine in rank order, so non-commutative ops are served.
+ * The hierarchical reductions run it as their node phase
+ * (coll_reduce_shm_tag).
  */
 #include <string.h>
+#include "coll/reduce_impl.h"
 #include "coll/shm_sync.h"
 
-int coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
-                    const coll_op *op, int root, const mpid_comm *comm)
+int coll_reduce_shm_tag(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                        const coll_op *op, int root, const mpid_comm *comm, int tag)
 {
     size_t n = dt->size * count;
     coll_shm s;
     int me = comm->rank, p = comm->size;
     int rc = cu_dtype_is_contig(dt) ? coll_shm_open(comm, n, &s) : MPI_ERR_UNSUPPORTED_OPERATION;
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
-        return coll_reduce_binomial(sbuf, rbuf, count, dt, op, root, comm);
+        return coll_reduce_binomial_tag(sbuf, rbuf, count, dt, op, root, comm, tag);
     if (rc != MPI_SUCCESS)
         return rc;
     const char *mine = (const char *)(sbuf == MPI_IN_PLACE ? rbuf : sbuf) + dt->true_lb;
@@ -46,4 +49,10 @@ int coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, const cu_dtype *
     for (int i = p - 2; i >= 0; i--)
         coll_op_apply(op, coll_shm_slot(&s, e, i) - dt->true_lb, rbuf, count, dt);
     return MPI_SUCCESS;
+}
+
+int coll_reduce_shm(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                    const coll_op *op, int root, const mpid_comm *comm)
+{
+    return coll_reduce_shm_tag(sbuf, rbuf, count, dt, op, root, comm, COLL_TAG_REDUCE);
 }

@@ -85,6 +85,12 @@ void coll_shm_fence(coll_shm *s);
 void coll_shm_put_operands(char *slot, const void *operand, void *result);
 int  coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
                            const coll_op *op, int root);
+/* The shm broadcast and reduce on a view (a node of the hierarchical
+ * algorithms), falling back to the binomial tree on tag without an area. */
+int coll_bcast_shm_tag(void *buf, size_t count, const cu_dtype *dt, int root,
+                       const mpid_comm *view, int tag);
+int coll_reduce_shm_tag(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                        const coll_op *op, int root, const mpid_comm *view, int tag);
 /* Single copy of n packed bytes at src in member i into buf (count
  * elements of dt), through a bounce copy when dt is not contiguous. */
 int coll_shm_read_typed(coll_shm *s, int i, const char *src, size_t n, void *buf,
