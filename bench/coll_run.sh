@@ -24,13 +24,13 @@ csv=$outdir/coll.csv
 
 algos() {  # the algorithms of one operation, as coll/select.c names them
     case $1 in
-    barrier) echo dissemination binomial hier ;;
-    bcast) echo binomial binary knomial flat scatter_allgather hier ;;
-    gather|scatter) echo binomial linear ;;
-    allgather) echo ring recdbl bruck hier ;;
-    alltoall) echo pairwise bruck linear ;;
-    allreduce) echo recdbl ring rabenseifner reduce_bcast hier ;;
-    reduce) echo binomial binary rabenseifner hier ;;
+    barrier) echo dissemination binomial hier shm ;;
+    bcast) echo binomial binary knomial flat scatter_allgather hier shm ;;
+    gather|scatter) echo binomial linear shm ;;
+    allgather) echo ring recdbl bruck hier shm ;;
+    alltoall) echo pairwise bruck linear shm ;;
+    allreduce) echo recdbl ring rabenseifner reduce_bcast hier shm ;;
+    reduce) echo binomial binary rabenseifner hier shm ;;
     esac
 }
 upper() { echo "$1" | tr 'a-z' 'A-Z'; }
