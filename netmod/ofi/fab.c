@@ -63,6 +63,20 @@ static int fab_finalize(void)
     return 0;
 }
 
+/* A packet as it goes on the wire: our header, the device's, the payload. */
+static inline void pack(char *p, const fab_wire *w, const void *hdr, size_t hdrlen,
+                        const struct iovec *iov, int iovcnt)
+{
+    memcpy(p, w, sizeof *w);
+    p += sizeof *w;
+    memcpy(p, hdr, hdrlen);
+    p += hdrlen;
+    for (int i = 0; i < iovcnt; i++) {
+        memcpy(p, iov[i].iov_base, iov[i].iov_len);
+        p += iov[i].iov_len;
+    }
+}
+
 /* HOT PATH: every packet to another node. */
 static int fab_send(int dest, const void *hdr, size_t hdrlen,
                     const struct iovec *iov, int iovcnt, unsigned flags)
@@ -86,15 +100,7 @@ static int fab_send(int dest, const void *hdr, size_t hdrlen,
     if (total <= fab_st.inject_max) {
         char b[256];
         if (total <= sizeof b) {
-            char *p = b;
-            memcpy(p, &w, sizeof w);
-            p += sizeof w;
-            memcpy(p, hdr, hdrlen);
-            p += hdrlen;
-            for (int i = 0; i < iovcnt; i++) {
-                memcpy(p, iov[i].iov_base, iov[i].iov_len);
-                p += iov[i].iov_len;
-            }
+            pack(b, &w, hdr, hdrlen, iov, iovcnt);
             ssize_t rc = fi_inject(fab_st.ep, b, total, a);
             if (__builtin_expect(rc == 0, 1))
                 return 0;
@@ -108,15 +114,7 @@ static int fab_send(int dest, const void *hdr, size_t hdrlen,
     fab_txbuf *t = fab_tx_get();
     if (!t)
         return -EAGAIN;   /* all in flight: their completions free them */
-    char *p = t->data;
-    memcpy(p, &w, sizeof w);
-    p += sizeof w;
-    memcpy(p, hdr, hdrlen);
-    p += hdrlen;
-    for (int i = 0; i < iovcnt; i++) {
-        memcpy(p, iov[i].iov_base, iov[i].iov_len);
-        p += iov[i].iov_len;
-    }
+    pack(t->data, &w, hdr, hdrlen, iov, iovcnt);
     t->dest = dest;
     ssize_t rc = fi_send(fab_st.ep, t->data, total, t->desc, a, &t->ctx);
     if (__builtin_expect(rc == 0, 1)) {
