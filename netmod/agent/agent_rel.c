@@ -151,9 +151,8 @@ static void rtt_sample(rel_peer *p, uint64_t r)
  * socket buffer or an injected fault). */
 static void rto_reset(rel_peer *p)
 {
-    if (!p->srtt)
-        return;
-    uint64_t rto = p->srtt + 4 * p->rttvar;
+    /* no sample yet (Karn: every datagram so far was sent again) */
+    uint64_t rto = p->srtt ? p->srtt + 4 * p->rttvar : RTO_INIT_NS;
     p->rto = rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
 }
 
