@@ -182,6 +182,64 @@ Test(linebuf, line_longer_than_cap)
     cr_assert_str_eq(line, "cmd=a");
 }
 
+/* Random streams (binary bytes, NULs, newlines, over-long lines) fed in
+ * random pieces, with marker lines put in after a newline: every line that
+ * comes out is one line shorter than the cap, and every marker comes out,
+ * whole and in order, whatever came before it. */
+Test(linebuf, fuzz_resyncs_at_every_newline)
+{
+    static char stream[3 * CU_PMI_LINE_MAX + 4096];
+    char line[CU_PMI_LINE_MAX];
+    srand(7);
+    for (int it = 0; it < 3000; it++) {
+        size_t n = 0;
+        int marks = 0;
+        while (n < sizeof stream - 64) {
+            int kind = rand() % 8;
+            if (kind == 0) {   /* a marker line */
+                n += (size_t)snprintf(stream + n, 64, "\ncmd=mark n=%d\n", marks++);
+                continue;
+            }
+            size_t len = kind == 1 ? (size_t)(CU_PMI_LINE_MAX + rand() % 300) : (size_t)(rand() % 80);
+            if (n + len > sizeof stream - 64)
+                break;
+            for (size_t i = 0; i < len; i++)
+                stream[n + i] = kind == 2 ? (char)rand() : "cmd= k=v\n\0x"[rand() % 12];
+            n += len;
+            if (rand() % 4 == 0)
+                break;
+        }
+        cu_pmi_linebuf lb = { .len = 0 };
+        int seen = 0;
+        size_t off = 0;
+        for (;;) {
+            int got;
+            while ((got = cu_pmi_linebuf_next(&lb, line, sizeof line)) != 0) {
+                if (got < 0)
+                    continue;
+                cr_assert_lt(strlen(line), sizeof line);
+                cr_assert_null(strchr(line, '\n'));
+                int k;
+                if (sscanf(line, "cmd=mark n=%d", &k) == 1 && !strncmp(line, "cmd=mark n=", 11)) {
+                    cr_assert_eq(k, seen, "marker %d came out as the %dth", k, seen);
+                    seen++;
+                }
+            }
+            if (off == n)
+                break;
+            size_t room = sizeof lb.buf - lb.len, piece = 1 + (size_t)rand() % 700;
+            if (piece > room)
+                piece = room;
+            if (piece > n - off)
+                piece = n - off;
+            memcpy(lb.buf + lb.len, stream + off, piece);
+            lb.len += piece;
+            off += piece;
+        }
+        cr_assert_eq(seen, marks, "iteration %d: %d of %d markers", it, seen, marks);
+    }
+}
+
 /* ---- mappings ----------------------------------------------------------- */
 
 Test(mapping, one_node)
