@@ -799,13 +799,7 @@ static int secret_equal(const char *a, const char *b)
  * through it any more (a spawned job has its own mpirun and port). */
 static void close_service(struct job *j)
 {
-    for (int i = 0; i < npend; i++)
-        close(pend[i].fd);
-    npend = 0;
-    if (j->listen_fd >= 0)
-        close(j->listen_fd);
-    j->listen_fd = -1;
-    refusals_flush(j, now_sec(), 1);
+    pmisrv_close_all(j);
     if (j->o->verbose)
         fprintf(stderr, "%s: every remote rank connected: the PMI service is closed\n", j->self);
 }
