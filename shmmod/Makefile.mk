@@ -14,6 +14,7 @@ test_unit_test_queue_LDADD = $(CRITERION_LIBS)
 check_PROGRAMS += test/unit/test_shm
 TESTS += test/unit/test_shm
 test_unit_test_shm_SOURCES = test/unit/test_shm.c shmmod/shm.c shmmod/segment.c src/util/fdshare.c \
+	src/util/biglock.c \
 	shmmod/bulk.c shmmod/cma.c shmmod/area.c src/util/param.c src/util/param_table.c src/util/log.c
 test_unit_test_shm_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 test_unit_test_shm_LDADD = $(CRITERION_LIBS)

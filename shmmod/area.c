@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "shmmod/shm_internal.h"
+#include "src/util/biglock.h"
 #include "src/util/fdshare.h"
 #include "src/util/log.h"
 
@@ -50,10 +51,16 @@ void *shm_area_make(size_t bytes, uint64_t key[2], void **share)
     return p;
 }
 
+/* Serving and fetching wait on sockets: without the library's lock, so
+ * this process's other threads go on (one of them may be what a peer
+ * waits for before it can come and fetch). */
 int shm_area_serve(void *share, int n)
 {
     area_share *a = share;
-    return cu_fdshare_serve(&a->share, a->fd, n, AREA_SERVE_MS);
+    int depth = cu_lock_suspend();
+    int rc = cu_fdshare_serve(&a->share, a->fd, n, AREA_SERVE_MS);
+    cu_lock_resume(depth);
+    return rc;
 }
 
 void shm_area_drop(void *share)
@@ -69,7 +76,9 @@ void shm_area_drop(void *share)
 void *shm_area_fetch(const uint64_t key[2], size_t bytes)
 {
     cu_fdshare_key k = { .token = key[0], .secret = key[1] };
+    int depth = cu_lock_suspend();
     int fd = cu_fdshare_fetch(&k, AREA_SERVE_MS);
+    cu_lock_resume(depth);
     if (fd < 0) {
         cu_debug("shm: node area: cannot fetch it: %s", strerror(-fd));
         return NULL;
