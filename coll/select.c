@@ -13,7 +13,9 @@
  * - when a host's ranks outnumber its cores (mpid_oversubscribed), barrier
  *   and small allreduces go through the node area (coll/..._shm.c): each rank
  *   needs its core once to arrive and once to leave, instead of once per
- *   round; with a core each, messages are as fast and the rule stays off.
+ *   round; with a core each, messages are as fast and the rule stays off;
+ *   oversubscribed, broadcasts above 16 KiB and gathers of blocks above
+ *   64 KiB take the shm forms too (single copy from / into the root).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -70,6 +72,7 @@ static const coll_rule bcast_rules[] = {
     { ANY, 2, 1, 0, "binomial" },   /* one message, copied by both cores */
     { ANY, ALL, 2, 0, "hier" },
     { 16384, ALL, 1, 0, "binomial" },
+    { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank reads the root's once */
     { 524288, 7, 1, 0, "binary" },
     { ANY, ALL, 1, 0, "scatter_allgather" },
 };
@@ -81,6 +84,8 @@ static const coll_algo gather_algos[] = {
 };
 static const coll_rule gather_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
+    { 65536, ALL, 1, 0, "linear" },
+    { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank writes into the root */
     { ANY, ALL, 1, 0, "linear" },
 };
 
