@@ -20,8 +20,7 @@
  * reserves it, and all move past it and try again while anyone refused.
  *
  * A process may be a member twice (two threads: a communicator merged from
- * an intercommunicator with the process on both sides, and those made from
- * it); its two members then receive on ids of their own, x and x + 2 (by a
+ * an intercommunicator with lanes, intercomm.c, and those made from it); its two members then receive on ids of their own, x and x + 2 (by a
  * table of the members', mpid_comm.ctx_hi), and the agreement carries an
  * identity so that the two threads never refuse each other's
  * reservations.
@@ -225,9 +224,15 @@ int mpir_comm_sides_of(const mpir_comm *parent, const mpir_group *g, unsigned ch
     unsigned char *t = malloc((size_t)(g->size ? g->size : 1));
     if (!t)
         return MPI_ERR_NO_MEM;
+    const int *pw = parent->group->world_ranks;
     for (int i = 0; i < g->size; i++) {
-        int p = mpir_group_find(parent->group, g->world_ranks[i]);
-        t[i] = p != MPI_UNDEFINED ? parent->dev.ctx_hi[p] : 0;
+        int w = g->world_ranks[i], k = 0, p = 0;
+        for (int j = 0; j < i; j++)
+            k += g->world_ranks[j] == w;
+        for (; p < parent->group->size; p++)
+            if (pw[p] == w && k-- == 0)
+                break;
+        t[i] = p < parent->group->size ? parent->dev.ctx_hi[p] : 0;
     }
     *out = t;
     return MPI_SUCCESS;
@@ -239,15 +244,17 @@ void mpir_comm_set_ctx(mpir_comm *c, int ctx)
     if (c->dev.ctx_hi) {
         c->dev.context_id += 2u * c->dev.ctx_hi[c->dev.rank];
         c->dev.remote_context_id |= MPID_CTX_BY_RANK;
+        c->dev.foreign = 1;
     }
 }
 
 /* A communicator of parent's over g (retained) on the contexts agreed from
- * ctx (a new handle); NULL when memory runs out. */
-static mpir_comm *comm_derived(const mpir_comm *parent, mpir_group *g, int ctx)
+ * ctx (a new handle), with the lanes t (taken; NULL: g's as they are in
+ * parent); NULL when memory runs out. */
+static mpir_comm *comm_derived(const mpir_comm *parent, mpir_group *g, int ctx,
+                               unsigned char *t)
 {
-    unsigned char *t;
-    if (mpir_comm_sides_of(parent, g, &t) != MPI_SUCCESS)
+    if (!t && mpir_comm_sides_of(parent, g, &t) != MPI_SUCCESS)
         return NULL;
     mpir_comm *c = comm_new(parent, g, ctx, 0);
     if (!c) {
@@ -439,7 +446,7 @@ int mpir_comm_create_from_group(mpir_comm *parent, mpir_group *group, mpir_comm 
         return rc;
     if (!group)
         return MPI_SUCCESS;
-    *out = comm_derived(parent, group, ctx);
+    *out = comm_derived(parent, group, ctx, NULL);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
 
@@ -456,7 +463,8 @@ static int cmp_member(const void *a, const void *b)
 }
 
 mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int color,
-                                const mpir_group *from)
+                                const mpir_group *from, const unsigned char *lanes,
+                                unsigned char **lanes_out)
 {
     struct member *m = malloc((size_t)(rows ? rows : 1) * sizeof *m);
     int *wr = malloc((size_t)(rows ? rows : 1) * sizeof(int));
@@ -474,6 +482,15 @@ mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int colo
     for (int i = 0; i < n; i++)
         wr[i] = from->world_ranks[m[i].prank];
     mpir_group *g = mpir_group_new(n, wr);
+    unsigned char *l = lanes && g ? malloc((size_t)(n ? n : 1)) : NULL;
+    for (int i = 0; l && i < n; i++)
+        l[i] = lanes[m[i].prank];
+    if (lanes && !l) {
+        mpir_group_release(g);
+        g = NULL;
+    }
+    if (lanes_out)
+        *lanes_out = l;
     free(m);
     free(wr);
     return g;
@@ -490,11 +507,13 @@ int mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out)
         free(all);
         return rc;
     }
-    mpir_group *g = mpir_group_of_color(all, parent->dev.size, 3, color, parent->group);
+    unsigned char *lanes = NULL;   /* by row: the world ranks may repeat */
+    mpir_group *g = mpir_group_of_color(all, parent->dev.size, 3, color, parent->group,
+                                        by_rank(parent) ? parent->dev.ctx_hi : NULL, &lanes);
     free(all);
     if (!g)
         return MPI_ERR_NO_MEM;
-    *out = comm_derived(parent, g, ctx);
+    *out = comm_derived(parent, g, ctx, lanes);
     mpir_group_release(g);
     return *out ? MPI_SUCCESS : MPI_ERR_NO_MEM;
 }
@@ -717,7 +736,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     free(sub.ctx_hi);
     if (rc != MPI_SUCCESS)
         return mpir_err_comm(comm, mpir_err(rc, fn, "could not agree on a context id"));
-    mpir_comm *nc = comm_derived(c, g, m);
+    mpir_comm *nc = comm_derived(c, g, m, NULL);
     if (!nc)
         return mpir_err_comm(comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
     *newcomm = nc->handle;

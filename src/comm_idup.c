@@ -16,8 +16,8 @@
  *   someone refused, its maximum of the counters is the next proposal.
  * Communicators made meanwhile start above m on every process that has seen
  * it, and the ones made before are caught by the refusals. An
- * intercommunicator's duplicate takes m and m+2, or m .. m+6 when its sides
- * receive apart; then a process may be on both sides, so the reservations
+ * intercommunicator's duplicate takes m and m+2, or m .. m+6 when it has
+ * lanes (core.h); then a process may be held twice, so the reservations
  * carry the agreement's identity (mpir_ctx_agreement) and its two threads
  * never refuse each other.
  *
@@ -49,7 +49,7 @@ typedef struct idup_op {
     mpid_request **reqs;    /* [local.size + 1] */
     int           nreq;
     int           proposal; /* the id under test, or -1 */
-    int           side;     /* intercommunicator parent: mpir_intercomm_side */
+    int           apart;    /* the parent's members have lanes */
     int           span;     /* ids the duplicate takes from the proposal */
     int           held;     /* of them, reserved here */
     uint64_t      id;       /* the agreement's identity (0: anonymous) */
@@ -211,13 +211,10 @@ static int idup_poll(mpid_request *req)
         return moved;
     unreserve(op);
     if (op->nc && op->err == MPI_SUCCESS) {
-        mpir_comm *nc = op->nc;
-        mpir_comm_set_ctx(nc, op->proposal);
-        if (op->side >= 0)
-            mpir_intercomm_set_sides(nc, op->proposal, op->side);
-        else if (op->is_inter)
-            nc->local_comm->dev.context_id = nc->local_comm->dev.remote_context_id =
-                (uint32_t)op->proposal + 2;
+        if (op->is_inter)
+            mpir_intercomm_set_ctx(op->nc, op->proposal);
+        else
+            mpir_comm_set_ctx(op->nc, op->proposal);
     }
     mpir_status_empty(&req->status);
     req->status.MPI_ERROR = op->err;
@@ -246,10 +243,10 @@ static int idup_start(mpir_comm *c, mpir_comm *nc, mpid_request **out)
         op->rg = c->remote_group;
         mpir_group_retain(op->rg);
     }
-    op->side = c->is_inter ? mpir_intercomm_side(c) : -1;
-    int apart = c->is_inter ? op->side >= 0 : (c->dev.remote_context_id & MPID_CTX_BY_RANK) != 0;
-    op->span = !c->is_inter ? 1 + apart : op->side < 0 ? 2 : MPIR_SIDES_SPAN;
-    op->id = apart ? mpir_ctx_agreement(c, 1, c->idup_seq) : 0;
+    op->apart = c->is_inter ? mpir_intercomm_apart(c)
+                            : (c->dev.remote_context_id & MPID_CTX_BY_RANK) != 0;
+    op->span = !c->is_inter ? 1 + op->apart : op->apart ? MPIR_LANES_SPAN : 2;
+    op->id = op->apart ? mpir_ctx_agreement(c, 1, c->idup_seq) : 0;
     op->tag = IDUP_TAG_FIRST - (int)(c->idup_seq++ & IDUP_SEQ_MASK);
     op->proposal = -1;
     op->in = malloc((size_t)op->local.size * 2 * sizeof(int));
@@ -282,7 +279,9 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     mpir_comm *nc = c->is_inter
                         ? mpir_intercomm_new(c, c->group, c->remote_group, 0)
                         : mpir_comm_new(c, c->group, 0, 0);
-    if (nc && !c->is_inter && mpir_comm_sides_of(c, c->group, &nc->dev.ctx_hi) != MPI_SUCCESS) {
+    if (nc && (c->is_inter ? mpir_intercomm_set_lanes(nc, c->local_comm->dev.ctx_hi,
+                                                      c->dev.ctx_hi)
+                           : mpir_comm_sides_of(c, c->group, &nc->dev.ctx_hi)) != MPI_SUCCESS) {
         mpir_comm_release(nc);
         nc = NULL;
     }

@@ -48,13 +48,16 @@ int  mpir_comm_split(mpir_comm *parent, int color, int key, mpir_comm **out);
  * error handler; internal: no handle (an intercommunicator's local_comm). */
 mpir_comm *mpir_comm_new(const mpir_comm *parent, mpir_group *g, int ctx, int internal);
 /* A process may be in an intracommunicator twice (Intercomm_merge of an
- * intercommunicator whose sides receive apart: intercomm.c), as two
- * members that receive on contexts of their own: x and x + 2 from the
- * agreed x, by a table of the members' (mpid_comm.ctx_hi).
+ * intercommunicator with lanes: intercomm.c), as two members that receive
+ * on contexts of their own: x and x + 2 from the agreed x, by a table of
+ * the members' lanes (mpid_comm.ctx_hi).
  * mpir_comm_sides_of: *out, the table of g's members (parent's members)
- * as they are in parent, or NULL when parent's all share one context;
- * MPI_ERR_NO_MEM. mpir_comm_set_ctx: c's contexts from x, by its table
- * (which c owns) when it has one. */
+ * as they are in parent, the k-th time g holds a world rank standing for
+ * parent's k-th member of that world rank; NULL when parent's all share
+ * one context; MPI_ERR_NO_MEM. mpir_comm_set_ctx: c's contexts from x, by
+ * its table (which c owns) when it has one; such a communicator counts as
+ * foreign (mpid_comm.foreign), since its members see the process held
+ * twice under different world ranks (one a routing slot) or the same. */
 int  mpir_comm_sides_of(const mpir_comm *parent, const mpir_group *g, unsigned char **out);
 void mpir_comm_set_ctx(mpir_comm *c, int x);
 /* What Comm_dup and Comm_idup check: comm valid (*c), newcomm not NULL,
@@ -116,9 +119,11 @@ int  mpir_ctx_sample_max(const int *table, int rows, int n, int col, int m, int 
 #define MPIR_CTX_PENDING 0xffffffffu
 /* The group of the rows of table (rows records of stride ints: color, key,
  * ...) whose color is color, ordered by key and then row; row i stands for
- * from's rank i. NULL when memory runs out. */
+ * from's rank i. With lanes (from's, by rank), *lanes_out gets the group's
+ * (malloc'd). NULL when memory runs out. */
 mpir_group *mpir_group_of_color(const int *table, int rows, int stride, int color,
-                                const mpir_group *from);
+                                const mpir_group *from, const unsigned char *lanes,
+                                unsigned char **lanes_out);
 
 /* ---- intercomm.c ------------------------------------------------------------- */
 /* Comm_split on an intercommunicator (MPI-3.1 6.4.2): collective over both
@@ -130,20 +135,26 @@ int  mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out);
  * handler; NULL when memory runs out. */
 mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_group *remote,
                               int ctx);
-/* A process may stand on both sides of an intercommunicator (MPI_Comm_accept
- * in one thread, MPI_Comm_connect in another): then each side receives on
- * its own context. side 0 receives on x, side 1 on x + 2, each sends with
- * the other's, and their local intracommunicators take x + 4 and x + 6.
- * mpir_intercomm_side: ic's side (0 or 1), or -1 when both sides share
- * one context; mpir_intercomm_set_sides gives ic side's contexts from x;
- * MPIR_SIDES_SPAN: the ids that takes. */
-#define MPIR_SIDES_SPAN 4
-static inline int mpir_intercomm_side(const mpir_comm *ic)
+/* A process may be twice among an intercommunicator's members: on both
+ * sides (MPI_Comm_accept in one thread, MPI_Comm_connect in another), or
+ * twice in one group (a group made from such an intercommunicator's
+ * merge). Each member then has a lane, 0 or 1, the two of one process
+ * different ones: a member on lane l receives on x + 2l and in its local
+ * intracommunicator on x + 4 + 2l, and a send carries its destination's.
+ * The lanes are two tables, local_comm->dev.ctx_hi for the local group and
+ * dev.ctx_hi for the remote one, both or neither (then x and x + 2).
+ * mpir_intercomm_apart: ic has lanes. mpir_intercomm_set_lanes: gives ic
+ * copies of the tables (NULL: none); MPI_ERR_NO_MEM. mpir_intercomm_set_ctx:
+ * ic's contexts from x, by its lanes. MPIR_LANES_SPAN: the ids an
+ * intercommunicator with lanes takes. */
+#define MPIR_LANES_SPAN 4
+static inline int mpir_intercomm_apart(const mpir_comm *ic)
 {
-    return ic->dev.context_id == ic->dev.remote_context_id ? -1
-           : ic->dev.context_id > ic->dev.remote_context_id;
+    return ic->local_comm->dev.ctx_hi != NULL;
 }
-void mpir_intercomm_set_sides(mpir_comm *ic, int x, int side);
+int  mpir_intercomm_set_lanes(mpir_comm *ic, const unsigned char *local,
+                              const unsigned char *remote);
+void mpir_intercomm_set_ctx(mpir_comm *ic, int x);
 
 /* ---- attr.c ------------------------------------------------------------------ */
 void mpir_attr_init(int universe_size, int appnum);

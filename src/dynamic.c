@@ -20,15 +20,17 @@
  * other threads make communicators and connect meanwhile, so the agreed
  * ids are confirmed in rounds (confirm()), as comm.c's are, over both
  * groups. A process may be on both sides (one thread accepts, another
- * connects), so the agreement has an identity, the larger of the roots'
- * random ids, and its own reservations never refuse it; the two sides are
- * told apart by the roots' ids (side 0: the smaller) and given contexts of
- * their own (mpir_intercomm_set_sides): side 0 receives on X and side 1 on
- * X+2, each sending with the other's, and their local communicators take
- * X+4 and X+6. So the two intercommunicators of a process on both sides
- * match nothing of each other's, and its two incarnations reach each other
- * through two slots of their own (a process in both groups is never given
- * a shared slot).
+ * connects), or twice in one group (a group made from such a connection's
+ * merge), so the agreement has an identity, the larger of the roots'
+ * random ids, and its own reservations never refuse it. A process held
+ * twice is found by its address in the records, and its two members get
+ * lanes of their own (core.h; lanes_by_address: in the order of the sides,
+ * side 0 the group whose root's id is the smaller): lane 0 receives on X
+ * and lane 1 on X+2, each sent to with its own, and their local
+ * communicators take X+4 and X+6. So the two intercommunicators of such a
+ * process match nothing of each other's, and its two incarnations on both
+ * sides reach each other through two slots of their own (a process in both
+ * groups is never given a shared slot).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,12 +63,23 @@ int mpir_group_foreign(const mpir_group *g)
     return 0;
 }
 
-int mpir_dyn_node_color(void)
+/* FNV-1a of the job id. */
+static unsigned job_hash(void)
 {
     unsigned h = 2166136261u;
     for (const char *s = mpid_job_id(); *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
-    h = (h ^ (unsigned)mpid_node_of(mpid_world_rank())) * 16777619u;
+    return h;
+}
+
+int mpir_dyn_job_key(void)
+{
+    return (int)(job_hash() & 0x7fffffff);
+}
+
+int mpir_dyn_node_color(void)
+{
+    unsigned h = (job_hash() ^ (unsigned)mpid_node_of(mpid_world_rank())) * 16777619u;
     return (int)(h & 0x7fffffff);
 }
 
@@ -194,12 +207,12 @@ static int confirm(const agreement *a, int *x)
 {
     for (;;) {
         int refused = 0, held = 0;
-        for (int k = 0; k < MPIR_SIDES_SPAN && !refused; k++)
+        for (int k = 0; k < MPIR_LANES_SPAN && !refused; k++)
             refused = mpir_ctx_taken_by_other(*x + 2 * k, a->id);
-        while (!refused && held < MPIR_SIDES_SPAN)
+        while (!refused && held < MPIR_LANES_SPAN)
             if (mpir_ctx_reserve_as(*x + 2 * held++, a->id) != MPI_SUCCESS)
                 refused = 1;
-        mpir_ctx_accept(*x + 2 * (MPIR_SIDES_SPAN - 1));
+        mpir_ctx_accept(*x + 2 * (MPIR_LANES_SPAN - 1));
         int out[3], mine[2] = { refused, mpir_ctx_next() };
         int rc = round_swap(a, mine, out);
         if (rc != MPI_SUCCESS || out[1])
@@ -281,13 +294,44 @@ static int all_ok(const agreement *a, int ok, int *rc)
     return ok && all && *rc == MPI_SUCCESS;
 }
 
-/* Whether the address of record r is one of the n records of t. */
+/* How many of the n records of t have the address of record r. */
+static int count_in(const int *t, int n, const int *r)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += t[i * REC_INTS + 1] == r[1] && !memcmp(&t[i * REC_INTS + 2], &r[2], (size_t)r[1]);
+    return k;
+}
+
 static int in_table(const int *t, int n, const int *r)
 {
-    for (int i = 0; i < n; i++)
-        if (t[i * REC_INTS + 1] == r[1] && !memcmp(&t[i * REC_INTS + 2], &r[2], (size_t)r[1]))
-            return 1;
-    return 0;
+    return count_in(t, n, r) > 0;
+}
+
+/* The lanes (core.h) of both groups' members into ll (my group's rows) and
+ * rl: a process's occurrences take lanes 0, 1 in the order side 0's group,
+ * then side 1's (mine is side), so every member of both groups finds the
+ * same; *apart: some lane is 1. An error code naming fn when a process
+ * would be in the intercommunicator three times. */
+static int lanes_by_address(const char *fn, const int *lt, int lsize, const int *rt, int rsize,
+                            int side, unsigned char *ll, unsigned char *rl, int *apart)
+{
+    const int *t[2] = { side ? rt : lt, side ? lt : rt };
+    int n[2] = { side ? rsize : lsize, side ? lsize : rsize };
+    unsigned char *out[2] = { side ? rl : ll, side ? ll : rl };
+    *apart = 0;
+    for (int g = 0; g < 2; g++)
+        for (int i = 0; i < n[g]; i++) {
+            const int *r = &t[g][i * REC_INTS];
+            int k = count_in(t[g], i, r) + (g ? count_in(t[0], n[0], r) : 0);
+            if (k > 1)
+                return mpir_err(MPI_ERR_UNSUPPORTED_OPERATION, fn, "a process would be in the "
+                                "intercommunicator three times (process %d of the %s group)", i,
+                                g == side ? "local" : "remote");
+            out[g][i] = (unsigned char)k;
+            *apart |= k;
+        }
+    return MPI_SUCCESS;
 }
 
 /* Every member numbers the rsize remote processes (rt) itself: (*mine)[j],
@@ -354,11 +398,11 @@ static int slots_swap(const agreement *a, const int *lt, const int *rt, int rsiz
 }
 
 /* Routes every remote process by the slots mine[] (their ids[] for us) and
- * makes the intercommunicator of context x, at every member alike: its
- * sides receive apart when side >= 0 (mine). The slots' handshake
- * references go. */
+ * makes the intercommunicator of context x, at every member alike, with
+ * the lanes ll, rl (NULL: none). The slots' handshake references go. */
 static int build(const char *fn, mpir_comm *c, int rsize, const int *rt, const int *mine,
-                 const int *ids, int x, int side, mpir_comm **out)
+                 const int *ids, int x, const unsigned char *ll, const unsigned char *rl,
+                 mpir_comm **out)
 {
     int rc = MPI_SUCCESS;
     for (int j = 0; j < rsize && rc == MPI_SUCCESS; j++) {
@@ -372,10 +416,13 @@ static int build(const char *fn, mpir_comm *c, int rsize, const int *rt, const i
         return rc;
     mpir_comm *ic = rg ? mpir_intercomm_new(c, c->group, rg, x) : NULL;
     mpir_group_release(rg);
+    if (ic && mpir_intercomm_set_lanes(ic, ll, rl) != MPI_SUCCESS) {
+        mpir_comm_release(ic);
+        ic = NULL;
+    }
     if (!ic)
         return mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
-    if (side >= 0)
-        mpir_intercomm_set_sides(ic, x, side);
+    mpir_intercomm_set_ctx(ic, x);
     *out = ic;
     return MPI_SUCCESS;
 }
@@ -431,25 +478,33 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
         rc = mpir_err(rc, fn, "the root could not share the other group's addresses");
     agreement a = { fn, c, root, fd, errclass, deadline_ns,
                     (uint64_t)res[4] << 32 | (uint32_t)res[5] };
-    int x = res[2], rsize = res[1];
+    int x = res[2], rsize = res[1], apart = 0;
+    unsigned char *ll = NULL;   /* my group's lanes, then the other's */
+    if (rc == MPI_SUCCESS && !(ll = malloc((size_t)(lsize + rsize))))
+        rc = mpir_err(MPI_ERR_NO_MEM, fn, "out of memory");
+    if (rc == MPI_SUCCESS)
+        rc = lanes_by_address(fn, lt, lsize, rt, rsize, res[6], ll, ll + lsize, &apart);
     if (rc == MPI_SUCCESS && res[3])
         rc = confirm(&a, &x);
     int *mine = NULL, *ids = NULL;
     if (rc == MPI_SUCCESS) {
         rc = slots_swap(&a, lt, rt, rsize, &mine, &ids);
         if (rc != MPI_SUCCESS && res[3])
-            release(x, MPIR_SIDES_SPAN);
+            release(x, MPIR_LANES_SPAN);
     }
     free(lt);
     if (rc != MPI_SUCCESS) {
         free(rt);
+        free(ll);
         mpir_ctx_end(-1);
         return rc;
     }
-    mpir_ctx_end(res[3] ? x + 2 * (MPIR_SIDES_SPAN - 1) : x + 2);
-    rc = build(fn, c, rsize, rt, mine, ids, x, res[3] ? res[6] : -1, out);
+    mpir_ctx_end(res[3] || apart ? x + 2 * (MPIR_LANES_SPAN - 1) : x + 2);
+    rc = build(fn, c, rsize, rt, mine, ids, x, apart ? ll : NULL, apart ? ll + lsize : NULL,
+               out);
+    free(ll);
     if (res[3])   /* the communicator shows them now */
-        release(x, MPIR_SIDES_SPAN);
+        release(x, MPIR_LANES_SPAN);
     free(rt);
     free(mine);
     free(ids);

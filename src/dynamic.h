@@ -28,6 +28,11 @@ int mpir_sock_swap(int fd, const void *out, size_t olen, void *in, size_t ilen,
  * where world ranks cannot (Intercomm_merge). */
 int mpir_dyn_key(void);
 
+/* A key of this job (31 bits), the same at all its processes and unlike
+ * other jobs' but by chance: tells whether world ranks compare
+ * (Intercomm_merge). */
+int mpir_dyn_job_key(void);
+
 /* Comm_split_type SHARED on a communicator with processes of other jobs:
  * a color for this job's processes on my node (they share memory; other
  * jobs' do not), unlike any other job's: a hash of the job id and node. */

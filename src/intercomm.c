@@ -12,13 +12,16 @@
  * (the same id in both groups, which are disjoint), a merged one X; every
  * process of both groups moves its counter past X+2.
  *
- * From an intercommunicator whose sides receive apart (a process may be on
- * both: dynamic.c) the new ones do too: an intercommunicator takes X .. X+6
- * (mpir_intercomm_set_sides, each group keeping its side), a merged one X
- * for the group that comes first and X+2 for the other, each member sending
- * with the context of its destination's group (MPID_CTX_BY_RANK). Such
- * agreements carry an identity (mpir_ctx_agreement), so that the two
- * threads of a process on both sides never refuse each other's ids.
+ * A process may be twice among the members (core.h: lanes): on both
+ * sides of a connection (dynamic.c), or twice in one group, made from such
+ * a connection's merge. Each record then carries the member's lane, each
+ * member receives on the id of its lane, and the new communicators take
+ * their members' lanes from the old ones: an intercommunicator X .. X+6
+ * (X, X+2 itself, X+4, X+6 its local one), a merged one X and X+2, each
+ * member sending with the context of its destination's lane
+ * (MPID_CTX_BY_RANK). Such agreements carry an identity
+ * (mpir_ctx_agreement), so that the two threads of a process held twice
+ * never refuse each other's ids.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -209,18 +212,75 @@ mpir_comm *mpir_intercomm_new(const mpir_comm *parent, mpir_group *local, mpir_g
     return ic;
 }
 
-void mpir_intercomm_set_sides(mpir_comm *ic, int x, int side)
+int mpir_intercomm_set_lanes(mpir_comm *ic, const unsigned char *local,
+                             const unsigned char *remote)
 {
-    ic->dev.context_id = (uint32_t)(x + 2 * side);
-    ic->dev.remote_context_id = (uint32_t)(x + 2 * (1 - side));
-    ic->local_comm->dev.context_id = ic->local_comm->dev.remote_context_id =
-        (uint32_t)(x + 4 + 2 * side);
+    mpid_comm *l = &ic->local_comm->dev, *r = &ic->dev;
+    free(l->ctx_hi);
+    free(r->ctx_hi);
+    l->ctx_hi = r->ctx_hi = NULL;
+    if (!local)
+        return MPI_SUCCESS;
+    l->ctx_hi = malloc((size_t)l->size);
+    r->ctx_hi = malloc((size_t)(r->size ? r->size : 1));
+    if (!l->ctx_hi || !r->ctx_hi) {
+        free(l->ctx_hi);
+        free(r->ctx_hi);
+        l->ctx_hi = r->ctx_hi = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    memcpy(l->ctx_hi, local, (size_t)l->size);
+    memcpy(r->ctx_hi, remote, (size_t)r->size);
+    l->foreign = r->foreign = 1;   /* as an intracommunicator's (core.h) */
+    return MPI_SUCCESS;
+}
+
+void mpir_intercomm_set_ctx(mpir_comm *ic, int x)
+{
+    mpir_comm *lc = ic->local_comm;
+    if (!lc->dev.ctx_hi) {
+        ic->dev.context_id = ic->dev.remote_context_id = (uint32_t)x;
+        lc->dev.context_id = lc->dev.remote_context_id = (uint32_t)x + 2;
+        return;
+    }
+    ic->dev.context_id = (uint32_t)x + 2u * lc->dev.ctx_hi[lc->dev.rank];
+    ic->dev.remote_context_id = (uint32_t)x | MPID_CTX_BY_RANK;
+    mpir_comm_set_ctx(lc, x + 4);
+}
+
+/* The lanes of an intercommunicator being made: both tables (malloc'd:
+ * rows of my group and of the other) from column col of the records, or
+ * none (*apart 0) when every lane is 0; MPI_ERR_NO_MEM. */
+static int lanes_of(const int *l, int lrows, const int *r, int rrows, int n, int col,
+                    unsigned char **lt, unsigned char **rt, int *apart)
+{
+    *lt = *rt = NULL;
+    *apart = 0;
+    for (int i = 0; i < lrows; i++)
+        *apart |= l[i * n + col] != 0;
+    for (int i = 0; i < rrows; i++)
+        *apart |= r[i * n + col] != 0;
+    if (!*apart)
+        return MPI_SUCCESS;
+    *lt = malloc((size_t)lrows);
+    *rt = malloc((size_t)(rrows ? rrows : 1));
+    if (!*lt || !*rt) {
+        free(*lt);
+        free(*rt);
+        *lt = *rt = NULL;
+        return MPI_ERR_NO_MEM;
+    }
+    for (int i = 0; i < lrows; i++)
+        (*lt)[i] = (unsigned char)l[i * n + col];
+    for (int i = 0; i < rrows; i++)
+        (*rt)[i] = (unsigned char)r[i * n + col];
+    return MPI_SUCCESS;
 }
 
 int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
 {
     int mine[3] = { color, key, mpir_ctx_begin() | (cu_mt != 0) }, *lall, *rall;
-    int side = mpir_intercomm_side(ic), span = side < 0 ? 2 : MPIR_SIDES_SPAN;
+    int apart = mpir_intercomm_apart(ic), span = apart ? MPIR_LANES_SPAN : 2;
     uint64_t id = mpir_ctx_agreement(ic, 0, ic->agree_seq++);
     *out = NULL;
     int rc = swap_over(ic, mine, 3, &lall, &rall);
@@ -239,16 +299,24 @@ int mpir_intercomm_split(mpir_comm *ic, int color, int key, mpir_comm **out)
         return rc;
     }
     mpir_group *lg = NULL, *rg = NULL;
+    unsigned char *ll = NULL, *rl = NULL;   /* by row: the world ranks may repeat */
     if (color != MPI_UNDEFINED) {
-        lg = mpir_group_of_color(lall, lsize, 3, color, ic->group);
-        rg = mpir_group_of_color(rall, rsize, 3, color, ic->remote_group);
+        lg = mpir_group_of_color(lall, lsize, 3, color, ic->group, ic->local_comm->dev.ctx_hi,
+                                 &ll);
+        rg = mpir_group_of_color(rall, rsize, 3, color, ic->remote_group, ic->dev.ctx_hi, &rl);
         if (!lg || !rg)
             rc = MPI_ERR_NO_MEM;
         else if (rg->size > 0)   /* lg holds me at least */
             rc = (*out = mpir_intercomm_new(ic, lg, rg, x)) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
-        if (*out && side >= 0)
-            mpir_intercomm_set_sides(*out, x, side);
+        if (*out && apart && (rc = mpir_intercomm_set_lanes(*out, ll, rl)) != MPI_SUCCESS) {
+            mpir_comm_release(*out);
+            *out = NULL;
+        }
+        if (*out)
+            mpir_intercomm_set_ctx(*out, x);
     }
+    free(ll);
+    free(rl);
     mpir_group_release(lg);
     mpir_group_release(rg);
     free(lall);
@@ -338,50 +406,67 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
         return mpir_err_comm(local_comm, rc);
     int lerr = lc->dev.rank == local_leader ? check_peer(fn, lc, peer_comm, remote_leader, &peer)
                                             : MPI_SUCCESS;
-    /* record: my world rank, my next context id */
-    int mine[2] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_begin() | (cu_mt != 0) };
-    int *lall, *rall, rsize, mt;
+    /* record: my world rank, my next context id, my lane in local_comm (a
+     * process held there twice has both lanes; the groups hold no process
+     * in common, so the intercommunicator keeps them) */
+    int mine[3] = { lc->group->world_ranks[lc->dev.rank], mpir_ctx_begin() | (cu_mt != 0),
+                    lc->dev.ctx_hi ? lc->dev.ctx_hi[lc->dev.rank] : 0 };
+    uint64_t id = mpir_ctx_agreement(lc, 0, lc->agree_seq++);
+    int *lall, *rall, rsize, mt, apart;
     rc = swap_tables(&lc->dev, local_leader, lerr, peer ? &peer->dev : NULL, MPID_CTX_PT2PT,
-                     remote_leader, tag, mine, 2, &lall, &rall, &rsize);
+                     remote_leader, tag, mine, 3, &lall, &rall, &rsize);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         return mpir_err_comm(local_comm, lerr ? lerr : mpir_err(rc, fn, "could not exchange "
                              "the groups with the remote leader"));
     }
-    int x = sample_max(lall, lc->group->size, rall, rsize, 2, 1, &mt);
+    unsigned char *ll, *rl;
+    int lrc = lanes_of(lall, lc->group->size, rall, rsize, 3, 2, &ll, &rl, &apart);
+    int span = apart ? MPIR_LANES_SPAN : 2;
+    int x = sample_max(lall, lc->group->size, rall, rsize, 3, 1, &mt);
     if (mt) {
         create_arg ca = { &lc->dev, peer ? &peer->dev : NULL, local_leader, remote_leader, tag };
-        rc = mpir_ctx_confirm(create_max, &ca, x, 2, 0, &x);
+        rc = mpir_ctx_confirm(create_max, &ca, x, span, lc->dev.ctx_hi ? id : 0, &x);
     }
-    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 : -1);
-    if (rc != MPI_SUCCESS) {
-        free(lall);
-        free(rall);
-        return mpir_err_comm(local_comm, mpir_err(rc, fn, "could not agree on a context id"));
-    }
-    int *wr = malloc((size_t)rsize * sizeof(int));
+    mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 * (span - 1) : -1);
+    int *wr = rc == MPI_SUCCESS ? malloc((size_t)rsize * sizeof(int)) : NULL;
     mpir_group *rg = NULL;
     if (wr) {
         for (int i = 0; i < rsize; i++)
-            wr[i] = rall[2 * i];
+            wr[i] = rall[3 * i];
         rg = mpir_group_new(rsize, wr);
     }
     free(wr);
     free(lall);
     free(rall);
-    if (!rg)
-        return mpir_err_comm(local_comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    if (rc != MPI_SUCCESS || lrc != MPI_SUCCESS || !rg) {
+        free(ll);
+        free(rl);
+        mpir_group_release(rg);
+        return mpir_err_comm(local_comm, rc != MPI_SUCCESS
+                             ? mpir_err(rc, fn, "could not agree on a context id")
+                             : mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    }
     /* every process sees both groups, so all of them agree on this check */
     for (int i = 0; i < rsize; i++)
         if (mpir_group_find(lc->group, rg->world_ranks[i]) != MPI_UNDEFINED) {
+            free(ll);
+            free(rl);
             mpir_group_release(rg);
             return mpir_err_comm(local_comm, mpir_err(MPI_ERR_ARG, fn, "the local and the remote "
                                  "group overlap (world rank %d is in both)", rg->world_ranks[i]));
         }
     mpir_comm *ic = mpir_intercomm_new(lc, lc->group, rg, x);
     mpir_group_release(rg);
+    if (ic && mpir_intercomm_set_lanes(ic, ll, rl) != MPI_SUCCESS) {
+        mpir_comm_release(ic);
+        ic = NULL;
+    }
+    free(ll);
+    free(rl);
     if (!ic)
         return mpir_err_comm(local_comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+    mpir_intercomm_set_ctx(ic, x);
     *newintercomm = ic->handle;
     return MPI_SUCCESS;
 }
@@ -397,16 +482,20 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
         return rc;
     if (!newintracomm)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_ARG, fn, "newintracomm is NULL"));
-    int mine[3] = { high ? 1 : 0, mpir_ctx_begin() | (cu_mt != 0), mpir_dyn_key() }, *lall, *rall;
-    int side = mpir_intercomm_side(ic), span = side < 0 ? 1 : 2;
+    /* record: high, my next context id, who I am (key, job, world rank) and
+     * my lane */
+    const mpir_comm *lc = ic->local_comm;
+    int apart = mpir_intercomm_apart(ic), span = apart ? 2 : 1, *lall, *rall;
+    int mine[6] = { high ? 1 : 0, mpir_ctx_begin() | (cu_mt != 0), mpir_dyn_key(),
+                    mpir_dyn_job_key(), mpid_world_rank(), apart ? lc->dev.ctx_hi[lc->dev.rank] : 0 };
     uint64_t id = mpir_ctx_agreement(ic, 0, ic->agree_seq++);
-    rc = swap_over(ic, mine, 3, &lall, &rall);
+    rc = swap_over(ic, mine, 6, &lall, &rall);
     if (rc != MPI_SUCCESS) {
         mpir_ctx_end(-1);
         return mpir_err_comm(intercomm, mpir_err(rc, fn, "could not agree on a context id"));
     }
     const mpir_group *lg = ic->group, *rg = ic->remote_group;
-    int mt, x = sample_max(lall, lg->size, rall, rg->size, 3, 1, &mt);
+    int mt, x = sample_max(lall, lg->size, rall, rg->size, 6, 1, &mt);
     if (mt)
         rc = mpir_ctx_confirm(over_max, ic, x, span, id, &x);
     mpir_ctx_end(rc == MPI_SUCCESS ? x + 2 * span : -1);
@@ -417,16 +506,14 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     }
     /* The group that passed high = false comes first (MPI-3.1 6.6.2); each
      * group's leader speaks for it. When both passed the same value the
-     * order is ours to choose: the group holding the lower world rank at its
-     * rank 0 comes first, which both groups work out alike; for groups of
-     * different jobs (routing slots, which each side numbers its own way)
-     * the lower random key of the leaders; for sides that receive apart
-     * (perhaps one process on both, with one key) side 0. */
-    int lhigh = lall[0], rhigh = rall[0], ws = mpid_world_size();
-    int same_job = lg->world_ranks[0] < ws && rg->world_ranks[0] < ws;
-    int local_first = lhigh != rhigh ? !lhigh
-                      : side >= 0 ? side == 0
-                      : same_job ? lg->world_ranks[0] < rg->world_ranks[0] : lall[2] < rall[2];
+     * order is ours to choose, by the leaders' records, which both groups
+     * see alike (their world ranks differ where one numbers a process by a
+     * routing slot): in one job the lower world rank first, across jobs
+     * the lower random key, and one process's two members by lane. */
+    const int *L = lall, *R = rall;
+    int local_first = L[0] != R[0] ? !L[0]
+                      : L[3] == R[3] && L[4] != R[4] ? L[4] < R[4]
+                      : L[2] != R[2] ? L[2] < R[2] : L[5] < R[5];
     free(lall);
     free(rall);
     const mpir_group *a = local_first ? lg : rg, *b = local_first ? rg : lg;
@@ -442,14 +529,16 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
     mpir_group_release(g);
     if (!nc)
         return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
-    if (side >= 0) {   /* the first group receives on x, the other on x + 2 */
+    if (apart) {   /* each member keeps its lane: x or x + 2 */
+        const unsigned char *la = local_first ? lc->dev.ctx_hi : ic->dev.ctx_hi;
+        const unsigned char *lb = local_first ? ic->dev.ctx_hi : lc->dev.ctx_hi;
         nc->dev.ctx_hi = malloc((size_t)(a->size + b->size));
         if (!nc->dev.ctx_hi) {
             mpir_comm_release(nc);
             return mpir_err_comm(intercomm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
         }
-        memset(nc->dev.ctx_hi, 0, (size_t)a->size);
-        memset(nc->dev.ctx_hi + a->size, 1, (size_t)b->size);
+        memcpy(nc->dev.ctx_hi, la, (size_t)a->size);
+        memcpy(nc->dev.ctx_hi + a->size, lb, (size_t)b->size);
         mpir_comm_set_ctx(nc, x);
     }
     *newintracomm = nc->handle;

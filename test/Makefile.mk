@@ -32,6 +32,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/threads \
 	test/mpi/threads_dyn \
 	test/mpi/self_connect \
+	test/mpi/twice_held \
 	test/mpi/intercomm \
 	test/mpi/topo_graph \
 	test/mpi/idup \
@@ -254,6 +255,10 @@ test_mpi_threads_dyn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_self_connect_SOURCES = test/mpi/self_connect.c test/mpi/mtest.h
 test_mpi_self_connect_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_self_connect_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_twice_held_SOURCES = test/mpi/twice_held.c test/mpi/mtest.h
+test_mpi_twice_held_LDADD = $(MPI_TEST_LIBS) -lpthread
+test_mpi_twice_held_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_intercomm_SOURCES = test/mpi/intercomm.c test/mpi/mtest.h
 test_mpi_intercomm_LDADD = $(MPI_TEST_LIBS)

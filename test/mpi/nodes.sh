@@ -15,7 +15,8 @@
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
 # and in offload mode; dynamic processes (ports, join, spawn, the name
-# service) directly and in offload mode; the C++ program (cxx) and, with
+# service) directly and in offload mode, intercommunicators whose groups
+# hold a process twice (twice_held); the C++ program (cxx) and, with
 # the Fortran bindings, two Fortran ones (f77, usempi).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
@@ -82,6 +83,7 @@ done <<'EOF'
 2 3 spawn
 2 2 spawn CLUMPI_NET=agent
 2 2 spawn_multiple
+2 3 twice_held
 2 3 names CLUMPI_NET=agent
 2 5 cxx
 2 4 ../fortran/f77
