@@ -335,6 +335,10 @@ static int verbose;
 static const coll_algo *forced[COLL_OP_COUNT];
 static const char *forced_bad[COLL_OP_COUNT];   /* unknown name given */
 static char errmsg[COLL_OP_COUNT][512];
+/* The algorithm each rule names, looked up once instead of by name in
+ * every call (rules past RULES_MAX are looked up by name). */
+#define RULES_MAX 8
+static const coll_algo *rule_algo[COLL_OP_COUNT][RULES_MAX];
 
 static const coll_algo *find_algo(const coll_optab *t, const char *name)
 {
@@ -378,6 +382,11 @@ static const coll_algo *find_algo_or_alias(const coll_optab *t, const char *name
 
 static void read_env(void)
 {
+    for (int op = 0; op < COLL_OP_COUNT; op++) {
+        const coll_optab *t = &table[op];
+        for (int i = 0; i < t->nrules && i < RULES_MAX; i++)
+            rule_algo[op][i] = t->rules[i].algo ? find_algo(t, t->rules[i].algo) : NULL;
+    }
     verbose = (int)cu_param_int("COLL_VERBOSE");
     for (int op = 0; op < COLL_OP_COUNT; op++) {
         char var[64];
@@ -458,7 +467,7 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
             if (*nodes < r->min_nodes || *nodes >= comm->size)
                 continue;
         }
-        const coll_algo *a = find_algo(t, r->algo);
+        const coll_algo *a = i < RULES_MAX ? rule_algo[t - table][i] : find_algo(t, r->algo);
         if (!a || !a->fn)
             continue;
         if (commute == 0 && !(a->flags & COLL_ALGO_ORDERED))
