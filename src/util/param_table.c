@@ -83,7 +83,7 @@ const cu_param_def cu_param_defs[] = {
     I("RNDV_COOP", 256 * 1024, "pt2pt", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, -1,
       "bytes from which a large same-node message is copied by both sides at once; 0: off"),
     /* progress */
-    I("SPIN", 4000, "progress", BEFORE_INIT, LOCAL, TUNER_BASIC, -1,
+    I("SPIN", 8000, "progress", BEFORE_INIT, LOCAL, TUNER_BASIC, -1,
       "polls before a waiting rank blocks when ranks do not outnumber cores"),
     I("YIELD_US", 1000, "progress", BEFORE_INIT, LOCAL, TUNER_BASIC, -1,
       "ranks outnumber cores: poll and yield this long without progress, then block "
