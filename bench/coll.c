@@ -103,7 +103,7 @@ int main(int argc, char **argv)
         if (!algo || !*algo)
             algo = "default";
         int isred = !strcmp(op, "allreduce") || !strcmp(op, "reduce");
-        for (size_t size = lo; size <= hi; size *= 2) {
+        for (size_t size = lo; size <= hi; size = size ? size * 2 : 1) {  /* 0, 1, 2, 4, ... */
             if (isred && size < 8)
                 continue;
             if (!strcmp(op, "barrier") && size > lo)
