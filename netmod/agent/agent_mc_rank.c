@@ -93,8 +93,9 @@ static int post_packet(const void *buf, uint32_t off, uint32_t len, int node)
     return agt_chan_post(AGT_CMD_PIO, iov, 3);
 }
 
-/* Send on what we can without waiting (tx slots may be all in flight). */
-static void fwd_pump(void)
+/* Forwards the queued packets to the children while tx slots are free
+ * (they may all be in flight: the rest go on a later call). */
+static void forward_queued(void)
 {
     while (fwd.h < fwd.t) {
         int rc = post_packet(rx.buf, fwd.off[fwd.h], fwd.len[fwd.h], fwd.child[fwd.next]);
@@ -141,7 +142,7 @@ static int rx_done(void *arg)
 {
     (void)arg;
     if (fwd.h < fwd.t)
-        fwd_pump();
+        forward_queued();
     return rx.got >= rx.total && rx.npk > 0 && fwd.h == fwd.t;
 }
 
