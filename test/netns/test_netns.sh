@@ -123,15 +123,10 @@ check "detached ranks say why" grep -q "lost the connection to mpirun" "$TMP/err
 # a launcher holds the ranks back, then one more comes after.
 printf '#!/bin/sh\nwhile [ ! -e "%s" ]; do sleep 0.05; done\nexec ip netns exec "$@"\n' "$TMP/go" >"$TMP/held"
 chmod +x "$TMP/held"
-rm -f "$TMP/go" "$TMP/err"   # (the loop below must not read the last run's)
+rm -f "$TMP/go" "$TMP/err"   # (the wait below must not read the last run's)
 "$MPIRUN" -v -n 2 --hosts "$H1,$H2" --launcher-exec "$TMP/held" "$UNIQ" --sleep 2 >"$TMP/out" 2>"$TMP/err" </dev/null &
 mp=$!
-addr=
-for _ in $(seq 50); do
-    addr=$(sed -n 's/^mpirun: PMI service for remote ranks at //p' "$TMP/err" 2>/dev/null)
-    [ -n "$addr" ] && break
-    sleep 0.1
-done
+pmi_addr_of "$TMP/err" 50
 ip netns exec "$H3" env -u PMI_FD PMI_PORT="$addr" PMI_ID=0 CLUMPI_PMI_SECRET=00112233445566778899aabbccddeeff \
     "$PMI_PROG" >"$TMP/intruder.out" 2>"$TMP/intruder.err"
 irc=$?

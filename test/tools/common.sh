@@ -29,6 +29,18 @@ run() {
 
 lines_of() { wc -l <"$1" | tr -d ' '; }
 
+# pmi_addr_of FILE TRIES: sets $addr to the host:port mpirun -v reports for
+# its PMI service in FILE (mpirun's stderr), polling every 0.1 s up to TRIES
+# times; empty when it never came.
+pmi_addr_of() {
+    addr=
+    for _ in $(seq "$2"); do
+        addr=$(sed -n 's/^mpirun: PMI service for remote ranks at //p' "$1" 2>/dev/null)
+        [ -n "$addr" ] && break
+        sleep 0.1
+    done
+}
+
 finish() {
     echo "$tests checks, $fails failed"
     [ "$fails" -eq 0 ]

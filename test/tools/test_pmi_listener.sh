@@ -26,12 +26,7 @@ start() {
     rm -f "$GO" "$TMP/err"
     timeout -k 5 60 "$MPIRUN" -v --launcher-exec "$TMP/fakelaunch" "$@" >"$TMP/out" 2>"$TMP/err" </dev/null &
     pid=$!
-    addr=
-    for _ in $(seq 100); do
-        addr=$(sed -n "s/^mpirun: PMI service for remote ranks at //p" "$TMP/err" 2>/dev/null)
-        [ -n "$addr" ] && break
-        sleep 0.1
-    done
+    pmi_addr_of "$TMP/err" 100
     host=${addr%:*} port=${addr##*:}
 }
 release() { touch "$GO"; }
