@@ -6,7 +6,8 @@
  *                             under /dev/shm, and with a local peer the
  *                             memory is a memfd of ours
  *        shm_names kill WHEN DELAY_US VICTIM
- *                             rank VICTIM (by PMI_RANK) kills itself with
+ *                             rank VICTIM (by the launcher's rank variable:
+ *                             PMI_RANK, PMIX_RANK or SLURM_PROCID) kills itself with
  *                             SIGKILL: WHEN = before MPI_Init, during it
  *                             (DELAY_US after it began, from a thread), or
  *                             after it with windows allocated; the others
@@ -56,6 +57,10 @@ int main(int argc, char **argv)
     int kill_mode = argc > 4 && !strcmp(argv[1], "kill");
     const char *when = kill_mode ? argv[2] : "";
     const char *pr = getenv("PMI_RANK");
+    if (!pr)
+        pr = getenv("PMIX_RANK");
+    if (!pr)
+        pr = getenv("SLURM_PROCID");
     int victim = kill_mode && pr && atoi(pr) == atoi(argv[4]);
     delay_us = kill_mode ? atol(argv[3]) : 0;
     /* the barrier through a node area, so one is made */
