@@ -6,7 +6,6 @@
  * whatever it forked goes with it.
  */
 #include "config.h"
-#include <dirent.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,20 +135,4 @@ void job_tick(struct job *j, double now)
         job_signal_all(j, SIGKILL);
         j->killed = 1;
     }
-}
-
-/* The shm channel names its segments /dev/shm/clumpi-<job id>-*; they are
- * normally unlinked once mapped, but not if a rank died first. */
-void job_cleanup_shm(struct job *j)
-{
-    char prefix[64];
-    int pl = snprintf(prefix, sizeof prefix, "clumpi-%s-", j->id);
-    DIR *d = opendir("/dev/shm");
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL)
-        if (strncmp(e->d_name, prefix, (size_t)pl) == 0)
-            unlinkat(dirfd(d), e->d_name, 0);
-    closedir(d);
 }

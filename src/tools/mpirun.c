@@ -324,7 +324,6 @@ int main(int argc, char **argv)
     launch_all(&j);
     run_loop(&j, sfd);
     drain_outputs(&j);
-    job_cleanup_shm(&j);
     if (o.verbose)
         fprintf(stderr, "%s: job %s ended with status %d\n", self, j.id, j.status);
     pmisrv_close_all(&j);

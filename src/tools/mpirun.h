@@ -227,7 +227,6 @@ void job_signal_all(struct job *j, int sig);
 void job_on_signal(struct job *j, int sig);
 void job_rank_exited(struct job *j, struct rank *r, int wstatus);
 void job_reap(struct job *j);
-void job_cleanup_shm(struct job *j);
 void job_tick(struct job *j, double now);
 
 #endif

@@ -10,14 +10,11 @@
  *   --sleep S         every rank sleeps S seconds before finalize
  *   --stdin           rank 0 echoes its stdin as "stdin: <line>"
  *   --env NAME        every rank prints "env NAME=<value>"
- *   --shm             every rank creates /dev/shm/clumpi-<job>-test<rank>
- *                     and prints "shm <path>"
  *   --lines N         every rank prints N lines
  *   --partial         every rank writes "part" then, later, "ial\n"
  *   --quiet           no "ok" line
  */
 #include "config.h"
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +33,7 @@ static void die(const char *what)
 int main(int argc, char **argv)
 {
     int crash = -1, abort_rank = -1, abort_code = 0, exit_rank = -1, exit_code = 0;
-    int nofin = -1, do_stdin = 0, do_shm = 0, lines = 0, quiet = 0, partial = 0;
+    int nofin = -1, do_stdin = 0, lines = 0, quiet = 0, partial = 0;
     double sleep_s = 0;
     const char *envname = NULL;
     for (int i = 1; i < argc; i++) {
@@ -56,8 +53,6 @@ int main(int argc, char **argv)
             do_stdin = 1;
         else if (!strcmp(argv[i], "--env") && i + 1 < argc)
             envname = argv[++i];
-        else if (!strcmp(argv[i], "--shm"))
-            do_shm = 1;
         else if (!strcmp(argv[i], "--lines") && i + 1 < argc)
             lines = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--partial"))
@@ -77,15 +72,6 @@ int main(int argc, char **argv)
     if (envname) {
         const char *v = getenv(envname);
         printf("env %s=%s\n", envname, v ? v : "(unset)");
-    }
-    if (do_shm) {
-        const char *job = getenv("CLUMPI_JOB_ID");
-        char path[256];
-        snprintf(path, sizeof path, "/dev/shm/clumpi-%s-test%d", job ? job : "nojob", rank);
-        int fd = open(path, O_CREAT | O_RDWR, 0600);
-        if (fd >= 0)
-            close(fd);
-        printf("shm %s\n", path);
     }
     for (int i = 0; i < lines; i++)
         printf("rank %d line %d\n", rank, i);
