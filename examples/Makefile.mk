@@ -41,3 +41,14 @@ examples_fortran_ring_LDADD = libmpifort.la libmpi.la
 examples_fortran_ring_LDFLAGS = $(AM_LDFLAGS) -no-install
 $(examples_fortran_ring_OBJECTS): src/fortran/mpi.mod
 endif
+
+# ring in Fortran with the mpi_f08 module
+EXTRA_DIST += examples/fortran/ring_f08.f90
+if HAVE_FORTRAN
+check_PROGRAMS += examples/fortran/ring_f08
+TESTS += examples/fortran/ring_f08
+examples_fortran_ring_f08_SOURCES = examples/fortran/ring_f08.f90
+examples_fortran_ring_f08_LDADD = libmpifort.la libmpi.la
+examples_fortran_ring_f08_LDFLAGS = $(AM_LDFLAGS) -no-install
+$(examples_fortran_ring_f08_OBJECTS): src/fortran/mpi_f08.mod
+endif

@@ -1,0 +1,313 @@
+"""gen_f08.py — the mpi_f08 module, from the description gen.py reads.
+
+gen.py calls f08_source(), which returns the C text of fgen.c's
+f08_module(): it prints mpi_f08.f90, whose constants the C compiler
+evaluates like those of the mpi module.
+
+The module wraps libmpifort's C glue (pmpi_x_, and mpi_x_ for MPI_x, so a
+tool that intercepts the glue sees the calls of all three bindings). Each
+MPI_x is a generic over a module procedure MPI_x_f08 that passes its
+arguments to the glue through a BIND(C) interface: a handle is a BIND(C)
+type holding the Fortran integer handle (MPI_VAL), so it reaches C as the
+MPI_Fint * the glue takes; TYPE(MPI_Status) has the layout of the integer
+status array; LOGICALs go through C ints; a string passes its length as
+gfortran's hidden argument does; ierror is OPTIONAL. Choice buffers are
+TYPE(*), DIMENSION(*) with gfortran's NO_ARG_CHECK, as in the mpi module,
+and not assumed-rank: the glue takes one address, so an array section is
+made contiguous by the compiler (MPI_SUBARRAYS_SUPPORTED is .FALSE.) rather
+than handed over as a descriptor that every C wrapper would have to walk.
+
+The Fortran type of an argument comes from its C type in mpi.h's
+prototype (MPI_Comm -> TYPE(MPI_Comm), ...); its kind in mpi_api.txt says
+how it is passed. A kind missing from F08_KIND stops the build, so a new
+kind of mpi_api.txt gets its mpi_f08 form with it.
+"""
+import re
+
+
+def _handle_types(mpi_h_text):
+    """The handle typedefs of mpi.h (all but the integer types)."""
+    names = re.findall(r'^typedef\s+int\s+(MPI_[A-Za-z]+)\s*;', mpi_h_text, re.M)
+    return [n for n in names if n != 'MPI_Fint']
+
+
+def _prototypes(mpi_h_text):
+    """name -> [(C type, C argument name)] from the CLUMPI_API lines."""
+    protos = {}
+    for m in re.finditer(r'^CLUMPI_API\(\s*[^,]+,\s*(\w+),\s*\((.*)\)\);', mpi_h_text, re.M):
+        args = []
+        for a in m.group(2).split(','):
+            a = a.strip()
+            if a in ('void', '...', ''):
+                continue
+            am = re.match(r'(.*?)(\w+)\s*((?:\[\w*\])*)$', a)
+            if am:
+                args.append((am.group(1).strip() + am.group(3), am.group(2)))
+            else:   # a function pointer's declarator: no handle
+                args.append((a, ''))
+        protos[m.group(1)] = args
+    return protos
+
+
+def _handle_consts(mpi_h_text, handles):
+    """Constant name -> its handle type, for the constants that are handles."""
+    defs = dict(re.findall(r'^#define\s+(MPI_\w+)\s+(.+?)\s*(?:/\*.*)?$', mpi_h_text, re.M))
+    kinds = {h.upper()[4:]: h for h in handles}
+
+    def kind_of(name, depth=0):
+        v = defs.get(name, '')
+        m = re.match(r'CLUMPI_HANDLE\(CLUMPI_KIND_(\w+)', v)
+        if m:
+            return kinds.get(m.group(1))
+        if v.startswith('CLUMPI_DT('):
+            return 'MPI_Datatype'
+        if re.fullmatch(r'MPI_\w+', v) and depth < 8:
+            return kind_of(v, depth + 1)
+        return None
+    return {n: kind_of(n) for n in defs if kind_of(n)}
+
+
+# kind -> (the f08 declaration of the dummy, the glue's declaration, how a
+# local converts before, the actual argument, how it converts back after).
+# {t} is the argument's Fortran type: INTEGER, or its handle type.
+F08_KIND = {
+    'int':    ('{t}, intent(in) :: {a}', '{t} :: {a}', None, '{a}', None),
+    'h':      ('{t}, intent(in) :: {a}', '{t} :: {a}', None, '{a}', None),
+    'p':      ('{t} :: {a}', '{t} :: {a}', None, '{a}', None),
+    'pa':     ('{t} :: {a}(*)', '{t} :: {a}(*)', None, '{a}', None),
+    'wts':    ('integer :: {a}(*)', 'integer(c_int) :: {a}(*)', None, '{a}', None),
+    'aint':   ('integer(kind=MPI_ADDRESS_KIND), intent(in) :: {a}',
+               'integer(c_intptr_t) :: {a}', None, '{a}', None),
+    'ap':     ('integer(kind=MPI_ADDRESS_KIND) :: {a}',
+               'integer(c_intptr_t) :: {a}', None, '{a}', None),
+    'apa':    ('integer(kind=MPI_ADDRESS_KIND) :: {a}(*)',
+               'integer(c_intptr_t) :: {a}(*)', None, '{a}', None),
+    'lin':    ('logical, intent(in) :: {a}', 'integer(c_int) :: {a}',
+               'c_{a} = merge(1, 0, {a})', 'c_{a}', None),
+    'lout':   ('logical :: {a}', 'integer(c_int) :: {a}', 'c_{a} = 0', 'c_{a}',
+               '{a} = c_{a} /= 0'),
+    # gfortran's LOGICAL is an int of 1 or 0, which the glue reads and writes
+    'la':     ('logical :: {a}(*)', 'type(*), dimension(*) :: {a}', None, '{a}', None),
+    'buf':    ('!GCC$ ATTRIBUTES NO_ARG_CHECK :: {a}\n    type(*), dimension(*) :: {a}',
+               'type(*), dimension(*) :: {a}', None, '{a}', None),
+    'status': ('type(MPI_Status) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}', None),
+    'statin': ('type(MPI_Status), intent(in) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}',
+               None),
+    'statuses': ('type(MPI_Status) :: {a}(*)', 'type(MPI_Status) :: {a}(*)', None, '{a}', None),
+    'strin':  ('character(len=*), intent(in) :: {a}', 'character(kind=c_char) :: {a}(*)',
+               None, '{a}', None),
+    'strout': ('character(len=*) :: {a}', 'character(kind=c_char) :: {a}(*)', None, '{a}',
+               None),
+}
+STRING_KINDS = ('strin', 'strout')
+
+
+def _ftype(ctype, handles):
+    base = re.sub(r'\bconst\b|[*\[\]]', ' ', ctype).split()
+    base = base[-1] if base else ''
+    return 'type(%s)' % base if base in handles else 'integer'
+
+
+def _arglines(head, names, tail):
+    """A call or a header, one argument a line (free form's 132 columns)."""
+    if not names:
+        return [head + '(' + tail]
+    lines, cur = [], head + '('
+    for i, n in enumerate(names):
+        last = i == len(names) - 1
+        lines.append(cur + n + (tail if last else ', &'))
+        cur = '        '
+    return lines
+
+
+def _procedure(prefix, name, ret, args, protos, handles):
+    """The module procedure PREFIX_name_f08 and its interface to the glue."""
+    proc = '%s_%s_f08' % (prefix, name)
+    glue = '%s_%s_' % (prefix.lower(), name.lower())
+    if ret == 'double':
+        return ['  function %s() result(r)' % proc,
+                '    double precision :: r',
+                '    interface',
+                "      function glue() bind(C, name='%s') result(g)" % glue,
+                '        import :: c_double',
+                '        real(c_double) :: g',
+                '      end function glue',
+                '    end interface',
+                '    r = glue()',
+                '  end function %s' % proc]
+    cargs = protos.get(name)
+    if cargs is None:
+        raise SystemExit('gen_f08.py: MPI_%s: no prototype in mpi.h' % name)
+    cbyname = {n: t for t, n in cargs}
+    decls, gdecls, locals_, pre, post, actual, lens = [], [], [], [], [], [], []
+    for i, (a, k) in enumerate(args):
+        kind = k.split('=')[0]
+        if kind == 'null':
+            continue
+        if kind not in F08_KIND:
+            raise SystemExit('gen_f08.py: MPI_%s: kind %s has no mpi_f08 form (F08_KIND)'
+                             % (name, kind))
+        ctype = cbyname.get(a, cargs[i][0] if i < len(cargs) else 'int')
+        t = _ftype(ctype, handles)
+        dcl, gdcl, before, act, after = F08_KIND[kind]
+        decls.append(dcl.format(t=t, a=a))
+        gdecls.append(gdcl.format(t='integer(c_int)' if t == 'integer' else t, a=a))
+        if act.startswith('c_'):
+            locals_.append('integer(c_int) :: c_%s' % a)
+        if before:
+            pre.append(before.format(a=a))
+        if after:
+            post.append(after.format(a=a))
+        actual.append(act.format(a=a))
+        if kind in STRING_KINDS:
+            lens.append(a)
+    dummies = [a for a, k in args if k != 'null']
+    out = _arglines('  subroutine %s' % proc, dummies + ['ierror'], ')')
+    out += ['    ' + d for d in decls]
+    out.append('    integer, optional, intent(out) :: ierror')
+    out += ['    ' + d for d in locals_]
+    out.append('    integer(c_int) :: c_ierror')
+    out.append('    interface')
+    gnames = ['g_' + a for a in dummies] + ['ierror'] + ['g_%s_len' % a for a in lens]
+    out += ['  ' + l for l in _arglines('    subroutine glue', gnames,
+                                         ") bind(C, name='%s')" % glue)]
+    out.append('        import')
+    out += ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls]
+    out.append('        integer(c_int) :: ierror')
+    out += ['        integer(c_size_t), value :: g_%s_len' % a for a in lens]
+    out.append('      end subroutine glue')
+    out.append('    end interface')
+    out += ['    ' + p for p in pre]
+    out += ['    ' + l for l in _arglines('call glue', actual + ['c_ierror'] +
+                                          ['len(%s, kind=c_size_t)' % a for a in lens], ')')]
+    out += ['    ' + p for p in post]
+    out.append('    if (present(ierror)) ierror = c_ierror')
+    out.append('  end subroutine %s' % proc)
+    return out
+
+
+def _helpers(handles, status_size):
+    """The handle and status types, their operators and conversions."""
+    out = []
+    for h in handles:
+        out += ['  type, bind(C) :: %s' % h, '    integer(c_int) :: MPI_VAL', '  end type %s' % h]
+    out += ['  ! The layout of the integer status array: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+            '  ! are its first three elements.',
+            '  type, bind(C) :: MPI_Status',
+            '    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+            '    integer(c_int) :: mpir_hidden(%d)' % (status_size - 3),
+            '  end type MPI_Status']
+    return out
+
+
+def _operators(handles):
+    out = []
+    for op, sym in (('eq', '=='), ('ne', '/=')):
+        out.append('  interface operator(%s)' % sym)
+        out += ['    module procedure mpir_f08_%s_%s' % (h[4:].lower(), op) for h in handles]
+        out.append('  end interface')
+    out += ['  private :: mpir_f08_%s_eq, mpir_f08_%s_ne' % (h[4:].lower(), h[4:].lower())
+            for h in handles]
+    return out
+
+
+def _operator_procs(handles):
+    out = []
+    for h in handles:
+        for op, sym in (('eq', '=='), ('ne', '/=')):
+            f = 'mpir_f08_%s_%s' % (h[4:].lower(), op)
+            out += ['  elemental logical function %s(x, y)' % f,
+                    '    type(%s), intent(in) :: x, y' % h,
+                    '    %s = x%%MPI_VAL %s y%%MPI_VAL' % (f, sym),
+                    '  end function %s' % f]
+    return out
+
+
+def _status_conversions():
+    """MPI_Status_f2f08 and MPI_Status_f082f (MPI-3.1 17.2.5): the layouts match."""
+    out = []
+    for prefix in ('MPI', 'PMPI'):
+        out += ['  subroutine %s_Status_f2f08_f08(f_status, f08_status, ierror)' % prefix,
+                '    integer, intent(in) :: f_status(MPI_STATUS_SIZE)',
+                '    type(MPI_Status), intent(out) :: f08_status',
+                '    integer, optional, intent(out) :: ierror',
+                '    f08_status = transfer(f_status, f08_status)',
+                '    if (present(ierror)) ierror = MPI_SUCCESS',
+                '  end subroutine %s_Status_f2f08_f08' % prefix,
+                '  subroutine %s_Status_f082f_f08(f08_status, f_status, ierror)' % prefix,
+                '    type(MPI_Status), intent(in) :: f08_status',
+                '    integer, intent(out) :: f_status(MPI_STATUS_SIZE)',
+                '    integer, optional, intent(out) :: ierror',
+                '    f_status = transfer(f08_status, f_status)',
+                '    if (present(ierror)) ierror = MPI_SUCCESS',
+                '  end subroutine %s_Status_f082f_f08' % prefix]
+    return out
+
+
+def _cstr(s):
+    return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '\\n"'
+
+
+def _sentinel_decl(decl):
+    """The mpi module's sentinel declaration in mpi_f08: statuses are TYPE(MPI_Status)."""
+    m = re.match(r'INTEGER (\w+)\(MPI_STATUS_SIZE(,1)?\)$', decl)
+    if m:
+        return 'type(MPI_Status) :: %s%s' % (m.group(1), '(1)' if m.group(2) else '')
+    t, v = decl.split(' ', 1)
+    return '%s :: %s' % (t.lower().replace('character*1', 'character(len=1)'), v)
+
+
+def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
+    """The C text of fgen.c's f08_module(), which prints mpi_f08.f90."""
+    text = open(mpi_h).read()
+    handles = _handle_types(text)
+    protos = _prototypes(text)
+    hconsts = _handle_consts(text, handles)
+    status_size = int(re.search(r'#define\s+MPI_F_STATUS_SIZE\s+(\d+)', text).group(1))
+    names = [name for name, _, _ in funcs] + ['Status_f2f08', 'Status_f082f']
+
+    head = ['! mpi_f08.f90 - the mpi_f08 module of clumpi. Generated: do not edit.',
+            'module mpi_f08',
+            '  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_double, &',
+            '      c_intptr_t',
+            '  implicit none',
+            '  private :: c_int, c_char, c_size_t, c_double, &',
+            '      c_intptr_t']
+    head += _helpers(handles, status_size)
+    head += _operators(handles)
+    for prefix in ('MPI', 'PMPI'):
+        for n in names:
+            head += ['  interface %s_%s' % (prefix, n),
+                     '    module procedure %s_%s_f08' % (prefix, n),
+                     '  end interface %s_%s' % (prefix, n)]
+    body = ['contains']
+    body += _operator_procs(handles)
+    body += _status_conversions()
+    for prefix in ('MPI', 'PMPI'):
+        for name, ret, args in funcs:
+            body += _procedure(prefix, name, ret, args, protos, handles)
+    body.append('end module mpi_f08')
+
+    out = ['static void f08_const(const char *name, const char *type, long long v)\n{\n'
+           '    if (type)\n'
+           '        printf("  type(%s), parameter :: %s = %s(%lld)\\n", type, name, type, v);\n'
+           '    else\n'
+           '        printf("  integer, parameter :: %s = %lld\\n", name, v);\n}\n\n',
+           'static void f08_module(void)\n{\n']
+    for l in head:
+        out.append('    fputs(%s, stdout);\n' % _cstr(l))
+    for n in consts:
+        t = hconsts.get(n)
+        out.append('    f08_const("%s", %s, (long long)(%s));\n'
+                   % (n, '"%s"' % t if t else 'NULL', n))
+    for n, v in fconsts:
+        out.append('    f08_const("%s", NULL, (long long)(%s));\n' % (n, v))
+    for decl, block, sym, ctype, dim in sentinels:
+        var = decl.split()[1].split('(')[0]
+        out.append('    fputs(%s, stdout);\n' % _cstr('  ' + _sentinel_decl(decl)))
+        out.append('    fputs(%s, stdout);\n' % _cstr('  common /%s/ %s' % (block, var)))
+    for l in body:
+        for part in l.split('\n'):
+            out.append('    fputs(%s, stdout);\n' % _cstr(part))
+    out.append('}\n')
+    return ''.join(out)
