@@ -734,6 +734,11 @@ void agt_chan_wait(int (*ready)(void *), void *arg)
             cu_lock_sleep_end(d);
         }
         agt_disarm_sleep();
+        /* the threads that waited for the lock while we slept go first:
+         * napping again at once kept them out for good, one of them
+         * perhaps the thread whose bulk read we wait behind */
+        if (cu_mt)
+            cu_lock_yield();
     }
 }
 
