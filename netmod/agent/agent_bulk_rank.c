@@ -9,6 +9,15 @@
  * FIN, and CTS + DATA packets when this path says no (-ENOTSUP: turned off
  * with CLUMPI_AGENT_BULK=0; -ENOSPC: the table is full; -EPERM: the
  * kernel refused the sending agent's pull).
+ *
+ * One read at a time per rank: the land ring names no read, and the agent
+ * serves one read per rank. Under MPI_THREAD_MULTIPLE a thread waiting
+ * for its chunks gives the library's lock away (agt_chan_wait), so a
+ * second thread may come here meanwhile: it waits, with the lock given
+ * away too, until the first read is done. That wait is bounded: a read
+ * is served by the two agents alone (the owner rank never helps, and the
+ * reading thread only copies chunks out), so it needs nothing from the
+ * threads waiting behind it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +34,7 @@ static uint64_t key_state;
 static unsigned expo_next;
 static uint32_t read_id;
 static uint64_t taken;   /* land entries this rank took (its bulk_taken) */
+static int reading;      /* a thread's read is between its REQ and its last chunk */
 
 /* splitmix64 over a random start: keys never repeat within a run and
  * cannot be guessed from earlier ones' positions alone */
@@ -118,9 +128,12 @@ static int read_part(int src, uint64_t key, const struct iovec *rv, int rn, size
                        .total = total };
     struct iovec pkt[3] = { { &w, sizeof w }, { &q, sizeof q }, { pairs, 16 * (size_t)rn } };
     post_arg pa = { pkt, 3, 0 };
+    reading = 1;   /* before the post's wait, which may give the lock away */
     agt_chan_wait(try_post, &pa);
-    if (pa.rc)
+    if (pa.rc) {
+        reading = 0;
         return pa.rc;
+    }
     size_t got = 0;
     int err = 0;
     while (!err && got < total) {
@@ -139,7 +152,14 @@ static int read_part(int src, uint64_t key, const struct iovec *rv, int rn, size
         atomic_store_explicit(&b->bulk_taken, taken, memory_order_release);
         agt_chan_room_made();
     }
+    reading = 0;
     return err;
+}
+
+static int read_free(void *a)
+{
+    (void)a;
+    return !reading;
 }
 
 ssize_t agt_bulk_read(int src, uint64_t key, uint64_t rbase, const struct iovec *lv, int ln,
@@ -160,6 +180,8 @@ ssize_t agt_bulk_read(int src, uint64_t key, uint64_t rbase, const struct iovec 
         if (total > room - done)
             return -EINVAL;
         if (total) {
+            if (reading)   /* another thread's read (see the top) */
+                agt_chan_wait(read_free, NULL);
             int rc = read_part(src, key, rv + i, n, total, lv, ln, done);
             if (rc)
                 return rc;
