@@ -1,8 +1,10 @@
 /*
  * agent_fadd_rank.c — the rank side of the agent's fetch-and-add
  * (agent_fadd.c): post the request as a FADD packet to our agent and wait
- * for the reply with our request number. One request is outstanding per
- * rank (the calls are blocking), so a reply is either ours or stale.
+ * for the reply with our request number. Under MPI_THREAD_MULTIPLE several
+ * threads may each wait for one (the wait gives the library's lock away):
+ * each request waits on its caller's stack in a list, and a reply goes to
+ * the request with its number.
  */
 #include <errno.h>
 #include <string.h>
@@ -12,7 +14,15 @@
 #include "netmod/agent/agent_red.h"
 #include "src/util/log.h"
 
-static struct { uint32_t seq; int done, missing; int64_t value; } want;
+typedef struct want {
+    struct want *next;
+    uint32_t seq;
+    int done, missing;
+    int64_t value;
+} want;
+
+static want *waiting;   /* requests without their reply */
+static uint32_t seq_next;
 
 void agt_fadd_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_t len)
 {
@@ -21,17 +31,21 @@ void agt_fadd_rank_packet(const char *hdr, size_t hdrlen, const char *pay, size_
     if (hdrlen < sizeof h)
         cu_fatal("agent: short fetch-and-add reply");
     memcpy(&h, hdr, sizeof h);
-    if (h.op != AGT_FADD_REPLY || h.seq != want.seq || want.done)
+    want **pp = &waiting;
+    while (*pp && (*pp)->seq != h.seq)
+        pp = &(*pp)->next;
+    if (h.op != AGT_FADD_REPLY || !*pp)
         cu_fatal("agent: unexpected fetch-and-add reply (request %u)", h.seq);
-    want.value = h.value;
-    want.missing = h.pad[0] != 0;
-    want.done = 1;
+    want *w = *pp;
+    *pp = w->next;
+    w->value = h.value;
+    w->missing = h.pad[0] != 0;
+    w->done = 1;
 }
 
 static int got(void *arg)
 {
-    (void)arg;
-    return want.done;
+    return ((want *)arg)->done;
 }
 
 _Static_assert((int)MPID_FADD_INIT == (int)AGT_FADD_INIT &&
@@ -44,17 +58,18 @@ int agt_coll_fadd(int op, uint32_t owner, uint32_t id, int64_t value, int64_t *o
 {
     if (!agt_chan_up())
         return -ENOTCONN;
-    agt_fadd_hdr h = { .owner = owner, .id = id, .from = me, .seq = ++want.seq,
+    want w = { .next = waiting, .seq = ++seq_next };
+    waiting = &w;   /* before the post: a reply may come while it waits */
+    agt_fadd_hdr h = { .owner = owner, .id = id, .from = me, .seq = w.seq,
                        .value = value, .op = (uint8_t)op };
     agt_wire wire = { .kind = AGT_K_FADD, .hdrlen = sizeof h, .src = me, .dst = owner };
-    want.done = 0;
     struct iovec iov[2] = { { &wire, sizeof wire }, { &h, sizeof h } };
     agt_mc_post(AGT_CMD_PIO, iov, 2);
-    if (!want.done)
-        agt_chan_progress_until(got, NULL);
-    if (want.missing)
+    if (!w.done)
+        agt_chan_progress_until(got, &w);
+    if (w.missing)
         return -ENOENT;
     if (old)
-        *old = want.value;
+        *old = w.value;
     return 0;
 }
