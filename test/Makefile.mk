@@ -31,6 +31,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/comms \
 	test/mpi/threads \
 	test/mpi/threads_dyn \
+	test/mpi/threads_net \
 	test/mpi/self_connect \
 	test/mpi/twice_held \
 	test/mpi/intercomm \
@@ -247,6 +248,10 @@ test_mpi_comms_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_threads_SOURCES = test/mpi/threads.c test/mpi/mtest.h
 test_mpi_threads_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_threads_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_threads_net_SOURCES = test/mpi/threads_net.c test/mpi/mtest.h
+test_mpi_threads_net_LDADD = $(MPI_TEST_LIBS) -lpthread
+test_mpi_threads_net_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_threads_dyn_SOURCES = test/mpi/threads_dyn.c test/mpi/mtest.h
 test_mpi_threads_dyn_LDADD = $(MPI_TEST_LIBS) -lpthread

@@ -14,10 +14,12 @@
 # udp;ofi_rxd), whose own large-message protocols can reorder; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
-# and in offload mode; dynamic processes (ports, join, spawn, the name
-# service) directly and in offload mode, intercommunicators whose groups
-# hold a process twice (twice_held); the C++ program (cxx) and, with
-# the Fortran bindings, two Fortran ones (f77, usempi).
+# and in offload mode, and threads each exchanging every size class with
+# another node at once (threads_net) directly and in offload mode; dynamic
+# processes (ports, join, spawn, the name service) directly and in offload
+# mode, intercommunicators whose groups hold a process twice (twice_held)
+# directly and in offload mode; the C++ program (cxx) and, with the
+# Fortran bindings, two Fortran ones (f77, usempi).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -78,12 +80,16 @@ done <<'EOF'
 2 3 threads
 2 4 threads CLUMPI_SPIN=0
 2 3 threads CLUMPI_NET=agent
+2 2 threads_net
+2 4 threads_net CLUMPI_NET=agent
+2 3 threads_net CLUMPI_NET=agent CLUMPI_SPIN=0
 2 5 port
 2 4 port CLUMPI_NET=agent
 2 3 spawn
 2 2 spawn CLUMPI_NET=agent
 2 2 spawn_multiple
 2 3 twice_held
+2 2 twice_held CLUMPI_NET=agent
 2 3 names CLUMPI_NET=agent
 2 5 cxx
 2 4 ../fortran/f77
