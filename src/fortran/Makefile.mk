@@ -41,6 +41,8 @@ src/fortran/mpi_f08.f90: src/fortran/fgen$(EXEEXT)
 # (the compiler leaves a module it would write the same untouched)
 src/fortran/mpi_f08.mod: src/fortran/libmpifort_la-mpi_f08.lo
 	@touch $@
+# MPI_F_SYNC_REG, which the mpi_f08 module calls
+libmpifort_la_SOURCES += src/fortran/sync_reg.c
 
 nodist_include_HEADERS = src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
 CLEANFILES += src/fortran/gen.stamp src/fortran/mpi_fortran.c src/fortran/fgen.c \

@@ -196,7 +196,11 @@ def _helpers(handles, status_size):
             '  type, bind(C) :: MPI_Status',
             '    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
             '    integer(c_int) :: mpir_hidden(%d)' % (status_size - 3),
-            '  end type MPI_Status']
+            '  end type MPI_Status',
+            '  ! choice buffers are one address: sections are copied, and then not',
+            '  ! safely for a nonblocking call (MPI-3.1 17.1.12)',
+            '  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.',
+            '  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.']
     return out
 
 
@@ -244,6 +248,24 @@ def _status_conversions():
     return out
 
 
+def _sync_reg():
+    """MPI_F_sync_reg (MPI-3.1 17.1.7): a call the compiler cannot see into, so
+    that it keeps no copy of buf in a register across it."""
+    out = []
+    for prefix in ('MPI', 'PMPI'):
+        out += ['  subroutine %s_F_sync_reg_f08(buf)' % prefix,
+                '!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf',
+                '    type(*), dimension(*) :: buf',
+                '    interface',
+                "      subroutine glue(g_buf) bind(C, name='%s_f_sync_reg_')" % prefix.lower(),
+                '        type(*), dimension(*) :: g_buf',
+                '      end subroutine glue',
+                '    end interface',
+                '    call glue(buf)',
+                '  end subroutine %s_F_sync_reg_f08' % prefix]
+    return out
+
+
 def _cstr(s):
     return '"' + s.replace('\\', '\\\\').replace('"', '\\"') + '\\n"'
 
@@ -264,7 +286,7 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
     protos = _prototypes(text)
     hconsts = _handle_consts(text, handles)
     status_size = int(re.search(r'#define\s+MPI_F_STATUS_SIZE\s+(\d+)', text).group(1))
-    names = [name for name, _, _ in funcs] + ['Status_f2f08', 'Status_f082f']
+    names = [name for name, _, _ in funcs] + ['Status_f2f08', 'Status_f082f', 'F_sync_reg']
 
     head = ['! mpi_f08.f90 - the mpi_f08 module of clumpi. Generated: do not edit.',
             'module mpi_f08',
@@ -283,6 +305,7 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
     body = ['contains']
     body += _operator_procs(handles)
     body += _status_conversions()
+    body += _sync_reg()
     for prefix in ('MPI', 'PMPI'):
         for name, ret, args in funcs:
             body += _procedure(prefix, name, ret, args, protos, handles)

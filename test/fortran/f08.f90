@@ -3,7 +3,9 @@
 ! f08.f90 - `use mpi_f08`: handles as derived types with == and /=, the
 ! TYPE(MPI_Status) of point-to-point (source, tag, MPI_GET_COUNT,
 ! MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, statuses of MPI_WAITALL) and its
-! conversions to and from the integer array; collectives over INTEGER,
+! conversions to and from the integer array; messages of 0 and 1 elements,
+! odd, around the eager limit and of 1 MiB; a struct type of absolute
+! addresses sent from MPI_BOTTOM; collectives over INTEGER,
 ! INTEGER(8), REAL, DOUBLE PRECISION, COMPLEX and LOGICAL with several ops,
 ! in place and not, against a reference computed here; derived types over
 ! a 2-D array (a vector over a row, a subarray); communicators (split, dup,
@@ -19,6 +21,8 @@ program f08
   call chk(ierr == MPI_SUCCESS, 'MPI_Comm_size ierror')
   call handles()
   call pt2pt()
+  call sizes()
+  call bottom()
   call collectives()
   call derived()
   call comms()
@@ -108,6 +112,64 @@ contains
     call MPI_Recv(b, n, MPI_INTEGER, MPI_PROC_NULL, 0, MPI_COMM_WORLD, st)
     call chk(st%MPI_SOURCE == MPI_PROC_NULL .and. st%MPI_TAG == MPI_ANY_TAG, 'PROC_NULL status')
   end subroutine pt2pt
+
+  ! around the eager limit (31744 bytes) and 1 MiB, and empty
+  subroutine sizes()
+    integer, parameter :: counts(8) = [0, 1, 7, 7935, 7936, 7937, 65537, 262144]
+    integer, allocatable :: a(:), b(:)
+    double precision, allocatable :: d(:)
+    integer :: c, i, next, prev, cnt
+    type(MPI_Status) :: st
+    next = mod(rank + 1, nproc)
+    prev = mod(rank - 1 + nproc, nproc)
+    do c = 1, size(counts)
+      allocate (a(counts(c) + 1), b(counts(c) + 1))
+      a = [(rank * 7 + i, i = 1, counts(c) + 1)]
+      b = -1
+      call MPI_Sendrecv(a, counts(c), MPI_INTEGER, next, c, b, counts(c), MPI_INTEGER, prev, c, &
+                        MPI_COMM_WORLD, st)
+      call MPI_Get_count(st, MPI_INTEGER, cnt)
+      call chk(cnt == counts(c) .and. st%MPI_TAG == c, 'a size: status')
+      call chk(all(b(1:counts(c)) == [(prev * 7 + i, i = 1, counts(c))]), 'a size: data')
+      call chk(b(counts(c) + 1) == -1, 'a size: the element past the message')
+      deallocate (a, b)
+    end do
+    allocate (d(131072))
+    d = 0
+    if (rank == nproc - 1) d = [(dble(i) / 3, i = 1, size(d))]
+    call MPI_Bcast(d, size(d), MPI_DOUBLE_PRECISION, nproc - 1, MPI_COMM_WORLD)
+    call chk(all(d == [(dble(i) / 3, i = 1, size(d))]), 'Bcast of 1 MiB')
+    deallocate (d)
+  end subroutine sizes
+
+  ! a struct of two variables by their absolute addresses, sent from MPI_BOTTOM
+  subroutine bottom()
+    integer :: iv, iw, next, prev
+    double precision :: dv, dw
+    integer(kind=MPI_ADDRESS_KIND) :: addr(2)
+    type(MPI_Datatype) :: st, rt
+    next = mod(rank + 1, nproc)
+    prev = mod(rank - 1 + nproc, nproc)
+    iv = rank + 11
+    dv = rank + 0.5d0
+    call MPI_Get_address(iv, addr(1))
+    call MPI_Get_address(dv, addr(2))
+    call MPI_Type_create_struct(2, [1, 1], addr, [MPI_INTEGER, MPI_DOUBLE_PRECISION], st)
+    call MPI_Type_commit(st)
+    call MPI_Get_address(iw, addr(1))
+    call MPI_Get_address(dw, addr(2))
+    call MPI_Type_create_struct(2, [1, 1], addr, [MPI_INTEGER, MPI_DOUBLE_PRECISION], rt)
+    call MPI_Type_commit(rt)
+    iw = -1
+    dw = -1
+    call MPI_Sendrecv(MPI_BOTTOM, 1, st, next, 3, MPI_BOTTOM, 1, rt, prev, 3, MPI_COMM_WORLD, &
+                      MPI_STATUS_IGNORE)
+    call MPI_F_sync_reg(iw)
+    call MPI_F_sync_reg(dw)
+    call chk(iw == prev + 11 .and. dw == prev + 0.5d0, 'MPI_BOTTOM and absolute addresses')
+    call MPI_Type_free(st)
+    call MPI_Type_free(rt)
+  end subroutine bottom
 
   subroutine collectives()
     integer, parameter :: n = 4
@@ -257,8 +319,8 @@ contains
   subroutine onesided()
     integer, parameter :: n = 4
     ! the window and the result of a get change under MPI calls that do not
-    ! take them (MPI-3.1 17.1.17): VOLATILE keeps them out of registers
-    integer, volatile :: buf(n), got(n)
+    ! take them: MPI_F_sync_reg after each fence (MPI-3.1 17.1.17)
+    integer, asynchronous :: buf(n), got(n)
     integer :: next, prev, two(2), one
 
     type(MPI_Win) :: win
@@ -273,16 +335,19 @@ contains
     two = rank   ! origin buffers stay valid until the fence: not expressions
     call MPI_Put(two, 2, MPI_INTEGER, next, disp, 2, MPI_INTEGER, win)
     call MPI_Win_fence(0, win)
+    call MPI_F_sync_reg(buf)
     ! (buf(1) may already hold the accumulates of the next epoch)
     call chk(buf(2) == prev .and. buf(3) == prev .and. buf(4) == 0, 'Put')
     disp = 0
     one = rank + 1
     call MPI_Accumulate(one, 1, MPI_INTEGER, 0, disp, 1, MPI_INTEGER, MPI_SUM, win)
     call MPI_Win_fence(0, win)
+    call MPI_F_sync_reg(buf)
     if (rank == 0) call chk(buf(1) == nproc * (nproc + 1) / 2, 'Accumulate')
     got = -1
     call MPI_Get(got, n, MPI_INTEGER, prev, 0_MPI_ADDRESS_KIND, n, MPI_INTEGER, win)
     call MPI_Win_fence(0, win)
+    call MPI_F_sync_reg(got)
     call chk(got(2) == mod(prev - 1 + nproc, nproc) .and. got(4) == 0, 'Get')
     call MPI_Win_free(win)
     call chk(win == MPI_WIN_NULL, 'Win_free')
