@@ -409,7 +409,8 @@ void mpid_progress_init(int local_size, int agents);   /* agents: offload mode r
 
 /* A local rank that ends before MPI_Finalize ends the job (peer_watch.c)
  * when no mpirun of ours watches: publish our pid before the channels'
- * PMI barriers, start watching after them, stop before finalize's. */
+ * PMI barriers (under srun: watch the step's siblings from then on),
+ * start watching after them, stop before finalize's. */
 int  mpid_peer_watch_publish(const mpid_chan_info *info);
 void mpid_peer_watch_start(const mpid_chan_info *info);
 void mpid_peer_watch_stop(void);

@@ -60,6 +60,10 @@ SlurmdTimeout=30
 NodeName=clumpinode NodeHostname=$host NodeAddr=127.0.0.1 CPUs=8 State=UNKNOWN
 PartitionName=clumpi Nodes=clumpinode Default=YES MaxTime=10 State=UP OverSubscribe=YES
 EOF
+    # The PMIx plugin's per-step folders go under ours too: in /tmp, one a
+    # killed step left would make the same step id fail in the next run.
+    mkdir -p "$SL/pmix"
+    echo "PMIxCliTmpDirBase=$SL/pmix" >"$SL/mpi.conf"
     export SLURM_CONF="$SL/slurm.conf"
     # The test's own slurm.conf must win over anything of the caller's.
     unset SLURM_JOB_ID SLURM_JOBID SLURM_NTASKS SLURM_NPROCS SLURM_JOB_NODELIST \

@@ -8,7 +8,7 @@
 # without -n, its ranks started through srun (the node's Slurm name is not
 # this host's name, so mpirun takes it for another host); a rank killed
 # before, during or after MPI_Init under srun leaves no process and nothing
-# in /dev/shm (test/mpi/shm_names kill). Skips (77), saying
+# in /dev/shm (test/mpi/shm_names kill), with srun -K and without. Skips (77), saying
 # why, without root or the packages (CI_WITH_SLURM=1 .ci/setup installs them).
 . "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
 . "$top_srcdir/test/tools/slurm.sh"
@@ -67,15 +67,19 @@ for mpi in $plugins; do
             [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 ]
     done
     check "... naming the dead rank" grep -q 'rank 2 on this node ended before MPI_Finalize' "$TMP/err"
-    # A rank killed around MPI_Init: before the ranks know each other only
-    # the launcher can end the step (-K); after it the ranks do.
-    for spec in "before 0 1 -K" "during 3000 2 -K" "during 30000 0 -K" "after 0 2"; do
+    # A rank killed around MPI_Init, with -K and without it (then the
+    # node's other ranks, which watch their slurmstepd siblings from the
+    # start of MPI_Init, end the step).
+    for spec in "before 0 1 -K" "during 3000 2 -K" "before 0 1" "during 3000 2" \
+        "during 30000 0" "after 0 2"; do
         set -- $spec
         srun_job --mpi=$mpi $4 -n 3 "$SHMN" kill $1 $2 $3
         left=$(pgrep -f "$SHMN" || true)
         check "srun --mpi=$mpi $4: rank $3 killed $1 MPI_Init (+$2 us) ends the step ($secs ms), no process left" \
             [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 -a -z "$left" ]
         [ -z "$left" ] || kill -9 $left 2>/dev/null
+        [ "$1 $4" = "before " ] && check "... saying a rank ended before MPI_Init finished" \
+            grep -q 'ended before MPI_Init finished; ending the job' "$TMP/err"
     done
 done
 # Dynamic processes: ports and the name service within one job; under
