@@ -5,8 +5,8 @@ libmpi_la_SOURCES += mpid/mpid.h mpid/channel.h mpid/mpidi.h mpid/match.h mpid/c
 	mpid/netpoll.c mpid/node_area.c mpid/peer_watch.c
 # offloaded collectives (the channel's mpid_chan_coll)
 libmpi_la_SOURCES += mpid/offload.h mpid/offload.c
-# peers of other jobs (dynamic processes)
-libmpi_la_SOURCES += mpid/dynpeer.c
+# peers of other jobs (dynamic processes), and their loss
+libmpi_la_SOURCES += mpid/dynpeer.c mpid/peer_lost.c
 # one-sided communication (rma owner)
 libmpi_la_SOURCES += mpid/rma.h mpid/rma_impl.h mpid/rma.c mpid/rma_am.c mpid/rma_ofi.c \
 	mpid/rma_direct.c mpid/rma_target.c mpid/rma_cma.c mpid/rma_agent.c

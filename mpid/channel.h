@@ -73,6 +73,11 @@ typedef struct mpid_chan_info {
      * handled), and passes until done(arg) is nonzero (may sleep). */
     int        (*progress)(void);
     int        (*progress_until)(int (*done)(void *arg), void *arg);
+    /* A peer of another job (a slot >= world_size) is gone: the channel
+     * sends it nothing more (send returns -EHOSTUNREACH) and calls this
+     * once, from its progress, never from inside send or a read. The loss
+     * of a world rank still ends the job. */
+    void       (*peer_lost)(int peer);
 } mpid_chan_info;
 
 /* Peers beyond MPI_COMM_WORLD (other jobs: spawned, connected, joined) take

@@ -75,6 +75,7 @@ static int slot_reclaim(int i)
             return 0;   /* DATA packets still stream to it */
     if (d->ch && d->ch->dyn)
         d->ch->dyn->peer_del(w);
+    mpid_st.dyn.nlost -= d->lost;
     memset(d, 0, sizeof *d);
     s->routed = 0;
     mpid_cnt.dyn_slots--;
@@ -94,7 +95,8 @@ int mpid_dyn_acquire(const void *addr, size_t len, int share, int *slot)
     int free_at = -1;
     for (int i = 0; i < mpid_st.dyn.cap; i++) {
         dyn_slot *s = &mpid_st.dyn.slots[i];
-        if (share && s->refs > 0 && s->len == len && !memcmp(s->addr, addr, len)) {
+        if (share && s->refs > 0 && s->len == len && !memcmp(s->addr, addr, len) &&
+            !mpid_st.dests[mpid_st.world_size + i].lost) {   /* a new process at its address */
             s->refs++;
             *slot = mpid_st.world_size + i;
             return MPI_SUCCESS;
@@ -172,4 +174,5 @@ void mpid_dyn_finalize(void)
     free(mpid_st.dyn.slots);
     mpid_st.dyn.slots = NULL;
     mpid_st.dyn.cap = 0;
+    mpid_st.dyn.nlost = 0;
 }

@@ -103,6 +103,7 @@ int mpid_init(void)
     info->job_id = mpid_st.job.id;
     info->progress = mpid_progress;
     info->progress_until = mpid_progress_until;
+    info->peer_lost = mpid_on_peer_lost;
 
     /* CLUMPI_NET: how other nodes are reached: "direct" (a libfabric
      * endpoint per rank) or "agent" (the node's NI agent, netmod/agent). */

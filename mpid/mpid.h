@@ -137,6 +137,13 @@ int  mpid_dyn_add(int slot, const void *addr, size_t len, int my_id);
 /* Progress until nothing for slot waits in the device (its queued packets
  * left, its rendezvous answered). */
 int  mpid_dyn_drain(int slot);
+/* Nonzero when slot's process is gone (the network channel lost it):
+ * operations with it fail with MPI_ERR_OTHER (mpid/peer_lost.c). */
+int  mpid_dyn_lost(int slot);
+/* The MPI layer's answer to "does the communicator receiving on context
+ * ctx (even: point-to-point) hold slot?", for its MPI_ANY_SOURCE receives
+ * when a process of another job is lost. */
+void mpid_set_ctx_holds(int (*holds)(uint32_t ctx, int slot));
 
 /* ---- point-to-point ---------------------------------------------------- */
 /* dest/src are communicator ranks (or MPI_PROC_NULL / MPI_ANY_SOURCE);

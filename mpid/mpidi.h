@@ -224,6 +224,7 @@ typedef struct mpid_state {
     struct {
         struct mpid_dyn_slot *slots;  /* [cap]: routing slot world size + i */
         int cap;
+        int nlost;                    /* slots whose process is gone (peer_lost.c) */
     } dyn;
     /* node areas handed out (node_area.c) */
     struct mpid_node_area *areas;
@@ -244,6 +245,14 @@ typedef struct mpid_state {
     mpid_ctxq_table ctxqs;
 } mpid_state;
 extern mpid_state mpid_st;
+
+/* Requests come in slabs (request.c), all kept until MPI_Finalize: a
+ * walk over them finds every request in flight (peer_lost.c). */
+#define MPID_SLAB 64
+struct mpid_slab {
+    struct mpid_slab *next;   /* every slab, for mpid_req_finalize */
+    mpid_req          r[MPID_SLAB];
+};
 
 mpid_req *mpid_req_alloc_slow(int kind);
 void      mpid_req_release(mpid_req *r);   /* back to the pool */
@@ -336,6 +345,7 @@ typedef struct mpid_dest {
     int no_rma;                /* rma_read refused once: use CTS/DATA */
     int rma_ok;                /* rma_read worked once: cooperative copy allowed */
     int rts_out;               /* our RTS to this rank awaiting FIN or CTS */
+    int lost;                  /* a process of another job that is gone (peer_lost.c) */
     int cnt_kind;              /* MPID_CNT_*: which counters its messages go to */
 } mpid_dest;
 
@@ -343,6 +353,11 @@ void mpid_node_area_finalize(void);   /* node_area.c: unmaps every area */
 int  mpid_route_init(const int *node_of, int my_node, int shm_up);
 void mpid_route_finalize(void);
 void mpid_dyn_finalize(void);   /* dynpeer.c: forgets the slots' table */
+/* peer_lost.c: the channels' peer_lost (mpid_chan_info): what waits for
+ * slot fails; and whether a receive from src of comm (a rank or
+ * MPI_ANY_SOURCE) would wait for a lost process (then it fails at once). */
+void mpid_on_peer_lost(int slot);
+int  mpid_recv_from_lost(const mpid_comm *comm, int src);
 /* init.c: the network channel for peers of other jobs, opened on demand;
  * NULL when it cannot be had. */
 const mpid_channel *mpid_net_open_dynamic(void);

@@ -60,6 +60,10 @@ static int send_start(mpid_req *r, const void *buf, size_t count, const cu_dtype
     r->p.my_rank = my_rank;
     r->p.peer = w;
     r->p.mode = (uint8_t)mode;
+    if (__builtin_expect(d->lost, 0)) {   /* a process of another job, gone */
+        mpid_req_release(r);
+        return MPI_ERR_OTHER;
+    }
     if (d->qhead == NULL) {
         int rc = mpid_send_first(r);
         if (rc == 0)
@@ -210,6 +214,13 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
             recv_from_msg(r, mpid_msg_of_q(e));
             return MPI_SUCCESS;
         }
+    }
+    if (__builtin_expect(mpid_st.dyn.nlost != 0, 0) && mpid_recv_from_lost(comm, src)) {
+        r->pub.status.MPI_SOURCE = src;
+        r->pub.status.MPI_TAG = tag;
+        r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
+        r->pub.done = 1;
+        return MPI_SUCCESS;
     }
     r->p.q.src = src;
     r->p.q.tag = tag;

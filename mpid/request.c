@@ -7,13 +7,6 @@
 #include <stdlib.h>
 #include "mpid/mpidi.h"
 
-#define SLAB 64
-
-
-struct mpid_slab {
-    struct mpid_slab *next;   /* every slab, for mpid_req_finalize */
-    mpid_req          r[SLAB];
-};
 
 mpid_req *mpid_req_alloc_slow(int kind)
 {
@@ -22,7 +15,7 @@ mpid_req *mpid_req_alloc_slow(int kind)
         return NULL;
     sl->next = mpid_st.slabs;
     mpid_st.slabs = sl;
-    for (int i = 0; i < SLAB; i++) {
+    for (int i = 0; i < MPID_SLAB; i++) {
         sl->r[i].pub.priv = &sl->r[i].p;
         sl->r[i].p.next = mpid_st.req_pool;
         mpid_st.req_pool = &sl->r[i];

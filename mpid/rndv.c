@@ -458,6 +458,11 @@ void mpid_rndv_recv_start(mpid_req *r)
     if (r->p.msg_size > r->p.bytes)
         r->pub.status.MPI_ERROR = MPI_ERR_TRUNCATE;
     mpid_dest *d = &mpid_st.dests[r->p.peer];
+    if (__builtin_expect(d->lost, 0)) {   /* its sender is gone: nothing to read */
+        r->pub.status.MPI_ERROR = MPI_ERR_OTHER;
+        mpid_req_complete(r);
+        return;
+    }
     if (r->p.rniov == MPID_RTS_PACKED) {
         mpid_rndv_stats.packed++;
     } else if ((d->ch->copy || d->ch->net_rma) && !d->no_rma) {

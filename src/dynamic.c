@@ -63,6 +63,19 @@ int mpir_group_foreign(const mpir_group *g)
     return 0;
 }
 
+int mpir_dyn_ctx_holds(uint32_t ctx, int slot)
+{
+    for (int i = 1; i < mpir_comms.cap; i++) {
+        const mpir_comm *c = mpir_comms.obj[i];
+        if (c && c->dev.context_id != ctx)
+            c = c->local_comm && c->local_comm->dev.context_id == ctx ? c->local_comm : NULL;
+        for (int j = 0; c && j < c->dev.size; j++)
+            if (c->dev.world_ranks[j] == slot)
+                return 1;
+    }
+    return 0;
+}
+
 /* FNV-1a of the job id. */
 static unsigned job_hash(void)
 {
@@ -543,11 +556,29 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     if (rc != MPI_SUCCESS)
         return rc;
     /* What we sent is out of the device, then everyone has come this far:
-     * every message before the barrier has arrived. */
-    for (int i = 0; i < c->dev.size; i++)
+     * every message before the barrier has arrived. A process that is
+     * gone (mpid_dyn_lost) has nothing more to receive and would never
+     * come: then there is no barrier. The local group of an
+     * intercommunicator agrees on that first, since a member that has not
+     * talked to the lost process yet would wait in the barrier for those
+     * that skip it. */
+    int lost = 0;
+    for (int i = 0; i < c->dev.size; i++) {
         mpid_dyn_drain(c->dev.world_ranks[i]);
-    rc = mpir_Barrier(*comm);
-    if (rc != MPI_SUCCESS)
+        lost |= mpid_dyn_lost(c->dev.world_ranks[i]);
+    }
+    if (c->local_comm && c->dev.foreign) {
+        int n = c->local_comm->dev.size, *seen = malloc(sizeof *seen * (size_t)n);
+        if (!seen)
+            return mpir_err_comm(*comm, mpir_err(MPI_ERR_NO_MEM, fn, "out of memory"));
+        rc = coll_allgather(&lost, 1, dt_int(), seen, 1, dt_int(), &c->local_comm->dev);
+        for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
+            lost |= seen[i];
+        free(seen);
+        if (rc != MPI_SUCCESS)
+            return mpir_err_comm(*comm, rc);
+    }
+    if (!lost && (rc = mpir_Barrier(*comm)) != MPI_SUCCESS)
         return rc;
     return mpir_Comm_free(comm);
 }

@@ -24,6 +24,12 @@ int mpir_dyn_connect(const char *fn, mpir_comm *c, int root, int fd, int root_er
 int mpir_sock_swap(int fd, const void *out, size_t olen, void *in, size_t ilen,
                    long long deadline_ns);
 
+/* Whether the communicator receiving on context ctx (its point-to-point
+ * context, or its intercommunicator's local one) holds routing slot `slot`:
+ * the device asks when a process of another job is lost, to fail the
+ * MPI_ANY_SOURCE receives that wait for it (mpid_set_ctx_holds). */
+int mpir_dyn_ctx_holds(uint32_t ctx, int slot);
+
 /* This process's random key (31 bits): orders the groups of different jobs
  * where world ranks cannot (Intercomm_merge). */
 int mpir_dyn_key(void);

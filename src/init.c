@@ -51,6 +51,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
     mpir_group_init();
     if ((rc = mpir_comm_init()) != MPI_SUCCESS)
         init_failed(fn, "out of memory creating MPI_COMM_WORLD", rc);
+    mpid_set_ctx_holds(mpir_dyn_ctx_holds);
     mpir_attr_init(mpir_universe_size(), mpid_appnum());
     mpir_info_init(argc, argv);
     mpir_state = MPIR_STATE_ACTIVE;

@@ -27,8 +27,10 @@
  * anyway; probes are for hosts that can vanish silently.
  * Processes of other jobs (dynamic peers) are probed by default
  * (CLUMPI_DYN_PROBE_S, 5 s): no mpirun of ours sees them die, and a
- * receive from one that did would wait forever. Their loss ends the job
- * naming the peer's slot and address.
+ * receive from one that did would wait forever. Their loss does not end
+ * the job: the peer is marked lost (a warning names its slot and address),
+ * nothing more is sent or probed to it, and the device fails what waits
+ * for it (mpid/peer_lost.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +59,9 @@ int fab_alive_open(void)
     fab_st.probe_again = calloc(n, sizeof *fab_st.probe_again);
     fab_st.probe_judged = calloc(n, 1);
     fab_st.probe_ctx = calloc(n, sizeof *fab_st.probe_ctx);
+    fab_st.lost = calloc(n, 1);
     if (!fab_st.bye || !fab_st.tx_out || !fab_st.probe_at || !fab_st.probe_again ||
-        !fab_st.probe_judged ||
-        !fab_st.probe_ctx)
+        !fab_st.probe_judged || !fab_st.probe_ctx || !fab_st.lost)
         return -1;
     return 0;
 }
@@ -74,6 +76,9 @@ void fab_alive_close(void)
     free(fab_st.probe_again);
     free(fab_st.probe_judged);
     free(fab_st.probe_ctx);
+    free(fab_st.lost);
+    fab_st.lost = NULL;
+    fab_st.lost_news = 0;
 }
 
 int fab_alive_probe_peer(const void *ctx)
@@ -94,7 +99,7 @@ void fab_alive_probe_done(int rank)
 /* Probe `rank`, or judge the probe already out to it. */
 static void probe(int rank, long long t)
 {
-    if (fab_st.bye[rank])
+    if (fab_st.bye[rank] || fab_lost(rank))
         return;
     if (fab_st.probe_at[rank]) {
         if (fab_st.probe_judged[rank] && t - fab_st.probe_at[rank] > limit_of(rank))
@@ -119,8 +124,10 @@ static void probe(int rank, long long t)
                                               "CLUMPI_OFI_PROBE_S (_DYN_PROBE_S)");
         return;
     }
-    if (rc)
+    if (rc) {
         fab_lost_peer(rank, (int)-rc, NULL);
+        return;
+    }
     fab_st.probe_again[rank] = 0;
     fab_st.probe_at[rank] = t;
     fab_st.probe_judged[rank] = fab_st.tx_out[rank] == 0;
@@ -161,7 +168,7 @@ void fab_alive_bye(void)
 {
     fab_wire w = { .src = (uint32_t)fab_st.rank, .kind = OFI_WIRE_BYE };
     for (int r = 0; r < fab_st.dyn_top; r++) {
-        if (fab_st.addr[r] == FI_ADDR_NOTAVAIL)
+        if (fab_st.addr[r] == FI_ADDR_NOTAVAIL || fab_lost(r))
             continue;
         if (r >= fab_st.size)   /* a dynamic peer knows us by its own number */
             w.src = fab_st.dyn_src[r - fab_st.size];
@@ -181,6 +188,8 @@ void fab_alive_reset(int peer)
     fab_st.bye[peer] = 0;
     fab_st.probe_again[peer] = 0;
     fab_st.probe_judged[peer] = 0;
+    fab_st.probe_at[peer] = 0;
+    fab_st.lost[peer] = 0;
     if (peer >= fab_st.dyn_top)
         fab_st.dyn_top = peer + 1;
 }

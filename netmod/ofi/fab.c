@@ -95,8 +95,11 @@ static int fab_send(int dest, const void *hdr, size_t hdrlen,
         len += iov[i].iov_len;
     size_t total = sizeof(fab_wire) + hdrlen + len;
     fab_wire w = { .src = (uint32_t)fab_st.rank, .hdrlen = (uint16_t)hdrlen };
-    if (__builtin_expect(dest >= fab_st.size, 0))
-        w.src = fab_st.dyn_src[dest - fab_st.size];   /* a peer of another job */
+    if (__builtin_expect(dest >= fab_st.size, 0)) {   /* a peer of another job */
+        if (fab_st.lost[dest])
+            return -EHOSTUNREACH;
+        w.src = fab_st.dyn_src[dest - fab_st.size];
+    }
     if (total <= fab_st.inject_max) {
         char b[256];
         if (total <= sizeof b) {
@@ -107,6 +110,7 @@ static int fab_send(int dest, const void *hdr, size_t hdrlen,
             if (rc == -FI_EAGAIN)
                 return -EAGAIN;
             fab_lost_peer(dest, (int)-rc, NULL);
+            return -EHOSTUNREACH;
         }
     }
     if (len > OFI_MAX_PAYLOAD)
@@ -125,6 +129,7 @@ static int fab_send(int dest, const void *hdr, size_t hdrlen,
     if (rc == -FI_EAGAIN)
         return -EAGAIN;
     fab_lost_peer(dest, (int)-rc, NULL);
+    return -EHOSTUNREACH;
 }
 
 /* ---- rendezvous reads ---------------------------------------------------- */
@@ -169,6 +174,10 @@ static void rd_wait(int src, int upto)
     while (fab_st.rd_pending > upto) {
         if (!fab_poll(32))
             fab_alive_check(src);   /* a long wait: is the peer still there? */
+        if (fab_lost(src)) {        /* a process of another job is gone */
+            fab_st.rd_failed = 1;
+            return;
+        }
     }
 }
 
@@ -177,6 +186,8 @@ static int rd_post(int src, const struct iovec *v, void **desc, size_t n, fi_add
 {
     if (fab_st.rd_nfree == 0)
         rd_wait(src, OFI_RD_MAX - 1);
+    if (fab_st.rd_nfree == 0 || fab_lost(src))
+        return -EIO;
     int slot = fab_st.rd_free[--fab_st.rd_nfree];
     fab_st.rd_src[slot] = src;
     for (;;) {
@@ -209,6 +220,8 @@ static ssize_t fab_rma_read(int src, uint64_t key, uint64_t rbase, const struct 
         return -ENOTSUP;
     if ((unsigned)src >= (unsigned)fab_st.cap || nlocal < 0)
         return -EINVAL;
+    if (fab_lost(src))
+        return -EHOSTUNREACH;
     if (fab_st.in_progress)
         cu_fatal("ofi: remote read from inside a packet handler");
     int rc = 0;
@@ -299,6 +312,8 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
 
 static int fab_progress(int budget)
 {
+    if (__builtin_expect(fab_st.lost_news, 0))
+        fab_lost_report();
     int n = fab_poll(budget);
     /* processes of other jobs are probed while we idle: no mpirun of
      * ours would tell us they died */

@@ -117,6 +117,10 @@ struct fab_state {
     unsigned char *probe_judged; /* [cap]: it went out with nothing queued before it */
     struct fi_context2 *probe_ctx; /* [cap] */
     int dyn_top;              /* dynamic peer slots below it may be in the AV */
+    unsigned char *lost;      /* [cap]: a dynamic peer is gone (1), and the device was
+                                 told (2) */
+    int lost_news;            /* some lost[] is 1: tell the device from progress */
+    void (*peer_lost)(int peer);   /* the device's (mpid_chan_info) */
     fab_wire probe_msg;
     struct fid_mr *probe_mr;
     void *probe_desc;
@@ -199,7 +203,14 @@ int  fab_poll(int budget);
 fab_txbuf *fab_tx_get(void);
 void fab_tx_put(fab_txbuf *t);
 void fab_tx_release_all(void);
-void fab_lost_peer(int rank, int err, const char *detail) __attribute__((noreturn));
+/* Ends the job for a world rank; a dynamic peer is marked lost instead
+ * (fab_lost returns 1 from then on) and the call returns. */
+void fab_lost_peer(int rank, int err, const char *detail);
+static inline int fab_lost(int rank)
+{
+    return rank >= fab_st.size && fab_st.lost[rank];
+}
+void fab_lost_report(void);      /* progress: tell the device of the peers lost */
 
 /* alive.c */
 int  fab_alive_open(void);

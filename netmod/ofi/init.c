@@ -169,6 +169,7 @@ int fab_open(const mpid_chan_info *info)
     fab_st.rank = info->world_rank;
     fab_st.size = info->world_size;
     fab_st.node = info->node;
+    fab_st.peer_lost = info->peer_lost;
     fab_st.info = netc_fabric_choose(OFI_PKT_MAX);
     int rc = fab_st.info ? open_endpoint() : -ENODEV;
     char key[32], val[CU_PMI_VALLEN_MAX];

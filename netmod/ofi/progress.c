@@ -2,7 +2,8 @@
  * progress.c — the completion queue: packets handed to the device in
  * place, receive buffers reposted, send buffers returned, and errors, which
  * end the job naming the peer (a peer that vanished must not leave us
- * waiting for packets that will never come).
+ * waiting for packets that will never come), or for a process of another
+ * job fail only what we do with it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,9 +82,19 @@ static int is_rx(void *ctx)
 }
 
 /* A send to `rank` failed (errno-style err, the provider's detail or NULL):
- * the peer is gone, and with it whatever it would have sent us. */
+ * the peer is gone, and with it whatever it would have sent us. A world
+ * rank ends the job; a process of another job only fails what we do with
+ * it: the device hears of it from fab_progress (the caller may be deep in
+ * a send or a read the device is making). */
 void fab_lost_peer(int rank, int err, const char *detail)
 {
+    if (rank >= fab_st.size && rank < fab_st.cap && fab_st.peer_lost) {
+        if (fab_st.lost[rank])
+            return;
+        fab_st.lost[rank] = 1;
+        fab_st.lost_news = 1;
+        fab_st.probe_at[rank] = fab_st.probe_again[rank] = 0;
+    }
     char msg[700], who[200];
     snprintf(who, sizeof who, "rank %d", rank);
     if (rank >= fab_st.size) {   /* a process of another job: its address names it */
@@ -95,13 +106,29 @@ void fab_lost_peer(int rank, int err, const char *detail)
         snprintf(who, sizeof who, "a process of another job (dynamic slot %d, at %.100s)",
                  rank, a);
     }
-    snprintf(msg, sizeof msg, "ofi: lost the connection to %s (send failed: %s%s%s); "
-             "ending the job", who, fi_strerror(err), detail && *detail ? ", " : "",
-             detail && *detail ? detail : "");
+    snprintf(msg, sizeof msg, "ofi: lost the connection to %s (send failed: %s%s%s); %s",
+             who, fi_strerror(err), detail && *detail ? ", " : "", detail && *detail ? detail : "",
+             fab_lost(rank) ? "operations with it fail" : "ending the job");
+    if (fab_lost(rank)) {
+        cu_warn("%s", msg);
+        return;
+    }
     cu_pmi_abort(1, msg);
 }
 
-/* A provider error is fatal for the job: the device has no way to resend. */
+/* Tells the device of the dynamic peers lost since the last call. */
+void fab_lost_report(void)
+{
+    fab_st.lost_news = 0;
+    for (int r = fab_st.size; r < fab_st.dyn_top; r++)
+        if (fab_st.lost[r] == 1) {
+            fab_st.lost[r] = 2;
+            fab_st.peer_lost(r);
+        }
+}
+
+/* A provider error is fatal for the job (the device has no way to resend),
+ * but for a process of another job (fab_lost_peer). */
 static void on_error(void)
 {
     struct fi_cq_err_entry err;
@@ -117,7 +144,7 @@ static void on_error(void)
     const char *ps = fi_cq_strerror(fab_st.cq, err.prov_errno, err.err_data, perr, sizeof perr);
     if (fab_is_rd(err.op_context)) {
         /* the reader reports it (rendezvous: MPI_ERR_OTHER on the receive,
-         * then its FIN to the peer fails and ends the job) */
+         * then its FIN to the peer fails: fab_lost_peer) */
         cu_warn("ofi: remote read from rank %d failed: %s%s%s", fab_rd_peer(err.op_context),
                 fi_strerror(err.err), ps && *ps ? ", " : "", ps && *ps ? ps : "");
         fab_rd_done(err.op_context, 0);
@@ -134,15 +161,15 @@ static void on_error(void)
     int peer = fab_alive_probe_peer(err.op_context);
     if (peer >= 0) {
         fab_alive_probe_done(peer);
-        if (fab_alive_said_bye(peer))
-            return;   /* it met a finalized peer's closed endpoint */
-        fab_lost_peer(peer, err.err, ps);
+        if (!fab_alive_said_bye(peer))   /* else it met a finalized peer's closed endpoint */
+            fab_lost_peer(peer, err.err, ps);
+        return;
     }
     if (err.op_context && !is_rx(err.op_context)) {
         fab_txbuf *t = err.op_context;
         if (!fab_alive_said_bye(t->dest))
             fab_lost_peer(t->dest, err.err, ps);
-        fab_st.tx_out[t->dest]--;   /* flushed as the finalized peer closed */
+        fab_st.tx_out[t->dest]--;   /* flushed as the peer closed (finalized or lost) */
         fab_tx_put(t);
         return;
     }
@@ -200,6 +227,10 @@ static void deliver(const char *p, size_t len)
     if (w.src >= (uint32_t)fab_st.cap || sizeof w + w.hdrlen > len || w.hdrlen > MPID_HDR_MAX)
         cu_fatal("ofi: corrupt packet (source %u, header %u, %zu bytes)", w.src, w.hdrlen, len);
     if (fab_alive_packet(&w))
+        return;
+    /* a peer judged lost was alive after all (stopped, not dead): what it
+     * sends would answer requests the device has failed and freed */
+    if (__builtin_expect(w.src >= (uint32_t)fab_st.size, 0) && fab_st.lost[w.src])
         return;
     const char *hdr = p + sizeof w;
     mpid_on_packet((int)w.src, hdr, w.hdrlen, hdr + w.hdrlen, len - sizeof w - w.hdrlen);

@@ -241,8 +241,8 @@ const cu_param_def cu_param_defs[] = {
       "process is disconnected or freed"),
     I("DYN_PROBE_S", 5, "network", BEFORE_INIT, LOCAL, USER_BASIC, -1,
       "seconds an idle process's 8-byte probe to a connected process of another job may "
-      "stay unsent before that process counts as dead and the job ends naming it; 0: no "
-      "probes"),
+      "stay unsent before that process counts as dead (operations with it then fail with "
+      "MPI_ERR_OTHER); 0: no probes"),
     I("SPAWN_TIMEOUT", 60, "network", LIVE, LOCAL, USER_BASIC, -1,
       "seconds MPI_Comm_spawn waits for its children to connect under a process manager "
       "other than clumpi's mpirun (Hydra), which does not report their end, before "

@@ -1,12 +1,21 @@
 #!/bin/sh
-# dyn_vanish.sh — a connected process of another job dies while we receive
-# from it: job A (the server, 2 ranks) accepts job B (the client, 1 rank)
-# through the name service (test/mpi/dyn_vanish.c); once both sides have
-# talked, every rank of A waits in MPI_Recv from B's rank, which is killed
-# with SIGKILL. A's mpirun must end, non-zero, within LIMIT seconds (10 by
-# default; the probes of CLUMPI_DYN_PROBE_S, 5 s, find the death), its
-# message naming the lost process of the other job. With CLUMPI_TEST_NODES
-# A spans that many emulated nodes (in offload mode too, CLUMPI_NET=agent).
+# dyn_vanish.sh — a connected process of another job dies (SIGKILL)
+# (test/mpi/dyn_vanish.c). Job A (the server, 2 ranks) accepts job B (the
+# client, 1 rank) through the name service (3 ranks in 2.).
+# 1. MPI_ERRORS_ARE_FATAL: once both sides have talked, every rank of A
+#    waits in MPI_Recv from B's rank, which is killed. A's mpirun must end,
+#    non-zero, within LIMIT seconds (10 by default; the probes of
+#    CLUMPI_DYN_PROBE_S, 5 s, find the death), its message naming the lost
+#    process of the other job, leaving none of its processes and nothing
+#    new in /dev/shm.
+# 2. MPI_ERRORS_RETURN ("keep"): B's rank is killed while A's ranks have
+#    receives and sends with it pending; these and new ones must fail
+#    (MPI_ERR_OTHER) within LIMIT seconds, the intercommunicator be
+#    disconnected, and A then accept a second client job and exchange data
+#    with it; A, the second client and their mpiruns must succeed.
+# With CLUMPI_TEST_NODES A spans that many emulated nodes (in offload mode
+# too, CLUMPI_NET=agent); without CLUMPI_NET, 2 is run again in offload
+# mode on 2 nodes.
 here=$(dirname "$0")
 . "$here/mpirun-env.sh"
 clumpi_test_bin dyn_vanish.sh dyn_vanish
@@ -17,23 +26,35 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLUMPI_NAMESERVER="$tmp/names"
 fail=0
-timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 2 --nodes "$nodes" "$bin" server "vanish $$" \
-    > "$tmp/server.out" 2>&1 &
-spid=$!
-timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 1 "$bin" client "vanish $$" "$tmp/pid" \
-    > "$tmp/client.out" 2>&1 &
-cpid=$!
-for i in $(seq 300); do
-    [ -s "$tmp/pid" ] && break
-    sleep 0.1
-done
-if [ ! -s "$tmp/pid" ]; then
-    echo "FAIL dyn_vanish.sh: the client never connected"
-    cat "$tmp/server.out" "$tmp/client.out"
-    kill $spid $cpid 2>/dev/null
-    exit 1
-fi
-sleep 0.5   # the server ranks are in MPI_Recv by now
+
+# start_pair NP MODE NAME [ARGS]: the server job (NP ranks) in MODE and a
+# client job that writes its rank's pid to $tmp/pid; sets spid, cpid.
+start_pair() {
+    np=$1 mode=$2 name=$3
+    shift 3
+    rm -f "$tmp/pid"
+    timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n "$np" --nodes "$nodes" "$bin" "$mode" "$name" "$@" \
+        > "$tmp/server.out" 2>&1 &
+    spid=$!
+    timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 1 "$bin" client "$name" "$tmp/pid" \
+        > "$tmp/client.out" 2>&1 &
+    cpid=$!
+    for i in $(seq 300); do
+        [ -s "$tmp/pid" ] && break
+        sleep 0.1
+    done
+    if [ ! -s "$tmp/pid" ]; then
+        echo "FAIL dyn_vanish.sh ($mode): the client never connected"
+        cat "$tmp/server.out" "$tmp/client.out"
+        kill $spid $cpid 2>/dev/null
+        exit 1
+    fi
+    sleep 0.5   # the server ranks wait for the client by now
+}
+
+# 1. the fatal handler ends the server job
+ls /dev/shm > "$tmp/shm.before" 2>/dev/null
+start_pair 2 server "vanish $$"
 start=$(date +%s)
 kill -9 "$(cat "$tmp/pid")"
 wait $spid
@@ -47,6 +68,69 @@ if [ $src -eq 0 ] || [ $src -eq 124 ] || [ $took -gt "$limit" ]; then
 elif ! grep -q "lost the connection to a process of another job" "$tmp/server.out"; then
     echo "FAIL dyn_vanish.sh: the server's message does not name the lost process"
     fail=1
+elif grep -q "FAIL" "$tmp/server.out"; then
+    echo "FAIL dyn_vanish.sh: the server's error handler was not fatal"
+    fail=1
 fi
-[ $fail -eq 0 ] && echo "PASS dyn_vanish.sh (the server ended $took s after the kill)"
+sleep 0.2
+left=$(pgrep -f "$bin (server|client) vanish $$" 2>/dev/null)
+if [ -n "$left" ]; then
+    echo "FAIL dyn_vanish.sh: processes left after the server ended: $left"
+    kill -9 $left 2>/dev/null
+    fail=1
+fi
+ls /dev/shm > "$tmp/shm.after" 2>/dev/null
+if ! cmp -s "$tmp/shm.before" "$tmp/shm.after"; then
+    echo "FAIL dyn_vanish.sh: /dev/shm changed: $(comm -13 "$tmp/shm.before" "$tmp/shm.after")"
+    fail=1
+fi
+[ $fail -eq 0 ] && echo "ok: MPI_ERRORS_ARE_FATAL ended the server $took s after the kill"
+
+# 2. MPI_ERRORS_RETURN: the server goes on and accepts another client.
+# keep_case NP WHAT: one run with a server of NP ranks, in the
+# environment set before.
+keep_case() {
+    start_pair "$1" keep "keep $$" "again $$"
+    shift
+    start=$(date +%s)
+    kill -9 "$(cat "$tmp/pid")"
+    wait $cpid
+    for i in $(seq $((limit * 10))); do
+        grep -q "accepting another" "$tmp/server.out" && break
+        sleep 0.1
+    done
+    took=$(( $(date +%s) - start ))
+    timeout 60 "$MPIRUN" $MPIRUN_FLAGS -n 1 "$bin" client2 "again $$" > "$tmp/client2.out" 2>&1
+    c2rc=$?
+    wait $spid
+    src=$?
+    cat "$tmp/server.out" "$tmp/client.out" "$tmp/client2.out"
+    if ! grep -q "accepting another" "$tmp/server.out" || [ $took -gt "$limit" ]; then
+        echo "FAIL dyn_vanish.sh (keep, $1): the server did not get past the lost client" \
+             "in $limit s"
+        fail=1
+    elif [ $src -ne 0 ] || [ $c2rc -ne 0 ] || ! grep -q "PASS dyn_vanish" "$tmp/server.out" ||
+         ! grep -q "PASS dyn_vanish" "$tmp/client2.out"; then
+        echo "FAIL dyn_vanish.sh (keep, $1): server exit $src, second client exit $c2rc"
+        fail=1
+    elif ! grep -q "lost the connection to a process of another job.*operations with it fail" \
+            "$tmp/server.out"; then
+        echo "FAIL dyn_vanish.sh (keep, $1): no warning names the lost process"
+        fail=1
+    else
+        echo "ok ($1): MPI_ERRORS_RETURN: the server's operations failed $took s after the" \
+             "kill, and it served another client"
+    fi
+}
+export CLUMPI_DYN_PROBE_S=2   # probes judged sooner: a quicker test
+keep_case 3 "${CLUMPI_NET:-direct}, 3 ranks on $nodes node(s)"
+# offload mode (other jobs are reached through a direct endpoint beside
+# the agent), unless the caller chose a mode
+if [ -z "${CLUMPI_NET:-}" ] && [ -n "${CLUMPI_AGENT_PATH:-}" ]; then
+    nodes=2
+    export CLUMPI_NET=agent
+    keep_case 2 "agent, 2 ranks on 2 nodes"
+    unset CLUMPI_NET
+fi
+[ $fail -eq 0 ] && echo "PASS dyn_vanish.sh"
 exit $fail
