@@ -7,7 +7,8 @@
 EXTRA_DIST += src/fortran/gen.py src/fortran/gen_f08.py src/fortran/mpi_api.txt
 if HAVE_FORTRAN
 lib_LTLIBRARIES += libmpifort.la
-libmpifort_la_SOURCES = src/fortran/fortran.h src/fortran/fortran.c
+libmpifort_la_SOURCES = src/fortran/fortran.h src/fortran/fortran.c src/fortran/keyval.c \
+	src/fortran/grequest.c
 nodist_libmpifort_la_SOURCES = src/fortran/mpi_fortran.c src/fortran/mpi_f08.f90
 # mpi_f08.mod is written beside mpi.mod.
 libmpifort_la_FCFLAGS = $(AM_FCFLAGS) $(FC_MODOUT)src/fortran

@@ -22,6 +22,7 @@ api_txt, mpi_h, outdir = sys.argv[1:4]
 
 # ---- the description ---------------------------------------------------------
 funcs = []
+glue = set()   # C wrappers written by hand in src/fortran/, not here
 for line in open(api_txt):
     line = line.split('#', 1)[0].strip()
     if not line:
@@ -31,6 +32,8 @@ for line in open(api_txt):
     for w in words[1:]:
         if w.startswith('->'):
             ret = w[2:]
+        elif w == '@glue':
+            glue.add(name)
         else:
             a, k = w.split(':', 1)
             args.append((a, k))
@@ -72,34 +75,81 @@ sentinels = [  # (Fortran declaration, common block, C symbol, C type)
      'MPI_Fint', '[1]'),
     ('CHARACTER*1 MPI_ARGV_NULL(1)', 'MPI_FORTRAN_ARGV_NULL', 'mpi_fortran_argv_null_',
      'char', '[1]'),
+    ('CHARACTER*1 MPI_ARGVS_NULL(1,1)', 'MPI_FORTRAN_ARGVS_NULL', 'mpi_fortran_argvs_null_',
+     'char', '[1]'),
 ]
+# The predefined attribute callbacks (MPI-3.1 6.7.2, 6.7.4): Fortran externals
+# that libmpifort defines with Fortran's arguments (keyval.c).
+externals = ['MPI_COMM_NULL_COPY_FN', 'MPI_COMM_NULL_DELETE_FN', 'MPI_COMM_DUP_FN',
+             'MPI_TYPE_NULL_COPY_FN', 'MPI_TYPE_NULL_DELETE_FN', 'MPI_TYPE_DUP_FN',
+             'MPI_WIN_NULL_COPY_FN', 'MPI_WIN_NULL_DELETE_FN', 'MPI_WIN_DUP_FN',
+             'MPI_NULL_COPY_FN', 'MPI_NULL_DELETE_FN', 'MPI_DUP_FN']
 
 # ---- C wrappers ----------------------------------------------------------------
 CTYPE = {'int': 'MPI_Fint *', 'h': 'MPI_Fint *', 'aint': 'MPI_Aint *', 'lin': 'MPI_Fint *',
          'p': 'MPI_Fint *', 'pa': 'MPI_Fint *', 'la': 'MPI_Fint *', 'wts': 'MPI_Fint *',
-         'apa': 'MPI_Aint *', 'ap': 'MPI_Aint *', 'lout': 'MPI_Fint *', 'buf': 'void *',
-         'status': 'MPI_Fint *', 'statin': 'MPI_Fint *', 'strin': 'const char *', 'strout': 'char *'}
+         'apa': 'MPI_Aint *', 'ap': 'MPI_Aint *', 'baseptr': 'MPI_Aint *', 'lout': 'MPI_Fint *', 'buf': 'void *',
+         'status': 'MPI_Fint *', 'statin': 'MPI_Fint *', 'strin': 'const char *', 'strout': 'char *',
+         'count': 'MPI_Count *', 'cp': 'MPI_Count *', 'statio': 'MPI_Fint *', 'ranges': 'MPI_Fint *',
+         'bufout': 'void *', 'strn': 'char *', 'attr': 'MPI_Aint *', 'attrout': 'MPI_Aint *',
+         'iattr': 'MPI_Fint *', 'iattrout': 'MPI_Fint *', 'argv': 'char *', 'argvs': 'char *',
+         'strs': 'char *', 'errcodes': 'MPI_Fint *'}
+
+# What C gets for the kinds that need no code before or after the call.
+CALL = {'int': '*%s', 'h': '*%s', 'aint': '*%s', 'count': '*%s', 'lin': '*%s != 0',
+        'wts': 'mpir_f_weights(%s)', 'ranges': '(int (*)[3])%s', 'errcodes': 'mpir_f_errcodes(%s)',
+        'attr': '(void *)*%s', 'iattr': '(void *)(MPI_Aint)*%s'}
+CALL.update((k, '%s') for k in ('p', 'pa', 'la', 'ap', 'apa', 'cp', 'fn', 'baseptr'))
 
 
 def wrapper(name, ret, args):
     lname = name.lower()
     params, hidden, pre, call, post = [], [], [], [], []
+    flag = [a for a, k in args if k == 'lout' and a == 'flag']
+    flag = ' && c_flag' if flag else ''
     for a, k in args:
-        kind = k.split('=')[0]
-        params.append('%s%s' % (CTYPE.get(kind, 'MPI_Fint *'), a))
+        kind, _, n = k.partition('=')
+        if kind == 'fn':
+            params.append('%s *%s' % (n, a))
+        else:
+            params.append('%s%s' % (CTYPE.get(kind, 'MPI_Fint *'), a))
         if kind == 'null':
             params.pop()
             call.append('NULL')
-        elif kind in ('int', 'h'):
-            call.append('*%s' % a)
-        elif kind == 'aint':
-            call.append('*%s' % a)
-        elif kind == 'lin':
-            call.append('*%s != 0' % a)
-        elif kind == 'wts':
-            call.append('mpir_f_weights(%s)' % a)
-        elif kind in ('p', 'pa', 'la', 'ap', 'apa'):
-            call.append(a)
+        elif kind in CALL:
+            call.append(CALL[kind] % a)
+        elif kind in ('attrout', 'iattrout'):
+            # a predefined attribute's value, not C's pointer to it (17.2.7)
+            pre.append('void *c_%s = NULL;' % a)
+            call.append('&c_%s' % a)
+            post.append('if (ierr_ok%s) *%s = (%s)mpir_f_attr_value(*%s, c_%s);'
+                        % (flag, a, 'MPI_Aint' if kind == 'attrout' else 'MPI_Fint', n, a))
+        elif kind == 'bufout':
+            # the C address has no use in Fortran (MPI-3.1 17.2.3)
+            pre.append('void *c_%s = NULL;' % a)
+            call.append('&c_%s' % a)
+        elif kind == 'statio':
+            pre.append('MPI_Status c_%s = { 0 };' % a)
+            pre.append('MPI_Status_f2c(%s, &c_%s);' % (a, a))
+            call.append('&c_%s' % a)
+            post.append('if (ierr_ok) MPI_Status_c2f(&c_%s, %s);' % (a, a))
+        elif kind == 'strn':
+            # at most n characters; C never writes more than MPIR_F_STRMAX
+            hidden.append('size_t %s_len' % a)
+            pre.append('char c_%s[MPIR_F_STRMAX + 1] = "";' % a)
+            pre.append('int c_%s = *%s > MPIR_F_STRMAX ? MPIR_F_STRMAX : *%s;' % (n, n, n))
+            call[[x for x, _ in args].index(n)] = 'c_%s' % n
+            call.append('c_%s' % a)
+            post.append('if (ierr_ok%s) mpir_f_strout(c_%s, %s, %s_len);' % (flag, a, a, a))
+        elif kind in ('argv', 'argvs', 'strs'):
+            hidden.append('size_t %s_len' % a)
+            ctype = 'char ***' if kind == 'argvs' else 'char **'
+            cnt = '*%s, ' % n if n else ''
+            pre.append('%sc_%s = NULL;' % (ctype, a))
+            pre.append('if (mpir_f_%s(%s, %s%s_len, &c_%s)) { *ierr = mpir_f_nomem(); return; }'
+                       % (kind, a, cnt, a, a))
+            call.append('c_%s' % a)
+            post.append('mpir_f_%s_free(c_%s%s);' % (kind, a, ', *%s' % n if kind == 'argvs' else ''))
         elif kind == 'lout':
             pre.append('int c_%s = 0;' % a)
             call.append('&c_%s' % a)
@@ -140,9 +190,11 @@ def wrapper(name, ret, args):
         else:
             raise SystemExit('gen.py: %s: unknown kind %s' % (name, k))
     out = []
-    if ret == 'double':
-        sig = 'double pmpi_%s_(%s)' % (lname, ', '.join(params) or 'void')
-        out.append('%s;\n%s\n{\n    return MPI_%s();\n}\n' % (sig, sig, name))
+    if ret in ('double', 'aint', 'none'):   # a function, or a subroutine without ierror
+        rtype = {'double': 'double', 'aint': 'MPI_Aint', 'none': 'void'}[ret]
+        sig = '%s pmpi_%s_(%s)' % (rtype, lname, ', '.join(params) or 'void')
+        out.append('%s;\n%s\n{\n    %sMPI_%s(%s);\n}\n'
+                   % (sig, sig, 'return ' if ret != 'none' else '', name, ', '.join(call)))
         out.append('extern __typeof(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
                    % (lname, lname, lname))
         return ''.join(out)
@@ -172,6 +224,8 @@ with open(outdir + '/mpi_fortran.c', 'w') as f:
         f.write('MPIR_F_EXPORT %s %s%s __attribute__((aligned(16)));\n' % (ctype, sym, dim))
     f.write('\n')
     for fn in funcs:
+        if fn[0] in glue:
+            continue
         f.write('MPIR_F_EXPORT ' + wrapper(*fn).replace('\nextern', '\nMPIR_F_EXPORT extern'))
         f.write('\n')
 
@@ -179,6 +233,9 @@ with open(outdir + '/mpi_fortran.c', 'w') as f:
 # ---- mpif.h and the mpi module, printed by fgen.c --------------------------------
 def fortran_type(kind):
     return {'aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)', 'ap': 'INTEGER(KIND=MPI_ADDRESS_KIND)',
+            'baseptr': 'INTEGER(KIND=MPI_ADDRESS_KIND)',
+            'attr': 'INTEGER(KIND=MPI_ADDRESS_KIND)', 'attrout': 'INTEGER(KIND=MPI_ADDRESS_KIND)',
+            'count': 'INTEGER(KIND=MPI_COUNT_KIND)', 'cp': 'INTEGER(KIND=MPI_COUNT_KIND)',
             'lin': 'LOGICAL', 'lout': 'LOGICAL', 'strin': 'CHARACTER(LEN=*)',
             'strout': 'CHARACTER(LEN=*)'}.get(kind, 'INTEGER')
 
@@ -190,30 +247,47 @@ def interfaces(prefix):
         fname = '%s_%s' % (prefix, name.upper())
         args = [(a, k) for a, k in args if k != 'null']
         argn = [a for a, _ in args]
-        if ret == 'double':
+        if ret in ('double', 'aint'):
+            rtype = {'double': 'double precision',
+                     'aint': 'integer(kind=MPI_ADDRESS_KIND)'}[ret]
             lines.append('  interface')
-            lines.append('    double precision function %s()' % fname)
-            lines.append('    end function %s' % fname)
-            lines.append('  end interface')
-            continue
-        lines.append('  interface %s' % fname)
-        head = '    subroutine %s(' % fname
-        for a in argn + ['ierror']:   # one argument a line: free form's 132 columns
-            head += a + (', &' if a != 'ierror' else ')')
-            lines.append(head)
-            head = '        '
-        lines.append('      import :: MPI_ADDRESS_KIND, MPI_STATUS_SIZE')
-        lines.append('      implicit none')
+            lines.append('    function %s(%s)' % (fname, ', '.join(argn)))
+            lines.append('      import :: MPI_ADDRESS_KIND')
+            lines.append('      implicit none')
+            lines.append('      %s :: %s' % (rtype, fname))
+        else:
+            lines.append('  interface %s' % fname)
+            head = '    subroutine %s(' % fname
+            last = 'ierror' if ret != 'none' else (argn or [''])[-1]
+            for a in argn + (['ierror'] if ret != 'none' else []):
+                # one argument a line: free form's 132 columns
+                head += a + (', &' if a != last else ')')
+                lines.append(head)
+                head = '        '
+            if not argn and ret == 'none':
+                lines.append(head + ')')
+            lines.append('      import :: MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE')
+            lines.append('      implicit none')
         for a, k in args:
             kind = k.split('=')[0]
-            if kind == 'buf':
+            if kind in ('buf', 'bufout'):
                 lines.append('!GCC$ ATTRIBUTES NO_ARG_CHECK :: %s' % a)
                 lines.append('      type(*), dimension(*) :: %s' % a)
-            elif kind in ('status', 'statin'):
+            elif kind == 'fn':
+                lines.append('      external :: %s' % a)
+            elif kind in ('argv', 'strs'):
+                lines.append('      character(len=*) :: %s(*)' % a)
+            elif kind == 'argvs':
+                lines.append('      character(len=*) :: %s(%s, *)' % (a, k.split('=')[1]))
+            elif kind == 'ranges':
+                lines.append('      integer :: %s(3, *)' % a)
+            elif kind == 'strn':
+                lines.append('      character(len=*) :: %s' % a)
+            elif kind in ('status', 'statin', 'statio'):
                 lines.append('      integer :: %s(MPI_STATUS_SIZE)' % a)
             elif kind == 'statuses':
                 lines.append('      integer :: %s(MPI_STATUS_SIZE, *)' % a)
-            elif kind in ('pa', 'wts'):
+            elif kind in ('pa', 'wts', 'errcodes'):
                 lines.append('      integer :: %s(*)' % a)
             elif kind == 'apa':
                 lines.append('      integer(kind=MPI_ADDRESS_KIND) :: %s(*)' % a)
@@ -221,7 +295,12 @@ def interfaces(prefix):
                 lines.append('      logical :: %s(*)' % a)
             else:
                 lines.append('      %s :: %s' % (fortran_type(kind).lower(), a))
-        lines.append('      integer :: ierror')
+        if ret in ('double', 'aint'):
+            lines.append('    end function %s' % fname)
+            lines.append('  end interface')
+            continue
+        if ret != 'none':
+            lines.append('      integer :: ierror')
         lines.append('    end subroutine %s' % fname)
         lines.append('  end interface %s' % fname)
     return lines
@@ -256,19 +335,22 @@ with open(outdir + '/fgen.c', 'w') as f:
         '! mpif.h - clumpi for Fortran, fixed or free form. Generated.'))
     f.write('        consts();\n        sentinels();\n')
     for name, ret, args in funcs:
-        if ret == 'double':
+        if ret in ('double', 'aint'):
+            rtype = {'double': 'DOUBLE PRECISION', 'aint': 'INTEGER(KIND=MPI_ADDRESS_KIND)'}[ret]
             for pre in ('MPI', 'PMPI'):
                 f.write('        fputs(%s, stdout);\n' % cstr(
-                    '      DOUBLE PRECISION %s_%s' % (pre, name.upper())))
+                    '      %s %s_%s' % (rtype, pre, name.upper())))
                 f.write('        fputs(%s, stdout);\n' % cstr(
                     '      EXTERNAL %s_%s' % (pre, name.upper())))
+    for x in externals:
+        f.write('        fputs(%s, stdout);\n' % cstr('      EXTERNAL %s' % x))
     f.write('        return 0;\n    }\n')
     f.write('    if (argc == 2 && !strcmp(argv[1], "module")) {\n')
     for l in ['! mpi.f90 - the mpi module of clumpi. Generated: do not edit.',
               'module mpi', '  implicit none']:
         f.write('        fputs(%s, stdout);\n' % cstr(l))
     f.write('        consts();\n        sentinels();\n')
-    for l in interfaces('MPI') + interfaces('PMPI') + ['end module mpi']:
+    for l in ['  external :: %s' % x for x in externals] + interfaces('MPI') + interfaces('PMPI') + ['end module mpi']:
         f.write('        fputs(%s, stdout);\n' % cstr(l))
     f.write('        return 0;\n    }\n')
     f.write('    if (argc == 2 && !strcmp(argv[1], "f08")) {\n        f08_module();\n'

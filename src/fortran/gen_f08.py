@@ -98,8 +98,37 @@ F08_KIND = {
                None, '{a}', None),
     'strout': ('character(len=*) :: {a}', 'character(kind=c_char) :: {a}(*)', None, '{a}',
                None),
+    'count':  ('integer(kind=MPI_COUNT_KIND), intent(in) :: {a}',
+               'integer(kind=MPI_COUNT_KIND) :: {a}', None, '{a}', None),
+    'cp':     ('integer(kind=MPI_COUNT_KIND) :: {a}', 'integer(kind=MPI_COUNT_KIND) :: {a}',
+               None, '{a}', None),
+    'statio': ('type(MPI_Status) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}', None),
+    'ranges': ('integer :: {a}(3, *)', 'integer(c_int) :: {a}(3, *)', None, '{a}', None),
+    'bufout': ('!GCC$ ATTRIBUTES NO_ARG_CHECK :: {a}\n    type(*), dimension(*) :: {a}',
+               'type(*), dimension(*) :: {a}', None, '{a}', None),
+    'baseptr': ('type(c_ptr) :: {a}', 'type(c_ptr) :: {a}', None, '{a}', None),
+    'attr':   ('integer(kind=MPI_ADDRESS_KIND), intent(in) :: {a}',
+               'integer(c_intptr_t) :: {a}', None, '{a}', None),
+    'attrout': ('integer(kind=MPI_ADDRESS_KIND) :: {a}', 'integer(c_intptr_t) :: {a}', None,
+                '{a}', None),
+    'iattr':  ('integer, intent(in) :: {a}', 'integer(c_int) :: {a}', None, '{a}', None),
+    'iattrout': ('integer :: {a}', 'integer(c_int) :: {a}', None, '{a}', None),
+    'errcodes': ('integer :: {a}(*)', 'integer(c_int) :: {a}(*)', None, '{a}', None),
+    'strn':   ('character(len=*) :: {a}', 'character(kind=c_char) :: {a}(*)', None, '{a}',
+               None),
+    'argv':   ('character(len=*), intent(in) :: {a}(*)', 'character(kind=c_char) :: {a}(*)',
+               None, '{a}', None),
+    'strs':   ('character(len=*), intent(in) :: {a}(*)', 'character(kind=c_char) :: {a}(*)',
+               None, '{a}', None),
+    'argvs':  ('character(len=*), intent(in) :: {a}({n}, *)',
+               'character(kind=c_char) :: {a}(*)', None, '{a}', None),
+    # the procedure's address, which the glue passes on or wraps (keyval.c,
+    # grequest.c); the mpi_f08 forms of MPI-3.1's callbacks take their
+    # arguments by reference as the mpi module's do, but a user function's
+    # buffers as TYPE(C_PTR), VALUE: as C passes them
+    'fn':     ('external :: {a}', 'type(c_funptr), value :: {a}', None, 'c_funloc({a})', None),
 }
-STRING_KINDS = ('strin', 'strout')
+STRING_KINDS = ('strin', 'strout', 'strn', 'argv', 'strs', 'argvs')
 
 
 def _ftype(ctype, handles):
@@ -124,17 +153,23 @@ def _procedure(prefix, name, ret, args, protos, handles):
     """The module procedure PREFIX_name_f08 and its interface to the glue."""
     proc = '%s_%s_f08' % (prefix, name)
     glue = '%s_%s_' % (prefix.lower(), name.lower())
-    if ret == 'double':
-        return ['  function %s() result(r)' % proc,
-                '    double precision :: r',
-                '    interface',
-                "      function glue() bind(C, name='%s') result(g)" % glue,
-                '        import :: c_double',
-                '        real(c_double) :: g',
-                '      end function glue',
-                '    end interface',
-                '    r = glue()',
-                '  end function %s' % proc]
+    if ret in ('double', 'aint'):
+        names = [a for a, _ in args]
+        rtype, gtype = {'double': ('double precision', 'real(c_double)'),
+                        'aint': ('integer(kind=MPI_ADDRESS_KIND)', 'integer(c_intptr_t)')}[ret]
+        return (['  function %s(%s) result(r)' % (proc, ', '.join(names)),
+                 '    %s :: r' % rtype] +
+                ['    integer(kind=MPI_ADDRESS_KIND), intent(in) :: %s' % a for a in names] +
+                ['    interface',
+                 "      function glue(%s) bind(C, name='%s') result(g)"
+                 % (', '.join('g_' + a for a in names), glue),
+                 '        import',
+                 '        %s :: g' % gtype] +
+                ['        integer(c_intptr_t) :: g_%s' % a for a in names] +
+                ['      end function glue',
+                 '    end interface',
+                 '    r = glue(%s)' % ', '.join(names),
+                 '  end function %s' % proc])
     cargs = protos.get(name)
     if cargs is None:
         raise SystemExit('gen_f08.py: MPI_%s: no prototype in mpi.h' % name)
@@ -150,9 +185,9 @@ def _procedure(prefix, name, ret, args, protos, handles):
         ctype = cbyname.get(a, cargs[i][0] if i < len(cargs) else 'int')
         t = _ftype(ctype, handles)
         dcl, gdcl, before, act, after = F08_KIND[kind]
-        decls.append(dcl.format(t=t, a=a))
+        decls.append(dcl.format(t=t, a=a, n=k.partition('=')[2]))
         gdecls.append(gdcl.format(t='integer(c_int)' if t == 'integer' else t, a=a))
-        if act.startswith('c_'):
+        if act == 'c_{a}':
             locals_.append('integer(c_int) :: c_%s' % a)
         if before:
             pre.append(before.format(a=a))
@@ -162,6 +197,19 @@ def _procedure(prefix, name, ret, args, protos, handles):
         if kind in STRING_KINDS:
             lens.append(a)
     dummies = [a for a, k in args if k != 'null']
+    if ret == 'none':   # no ierror (MPI_Pcontrol)
+        out = _arglines('  subroutine %s' % proc, dummies, ')')
+        out += ['    ' + d for d in decls]
+        out += ['    interface',
+                "      subroutine glue(%s) bind(C, name='%s')"
+                % (', '.join('g_' + a for a in dummies), glue),
+                '        import']
+        out += ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls]
+        out += ['      end subroutine glue',
+                '    end interface',
+                '    call glue(%s)' % ', '.join(actual),
+                '  end subroutine %s' % proc]
+        return out
     out = _arglines('  subroutine %s' % proc, dummies + ['ierror'], ')')
     out += ['    ' + d for d in decls]
     out.append('    integer, optional, intent(out) :: ierror')
@@ -291,10 +339,10 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
     head = ['! mpi_f08.f90 - the mpi_f08 module of clumpi. Generated: do not edit.',
             'module mpi_f08',
             '  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_double, &',
-            '      c_intptr_t',
+            '      c_intptr_t, c_ptr, c_funptr, c_funloc',
             '  implicit none',
             '  private :: c_int, c_char, c_size_t, c_double, &',
-            '      c_intptr_t']
+            '      c_intptr_t, c_ptr, c_funptr, c_funloc']
     head += _helpers(handles, status_size)
     head += _operators(handles)
     for prefix in ('MPI', 'PMPI'):

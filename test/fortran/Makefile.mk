@@ -1,13 +1,14 @@
 # test/fortran: Fortran programs against mpif.h (fixed form), the mpi
-# module and the mpi_f08 module, one of a Fortran and a C part and one of
-# an mpi_f08 and an mpif.h part; run by run-mpi-test like
-# test/mpi's (the np: line of each source). Built only with the bindings.
+# module and the mpi_f08 module, one of a Fortran and a C part, one of an
+# mpi_f08 and an mpif.h part and one spawning its own children; run by
+# run-mpi-test like test/mpi's (the np: line of each source). Built only
+# with the bindings.
 EXTRA_DIST += test/fortran/f77.f90 test/fortran/usempi.f90 test/fortran/mixed.f90 \
 	test/fortran/mixed_c.c test/fortran/f08.f90 test/fortran/mixed_f08.f90 \
-	test/fortran/mixed_f77.f90
+	test/fortran/mixed_f77.f90 test/fortran/spawn.f90 test/fortran/fail.f90
 if HAVE_FORTRAN
 FORTRAN_TESTS = test/fortran/f77 test/fortran/usempi test/fortran/mixed test/fortran/f08 \
-	test/fortran/mixed_f08
+	test/fortran/mixed_f08 test/fortran/spawn
 check_PROGRAMS += $(FORTRAN_TESTS)
 TESTS += $(FORTRAN_TESTS)
 FORTRAN_TEST_LIBS = libmpifort.la libmpi.la
@@ -17,9 +18,13 @@ test_fortran_f77_FCFLAGS = $(AM_FCFLAGS) $(FC_FIXED)
 test_fortran_f77_LDADD = $(FORTRAN_TEST_LIBS)
 test_fortran_f77_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
-test_fortran_usempi_SOURCES = test/fortran/usempi.f90
+test_fortran_usempi_SOURCES = test/fortran/usempi.f90 test/fortran/fail.f90
 test_fortran_usempi_LDADD = $(FORTRAN_TEST_LIBS)
 test_fortran_usempi_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_fortran_spawn_SOURCES = test/fortran/spawn.f90 test/fortran/fail.f90
+test_fortran_spawn_LDADD = $(FORTRAN_TEST_LIBS)
+test_fortran_spawn_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_fortran_mixed_SOURCES = test/fortran/mixed.f90 test/fortran/mixed_c.c
 test_fortran_mixed_LDADD = $(FORTRAN_TEST_LIBS)
@@ -35,6 +40,6 @@ test_fortran_mixed_f08_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 # Every object of a Fortran test waits for mpif.h and the modules.
 $(test_fortran_f77_OBJECTS) $(test_fortran_usempi_OBJECTS) $(test_fortran_mixed_OBJECTS) \
-	$(test_fortran_f08_OBJECTS) $(test_fortran_mixed_f08_OBJECTS): \
+	$(test_fortran_f08_OBJECTS) $(test_fortran_mixed_f08_OBJECTS) $(test_fortran_spawn_OBJECTS): \
 	src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
 endif

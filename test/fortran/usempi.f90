@@ -8,14 +8,26 @@
 ! column of a 2-D array; communicators (split, dup, compare, names) and a
 ! Cartesian topology; one-sided MPI_PUT and MPI_ACCUMULATE with fences;
 ! MPI_GATHERV, MPI_ISSEND with MPI_TESTALL, info objects, a type's name, and
-! a distributed graph made with MPI_UNWEIGHTED.
+! a distributed graph made with MPI_UNWEIGHTED. Memory from MPI_ALLOC_MEM
+! (through C_F_POINTER) as a window, MPI_WIN_ALLOCATE and its attributes,
+! MPI_WIN_ALLOCATE_SHARED read through MPI_WIN_SHARED_QUERY's pointer;
+! datatype and window keyvals and a window error handler in Fortran, a
+! user op on DOUBLE PRECISION; the _X calls, MPI_AINT_ADD/DIFF, buffered
+! sends and MPI_BUFFER_DETACH, MPI_PCONTROL.
 program usempi
   use mpi
+  use, intrinsic :: iso_c_binding, only: c_f_pointer, c_null_ptr
   implicit none
+  ! what the callbacks (external procedures, after the program) saw
+  integer :: ncopy, ndel, nerr, lasth, lastcode
+  common /usempi_cb/ ncopy, ndel, nerr, lasth, lastcode
   integer :: ierr, rank, nproc, i, j, r
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
   call MPI_COMM_SIZE(MPI_COMM_WORLD, nproc, ierr)
+  ncopy = 0
+  ndel = 0
+  nerr = 0
   call reductions()
   call pairs()
   call rooted()
@@ -23,17 +35,16 @@ program usempi
   call comms()
   call onesided()
   call more()
+  call memory()
+  call callbacks()
+  call counts()
   call MPI_FINALIZE(ierr)
 contains
 
   subroutine chk(ok, what)
     logical, intent(in) :: ok
     character(len=*), intent(in) :: what
-    integer :: e
-    if (.not. ok) then
-      write (0, '(a, a, a, i0)') 'FAIL usempi: ', what, ' on rank ', rank
-      call MPI_ABORT(MPI_COMM_WORLD, 1, e)
-    end if
+    if (.not. ok) call test_fail('usempi', what, rank)
   end subroutine chk
 
   ! sum, product, max, min, bitwise of rank+1 (product: of rank%4+1)
@@ -331,4 +342,207 @@ contains
     call chk(got(0) == k, 'NEIGHBOR_ALLGATHER')
     call MPI_COMM_FREE(graph, ierr)
   end subroutine more
+
+  ! a neighbour's rank put into a window over a, then freed by the caller
+  subroutine put_next(a, win)
+    integer, pointer :: a(:)
+    integer :: win
+    integer :: next, prev
+    next = mod(rank + 1, nproc)
+    prev = mod(rank + nproc - 1, nproc)
+    a = -1
+    call MPI_WIN_FENCE(0, win, ierr)
+    call MPI_PUT(rank, 1, MPI_INTEGER, next, 2_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win, ierr)
+    call MPI_WIN_FENCE(0, win, ierr)
+    call chk(a(3) == prev .and. a(1) == -1 .and. a(4) == -1, 'PUT into the window')
+  end subroutine put_next
+
+  subroutine memory()
+    integer, parameter :: n = 10
+    integer(kind=MPI_ADDRESS_KIND) :: sz, baseptr, qsize, val
+    integer, pointer :: a(:), q(:)
+    integer :: win, node, nrank, nsize, du, i, j
+    logical :: flag
+    sz = 4 * n
+    call MPI_ALLOC_MEM(sz, MPI_INFO_NULL, baseptr, ierr)
+    call chk(ierr == MPI_SUCCESS .and. baseptr /= 0, 'ALLOC_MEM')
+    call c_f_pointer(transfer(baseptr, c_null_ptr), a, (/ n /))
+    call MPI_WIN_CREATE(a, sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+    call put_next(a, win)
+    call MPI_WIN_FREE(win, ierr)
+    call MPI_FREE_MEM(a, ierr)
+    call chk(ierr == MPI_SUCCESS, 'FREE_MEM')
+
+    call MPI_WIN_ALLOCATE(sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, baseptr, win, ierr)
+    call chk(ierr == MPI_SUCCESS .and. baseptr /= 0, 'WIN_ALLOCATE')
+    call c_f_pointer(transfer(baseptr, c_null_ptr), a, (/ n /))
+    call MPI_WIN_GET_ATTR(win, MPI_WIN_BASE, val, flag, ierr)
+    call chk(flag .and. val == baseptr, 'MPI_WIN_BASE')
+    call MPI_WIN_GET_ATTR(win, MPI_WIN_SIZE, val, flag, ierr)
+    call chk(flag .and. val == sz, 'MPI_WIN_SIZE')
+    call MPI_WIN_GET_ATTR(win, MPI_WIN_DISP_UNIT, val, flag, ierr)
+    call chk(flag .and. val == 4, 'MPI_WIN_DISP_UNIT')
+    call MPI_WIN_GET_ATTR(win, MPI_WIN_CREATE_FLAVOR, val, flag, ierr)
+    call chk(flag .and. val == MPI_WIN_FLAVOR_ALLOCATE, 'MPI_WIN_CREATE_FLAVOR')
+    call put_next(a, win)
+    call MPI_WIN_FREE(win, ierr)
+
+    ! each rank's segment written by itself, read by the next on its node
+    call MPI_COMM_SPLIT_TYPE(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node, ierr)
+    call MPI_COMM_RANK(node, nrank, ierr)
+    call MPI_COMM_SIZE(node, nsize, ierr)
+    call MPI_WIN_ALLOCATE_SHARED(sz, 4, MPI_INFO_NULL, node, baseptr, win, ierr)
+    call chk(ierr == MPI_SUCCESS, 'WIN_ALLOCATE_SHARED')
+    call c_f_pointer(transfer(baseptr, c_null_ptr), a, (/ n /))
+    call MPI_WIN_LOCK_ALL(0, win, ierr)
+    a = (/ (100 * nrank + i, i = 1, n) /)
+    call MPI_WIN_SYNC(win, ierr)
+    call MPI_BARRIER(node, ierr)
+    call MPI_WIN_SYNC(win, ierr)
+    j = mod(nrank + 1, nsize)
+    call MPI_WIN_SHARED_QUERY(win, j, qsize, du, baseptr, ierr)
+    call chk(qsize == sz .and. du == 4, 'WIN_SHARED_QUERY size and disp_unit')
+    call c_f_pointer(transfer(baseptr, c_null_ptr), q, (/ n /))
+    call chk(all(q == (/ (100 * j + i, i = 1, n) /)), 'a neighbour''s shared segment')
+    call MPI_WIN_UNLOCK_ALL(win, ierr)
+    call MPI_WIN_FREE(win, ierr)
+    call MPI_COMM_FREE(node, ierr)
+  end subroutine memory
+
+  subroutine callbacks()
+    integer(kind=MPI_ADDRESS_KIND) :: extra, val, sz
+    integer :: kv, t, t2, win, eh, op, i, k
+    integer, target :: wbuf(4)
+    double precision :: d(4), dr(4), want(4)
+    logical :: flag
+    external :: tcopy, wdel, weh, absmax
+    ! a datatype attribute copied by a Fortran callback on MPI_TYPE_DUP
+    extra = 11
+    call MPI_TYPE_CREATE_KEYVAL(tcopy, MPI_TYPE_NULL_DELETE_FN, kv, extra, ierr)
+    call chk(ierr == MPI_SUCCESS, 'TYPE_CREATE_KEYVAL')
+    call MPI_TYPE_CONTIGUOUS(2, MPI_INTEGER, t, ierr)
+    val = 3
+    call MPI_TYPE_SET_ATTR(t, kv, val, ierr)
+    call MPI_TYPE_DUP(t, t2, ierr)
+    call MPI_TYPE_GET_ATTR(t2, kv, val, flag, ierr)
+    call chk(ncopy == 1 .and. flag .and. val == 4, 'datatype attribute copied')
+    call MPI_TYPE_DELETE_ATTR(t2, kv, ierr)
+    call MPI_TYPE_GET_ATTR(t2, kv, val, flag, ierr)
+    call chk(.not. flag, 'TYPE_DELETE_ATTR')
+    call MPI_TYPE_FREE(t2, ierr)
+    call MPI_TYPE_FREE(t, ierr)
+    call MPI_TYPE_FREE_KEYVAL(kv, ierr)
+    ! a window attribute deleted by a Fortran callback on MPI_WIN_FREE,
+    ! and a window error handler
+    call MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, wdel, kv, extra, ierr)
+    sz = 16
+    call MPI_WIN_CREATE(wbuf, sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+    val = 100 + rank
+    call MPI_WIN_SET_ATTR(win, kv, val, ierr)
+    call MPI_WIN_CREATE_ERRHANDLER(weh, eh, ierr)
+    call chk(ierr == MPI_SUCCESS, 'WIN_CREATE_ERRHANDLER')
+    call MPI_WIN_SET_ERRHANDLER(win, eh, ierr)
+    call MPI_WIN_CALL_ERRHANDLER(win, MPI_ERR_OTHER, ierr)
+    call chk(nerr == 1 .and. lasth == win .and. lastcode == MPI_ERR_OTHER, &
+             'window error handler')
+    call MPI_ERRHANDLER_FREE(eh, ierr)
+    k = win
+    call MPI_WIN_FREE(win, ierr)
+    call chk(ndel == 1 .and. lasth == k .and. lastcode == 100 + rank, 'window delete callback')
+    call MPI_WIN_FREE_KEYVAL(kv, ierr)
+    ! a user op on DOUBLE PRECISION: the largest magnitude, sign kept
+    call MPI_OP_CREATE(absmax, .true., op, ierr)
+    d = (/ (dble(rank) * (-1) ** (rank + i), i = 1, 4) /)
+    call MPI_ALLREDUCE(d, dr, 4, MPI_DOUBLE_PRECISION, op, MPI_COMM_WORLD, ierr)
+    want = (/ (dble(nproc - 1) * (-1) ** (nproc - 1 + i), i = 1, 4) /)
+    call chk(all(dr == want), 'user op on DOUBLE PRECISION')
+    call MPI_OP_FREE(op, ierr)
+  end subroutine callbacks
+
+  subroutine counts()
+    integer(kind=MPI_COUNT_KIND) :: c, lb, ext
+    integer(kind=MPI_ADDRESS_KIND) :: a1, a3
+    integer :: arr(3), st(MPI_STATUS_SIZE), vec, bsize, k
+    character, allocatable :: buf(:)
+    call MPI_TYPE_SIZE_X(MPI_DOUBLE_PRECISION, c, ierr)
+    call chk(c == 8, 'TYPE_SIZE_X')
+    call MPI_TYPE_VECTOR(3, 1, 2, MPI_INTEGER, vec, ierr)
+    call MPI_TYPE_GET_EXTENT_X(vec, lb, ext, ierr)
+    call chk(lb == 0 .and. ext == 20, 'TYPE_GET_EXTENT_X')
+    call MPI_TYPE_GET_TRUE_EXTENT_X(vec, lb, ext, ierr)
+    call chk(lb == 0 .and. ext == 20, 'TYPE_GET_TRUE_EXTENT_X')
+    call MPI_TYPE_FREE(vec, ierr)
+    ! a count past INTEGER's range
+    c = 3000000000_MPI_COUNT_KIND
+    call MPI_STATUS_SET_ELEMENTS_X(st, MPI_BYTE, c, ierr)
+    call MPI_GET_ELEMENTS_X(st, MPI_BYTE, lb, ierr)
+    call chk(ierr == MPI_SUCCESS .and. lb == c, 'STATUS_SET_ELEMENTS_X, GET_ELEMENTS_X')
+    call MPI_GET_ADDRESS(arr(1), a1, ierr)
+    call MPI_GET_ADDRESS(arr(3), a3, ierr)
+    call chk(MPI_AINT_DIFF(a3, a1) == 8, 'AINT_DIFF')
+    call chk(MPI_AINT_ADD(a1, 8_MPI_ADDRESS_KIND) == a3, 'AINT_ADD')
+    call MPI_PCONTROL(1)
+    bsize = 100 + MPI_BSEND_OVERHEAD
+    allocate(buf(bsize))
+    call MPI_BUFFER_ATTACH(buf, bsize, ierr)
+    call MPI_BSEND(rank, 1, MPI_INTEGER, rank, 4, MPI_COMM_WORLD, ierr)
+    call MPI_RECV(arr, 1, MPI_INTEGER, rank, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call chk(arr(1) == rank, 'BSEND to self')
+    call MPI_BUFFER_DETACH(buf, k, ierr)
+    call chk(ierr == MPI_SUCCESS .and. k == bsize, 'BUFFER_DETACH size')
+    deallocate(buf)
+  end subroutine counts
 end program usempi
+
+subroutine tcopy(old, kv, extra, vin, vout, flag, ierr)
+  use mpi
+  implicit none
+  integer :: ncopy, ndel, nerr, lasth, lastcode
+  common /usempi_cb/ ncopy, ndel, nerr, lasth, lastcode
+  integer :: old, kv, ierr
+  integer(kind=MPI_ADDRESS_KIND) :: extra, vin, vout
+  logical :: flag
+  ncopy = ncopy + 1
+  vout = vin + 1
+  flag = extra == 11
+  ierr = MPI_SUCCESS
+end subroutine tcopy
+
+subroutine wdel(win, kv, val, extra, ierr)
+  use mpi
+  implicit none
+  integer :: ncopy, ndel, nerr, lasth, lastcode
+  common /usempi_cb/ ncopy, ndel, nerr, lasth, lastcode
+  integer :: win, kv, ierr
+  integer(kind=MPI_ADDRESS_KIND) :: val, extra
+  ndel = ndel + 1
+  lasth = win
+  lastcode = int(val)
+  if (extra /= 11) lastcode = -1
+  ierr = MPI_SUCCESS
+end subroutine wdel
+
+subroutine weh(win, code)
+  use mpi
+  implicit none
+  integer :: ncopy, ndel, nerr, lasth, lastcode
+  common /usempi_cb/ ncopy, ndel, nerr, lasth, lastcode
+  integer :: win, code
+  nerr = nerr + 1
+  lasth = win
+  lastcode = code
+end subroutine weh
+
+subroutine absmax(in, inout, n, dtype)
+  use mpi
+  implicit none
+  integer :: n, dtype, i
+  double precision :: in(n), inout(n)
+  if (dtype /= MPI_DOUBLE_PRECISION) then
+    inout = -999
+    return
+  end if
+  do i = 1, n
+    if (abs(in(i)) > abs(inout(i))) inout(i) = in(i)
+  end do
+end subroutine absmax
