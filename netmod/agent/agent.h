@@ -87,8 +87,9 @@ int  agt_net_trywait(void);            /* 0: safe to block */
 /* About to block for up to dflt ms: what is owed goes now; the timeout to
  * use so that no timer of the transport is missed. */
 long agt_net_sleep_ms(long dflt);
-/* the bulk endpoint: one chunk message into a peer node's landing buffer;
- * a landing buffer posted for the next one to arrive here */
+/* the bulk endpoint: one chunk message into a peer node's landing buffer
+ * (over datagrams held until acknowledged, agent_rel.c); a landing buffer
+ * posted for the next one to arrive here */
 void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t);
 void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t);
 size_t agt_net_max_msg(void);
@@ -137,6 +138,7 @@ void agt_bulk_start(void);                     /* after it: landing buffers post
 int  agt_bulk_origin(agt_tx *t);               /* a REQ from a rank's tx slot */
 void agt_bulk_arrive(uint32_t k);              /* a BULK packet (REQ, GRANT) */
 void agt_bulk_landed(uint32_t j, size_t len);  /* landing buffer j was filled */
+void agt_bulk_unlanded(uint32_t j);            /* ... with nothing to take (dgram: a copy) */
 void agt_bulk_sent(uint32_t b);                /* bounce buffer b is free */
 int  agt_bulk_poll(void);                      /* >0 if any work was done */
 int  agt_bulk_idle(void);                      /* about to block: 0 if nothing waits on us */

@@ -150,6 +150,8 @@ void agt_bulk_landed(uint32_t j, size_t len)
         agt_wake_rank(li);
 }
 
+void agt_bulk_unlanded(uint32_t j) { post_landing(j); }
+
 /* Landing buffers the ranks took: post them again, grant on. */
 static int reader_poll(void)
 {

@@ -164,17 +164,16 @@ static int agt_init(const mpid_chan_info *info)
         }
         /* the bulk path's landing buffers (agent_bulk.c); 0 turns it off */
         long nbulk = cu_param_int("AGENT_BULK");
-        /* over datagrams a chunk is more than one holds: rendezvous
-         * through slots, which the agents' protocol makes reliable */
-        const char *transport = cu_param_str("AGENT_TRANSPORT");
-        if (transport && !strcmp(transport, "dgram"))
-            nbulk = 0;
         long bchunk = cu_param_int("AGENT_BULK_CHUNK");
         if (nbulk < 0 || nbulk > 1024 || bchunk < 4096 || bchunk > (1L << 26)) {
             cu_warn("CLUMPI_AGENT_BULK=%ld / CLUMPI_AGENT_BULK_CHUNK=%ld: must be 0..1024 "
                     "buffers of 4096..%ld bytes", nbulk, bchunk, 1L << 26);
             err = -EINVAL;
         }
+        /* over datagrams a chunk is one datagram (agent_rel.c numbers it) */
+        const char *transport = cu_param_str("AGENT_TRANSPORT");
+        if (transport && !strcmp(transport, "dgram") && bchunk > AGT_BULK_DGRAM_MAX)
+            bchunk = AGT_BULK_DGRAM_MAX;
         agt_layout l = { .nlocal = (uint32_t)info->local_size, .nnodes = (uint32_t)nnodes,
                          .mtu = (uint32_t)mtu, .ncmd = 256, .ncq = 512, .ntx = 64, .nrx = 64,
                          .nworld = (uint32_t)info->world_size, .nbulk = (uint32_t)nbulk,

@@ -18,8 +18,10 @@
  * datagram starts with agent_rel's header, runs have room for it in front,
  * and a sent packet stays in its slot until acknowledged (agent_rel.c), so
  * completions of sends do not free slots there. Faults are injected here,
- * on receive (agent_fault.c). There is no bulk endpoint traffic then: a
- * chunk is more than one datagram holds (the ranks turn the bulk path off).
+ * on receive (agent_fault.c). A bulk chunk is one datagram there (the ranks
+ * cut chunks to AGT_BULK_DGRAM_MAX) with agent_rel's header inside the
+ * chunk's, numbered in a stream of its own, and its bounce buffer is held
+ * until acknowledged like a slot.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ static netc_cq_wait cqw = { .fd = -1 };
 static size_t hsz;             /* dgram: agent_rel's header in front of each datagram */
 static char *held;             /* dgram fault injection: a datagram held back */
 static size_t held_len;
+static uint32_t held_land;     /* held back is landing buffer held_land - 1 (0: a run's copy) */
 static uint64_t held_at;
 /* A held datagram goes after the next one, or after this long without one. */
 #define HOLD_NS 500000ull
@@ -201,10 +204,14 @@ int agt_net_open(void)
     if ((rc = fi_getname(&bep->fid, a, &alen)))
         return fail("fi_getname (bulk)", rc);
     netc_hex_encode(a, alen, A.h->my_bulk_addr);
+    if (A.dgram && A.h->nbulk)   /* a few chunks in flight per read */
+        (void)netc_sock_bufs(a, alen, 4 << 20);
     return 0;
 }
 
-size_t agt_net_max_msg(void) { return info->ep_attr->max_msg_size; }
+/* The udp provider says 1472 (one Ethernet frame) but sends what the
+ * socket takes: a datagram of UDP_MAX, which the trains already use. */
+size_t agt_net_max_msg(void) { return A.dgram ? UDP_MAX : info->ep_attr->max_msg_size; }
 
 void agt_net_close(void)
 {
@@ -260,10 +267,32 @@ static fi_addr_t resolve_in(fi_addr_t *tab, const char *hex, int node)
 
 static fi_addr_t resolve(int node) { return resolve_in(addr, agt_addr(A.h, node), node); }
 
+_Static_assert(AGT_BULK_REL_OFF >= sizeof(agt_bulk_chunk) &&
+                   AGT_BULK_REL_OFF + sizeof(agt_rel_hdr) <= AGT_BULK_HDR &&
+                   AGT_BULK_HDR + AGT_BULK_DGRAM_MAX <= UDP_MAX,
+               "a bulk chunk with agent_rel's header is one datagram");
+
+static fi_addr_t bulk_addr(int node) { return resolve_in(baddr, agt_bulk_addr(A.h, node), node); }
+
 void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t)
 {
-    fi_addr_t a = resolve_in(baddr, agt_bulk_addr(A.h, node), node);
-    POST("sending a chunk to a peer agent", fi_send(bep, buf, len, bounce_desc, a, &t->ctx));
+    if (A.dgram) {
+        t->node = node, t->pkt = buf, t->len = len;
+        agt_rel_queue(t);
+        agt_net_bulk_out(t);
+        return;
+    }
+    POST("sending a chunk to a peer agent",
+         fi_send(bep, buf, len, bounce_desc, bulk_addr(node), &t->ctx));
+}
+
+void agt_net_bulk_out(agt_tx *t)
+{
+    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA | AGT_REL_BULK);
+    memcpy(t->pkt + AGT_BULK_REL_OFF, &t->rh, sizeof t->rh);
+    POST("sending a chunk to a peer agent",
+         fi_send(bep, t->pkt, t->len, bounce_desc, bulk_addr(t->node), &t->ctx));
+    t->inflight++;   /* its completion comes back to agt_rel_send_done */
 }
 
 void agt_net_bulk_recv(void *buf, size_t len, agt_tx *t)
@@ -545,10 +574,39 @@ static int take(const char *run, size_t len)
     return (int)np;
 }
 
+/* A bulk chunk in landing buffer j (dgram): agent_rel's header sits inside
+ * the chunk's header; a copy or one after a gap goes back to be posted. */
+static int take_land(uint32_t j, size_t len)
+{
+    char *p = agt_landing(A.h, j);
+    if (len < AGT_BULK_HDR) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt bulk datagram (%zu bytes)\n", A.node,
+                len);
+        exit(1);
+    }
+    agt_rel_hdr h;
+    memcpy(&h, p + AGT_BULK_REL_OFF, sizeof h);
+    int cred;
+    int fresh = agt_rel_input(&h, &cred) && (h.flags & AGT_REL_BULK);
+    on_credits(h.src_node, cred);
+    if (!fresh) {
+        agt_bulk_unlanded(j);
+        return 0;
+    }
+    agt_bulk_landed(j, len);
+    agt_rel_accepted(h.src_node);
+    return 1;
+}
+
 static int take_held(void)
 {
     size_t len = held_len;
     held_len = 0;
+    if (held_land) {
+        uint32_t j = held_land - 1;
+        held_land = 0;
+        return take_land(j, len);
+    }
     return take(held, len);
 }
 
@@ -567,6 +625,35 @@ static int take_faulty(const char *run, size_t len)
     n = take(run, len);
     if (f == AGT_FAULT_DUP)
         n += take(run, len);
+    if (held_len)
+        n += take_held();
+    return n;
+}
+
+/* A bulk datagram in landing buffer j, through fault injection: held back,
+ * the buffer itself waits (not posted again) until it is taken. */
+static int land_faulty(uint32_t j, size_t len)
+{
+    int f = agt_fault_pick(), n = 0;
+    if (f == AGT_FAULT_DROP) {
+        agt_bulk_unlanded(j);
+        return 0;
+    }
+    if (f == AGT_FAULT_HOLD && !held_len) {
+        held_land = j + 1;
+        held_len = len;
+        held_at = agt_now_ns();
+        return 0;
+    }
+    agt_rel_hdr copy;
+    memcpy(&copy, agt_landing(A.h, j) + AGT_BULK_REL_OFF, sizeof copy);
+    n = take_land(j, len);
+    if (f == AGT_FAULT_DUP) {   /* the copy: its header only, the chunk went on */
+        int cred;
+        if (agt_rel_input(&copy, &cred))
+            agt_die("a bulk datagram taken twice");
+        on_credits(copy.src_node, cred);
+    }
     if (held_len)
         n += take_held();
     return n;
@@ -591,15 +678,19 @@ int agt_net_poll(int budget)
         for (ssize_t i = 0; i < got; i++) {
             agt_tx *t = (agt_tx *)e[i].op_context;
             if (!(e[i].flags & FI_RECV)) {
-                if (A.dgram && t->type != AGT_TX_BULK)
+                if (A.dgram)
                     agt_rel_send_done(t);
                 else
                     agt_tx_done(t);
                 continue;
             }
             if (t->type == AGT_TX_LAND) {
-                agt_bulk_landed(t->k, e[i].len);
-                n++;
+                if (A.dgram) {
+                    n += land_faulty(t->k, e[i].len);
+                } else {
+                    agt_bulk_landed(t->k, e[i].len);
+                    n++;
+                }
                 continue;
             }
             /* a run: one packet, or a train of them A.mtu apart */

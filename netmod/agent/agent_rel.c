@@ -27,21 +27,27 @@
 /* Gap reports that trigger a retransmission before the timeout. */
 #define DUPACK_FAST 2
 
-typedef struct rel_peer {
-    /* sending to the peer */
+/* The sending half of one stream to a peer. */
+typedef struct rel_out {
     uint32_t next_seq, una;      /* next number; oldest unacknowledged */
     agt_pend *qh, *qt;           /* held datagrams, oldest first */
     uint32_t nq;
     uint64_t rto, srtt, rttvar;  /* ns; srtt 0: no sample yet */
     uint64_t rto_at;             /* 0: no timer */
+    uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
+} rel_out;
+
+enum { MAIN, BULK, NSTREAM };
+
+typedef struct rel_peer {
+    rel_out out[NSTREAM];        /* packets and trains; bulk chunks */
     uint64_t probe_at, probe_gap;
     uint64_t heard;              /* the peer's last datagram (or our start) */
     uint64_t alive_at;           /* next keepalive probe (0: none due) */
-    uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
     uint32_t cred_seen;          /* its running total of credits, as far as we know */
     /* receiving from the peer */
     uint32_t epoch;              /* 0: not heard yet */
-    uint32_t rx_next;            /* next number we take */
+    uint32_t rx_next[NSTREAM];   /* next number we take */
     uint32_t unacked;            /* datagrams taken since our last ack */
     uint64_t ack_at;             /* explicit ack due (0: none) */
     uint32_t cred_ret;           /* credits returned to it, in all */
@@ -71,8 +77,10 @@ int agt_rel_init(void)
     deadline_ns = (uint64_t)((to ? strtod(to, NULL) : 10.0) * 1e9);
     uint64_t now = agt_now_ns();
     for (int n = 0; n < A.nnodes; n++) {
-        P[n].next_seq = P[n].una = P[n].rx_next = 1;
-        P[n].rto = RTO_INIT_NS;
+        for (int s = 0; s < NSTREAM; s++) {
+            P[n].out[s].next_seq = P[n].out[s].una = P[n].rx_next[s] = 1;
+            P[n].out[s].rto = RTO_INIT_NS;
+        }
         P[n].heard = now;
     }
     return 0;
@@ -89,33 +97,40 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
     rel_peer *p = &P[node];
     p->cred_ret += (uint32_t)agt_flow_take_owed(&A.flow, node);
     h->epoch = my_epoch;
-    h->ack = p->rx_next;
+    h->ack = p->rx_next[MAIN];
+    h->back = p->rx_next[BULK];
     h->credits = p->cred_ret;
     h->src_node = (uint16_t)A.node;
     h->flags = (uint8_t)flags;
-    memset(h->pad, 0, sizeof h->pad);
+    h->pad = 0;
     if (p->unacked && (flags & AGT_REL_DATA))
         agt_st.acks_piggy++;
     p->unacked = 0;
     p->ack_at = 0;
 }
 
+static rel_out *out_of(const agt_tx *t)
+{
+    return &P[t->node].out[t->type == AGT_TX_BULK ? BULK : MAIN];
+}
+
 void agt_rel_queue(agt_tx *t)
 {
-    rel_peer *p = &P[t->node];
+    rel_out *o = out_of(t);
     uint64_t now = agt_now_ns();
-    t->rh.seq = p->next_seq++;
+    t->rh.seq = o->next_seq++;
     t->acked = 0, t->rexmit = 0, t->inflight = 0;
     t->sent_ns = now;
     t->link.next = NULL;
-    if (p->qt)
-        p->qt->next = &t->link;
+    if (o->qt)
+        o->qt->next = &t->link;
     else
-        p->qh = &t->link;
-    p->qt = &t->link;
-    if (!p->nq++)
-        p->rto_at = now + p->rto;
-    p->probe_at = 0;
+        o->qh = &t->link;
+    o->qt = &t->link;
+    if (!o->nq++)
+        o->rto_at = now + o->rto;
+    if (t->type != AGT_TX_BULK)
+        P[t->node].probe_at = 0;
 }
 
 static void release(agt_tx *t)
@@ -133,7 +148,7 @@ void agt_rel_send_done(agt_tx *t)
         agt_tx_done(t);
 }
 
-static void rtt_sample(rel_peer *p, uint64_t r)
+static void rtt_sample(rel_out *p, uint64_t r)
 {
     if (!p->srtt) {
         p->srtt = r;
@@ -149,30 +164,33 @@ static void rtt_sample(rel_peer *p, uint64_t r)
  * whenever the peer acknowledges something new, since a peer that answers
  * is not congested the way a network is (a lost datagram here is a full
  * socket buffer or an injected fault). */
-static void rto_reset(rel_peer *p)
+static void rto_reset(rel_out *p)
 {
     /* no sample yet (Karn: every datagram so far was sent again) */
     uint64_t rto = p->srtt ? p->srtt + 4 * p->rttvar : RTO_INIT_NS;
     p->rto = rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
 }
 
-/* Go back N: every held datagram to node again, oldest first. */
-static void resend_all(int node, uint64_t now)
+/* Go back N: every held datagram of stream s to node again, oldest first. */
+static void resend_all(int node, int s, uint64_t now)
 {
-    rel_peer *p = &P[node];
-    for (agt_pend *q = p->qh; q; q = q->next) {
+    rel_out *o = &P[node].out[s];
+    for (agt_pend *q = o->qh; q; q = q->next) {
         agt_tx *t = tx_of(q);
         t->rexmit = 1;
         t->sent_ns = now;
-        agt_net_dgram_out(t);
+        if (s == BULK)
+            agt_net_bulk_out(t);
+        else
+            agt_net_dgram_out(t);
         agt_st.rexmit++;
     }
-    p->rto_at = now + p->rto;
+    o->rto_at = now + o->rto;
 }
 
-static void on_ack(int node, uint32_t ack, int gap, uint64_t now)
+static void on_ack(int node, int s, uint32_t ack, int gap, uint64_t now)
 {
-    rel_peer *p = &P[node];
+    rel_out *p = &P[node].out[s];
     if (after(ack, p->next_seq))
         agt_die("a peer agent acknowledged a datagram never sent");
     if (after(ack, p->una)) {
@@ -197,7 +215,7 @@ static void on_ack(int node, uint32_t ack, int gap, uint64_t now)
         p->gaps = 0;
         p->recover = p->next_seq;
         agt_st.fast_rexmit++;
-        resend_all(node, now);
+        resend_all(node, s, now);
     }
 }
 
@@ -225,22 +243,24 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
         *credits = (int)(h->credits - p->cred_seen);
         p->cred_seen = h->credits;
     }
-    on_ack(node, h->ack, h->flags & AGT_REL_GAP, now);
+    on_ack(node, MAIN, h->ack, h->flags & AGT_REL_GAP, now);
+    on_ack(node, BULK, h->back, h->flags & AGT_REL_BGAP, now);
     if (h->flags & AGT_REL_PROBE)
         agt_net_ctl(node, 0);
     if (!(h->flags & AGT_REL_DATA))
         return 0;
-    if (h->seq == p->rx_next) {
-        p->rx_next++;
+    int s = h->flags & AGT_REL_BULK ? BULK : MAIN;
+    if (h->seq == p->rx_next[s]) {
+        p->rx_next[s]++;
         return 1;
     }
     /* a copy (our ack was lost or late) or one after a gap: say where we are */
-    if (after(p->rx_next, h->seq)) {
+    if (after(p->rx_next[s], h->seq)) {
         agt_st.dup_dropped++;
         agt_net_ctl(node, 0);
     } else {
         agt_st.ooo_dropped++;
-        agt_net_ctl(node, AGT_REL_GAP);
+        agt_net_ctl(node, s == BULK ? AGT_REL_BGAP : AGT_REL_GAP);
     }
     return 0;
 }
@@ -256,7 +276,13 @@ void agt_rel_accepted(int node)
 
 /* Out of credits with nothing held: the credits may have gone with a lost
  * ack, so ask (TCP's persist timer). */
-static int starved(int n) { return !P[n].nq && A.flow.qh[n] && A.flow.credits[n] <= 0; }
+static int starved(int n)
+{
+    return !P[n].out[MAIN].nq && A.flow.qh[n] && A.flow.credits[n] <= 0;
+}
+
+/* Datagrams held for node, both streams. */
+static uint32_t held(int n) { return P[n].out[MAIN].nq + P[n].out[BULK].nq; }
 
 void agt_rel_poll(void)
 {
@@ -267,14 +293,17 @@ void agt_rel_poll(void)
             agt_net_ctl(n, 0);
         if (A.quiesce)
             continue;   /* peers may be gone for good: nothing is owed any more */
-        if (p->rto_at && now >= p->rto_at) {
-            agt_st.timeouts++;
-            p->rto = p->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : p->rto * 2;
-            resend_all(n, now);
+        for (int s = 0; s < NSTREAM; s++) {
+            rel_out *o = &p->out[s];
+            if (o->rto_at && now >= o->rto_at) {
+                agt_st.timeouts++;
+                o->rto = o->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : o->rto * 2;
+                resend_all(n, s, now);
+            }
         }
         if (starved(n)) {
             if (!p->probe_at) {
-                p->probe_gap = p->rto;
+                p->probe_gap = p->out[MAIN].rto;
                 p->probe_at = now + p->probe_gap;
             } else if (now >= p->probe_at) {
                 agt_st.probes++;
@@ -288,7 +317,7 @@ void agt_rel_poll(void)
         /* Silence matters when we hold its packets, wait for its credits,
          * or talked with it before (its ranks may wait on it: ask how it
          * is, a few times per deadline). */
-        if (!p->nq && !starved(n) && !p->epoch)
+        if (!held(n) && !starved(n) && !p->epoch)
             continue;
         if (p->epoch && now - p->heard > deadline_ns / 4 && now >= p->alive_at) {
             agt_st.probes++;
@@ -298,7 +327,7 @@ void agt_rel_poll(void)
         if (now - p->heard > deadline_ns) {
             fprintf(stderr, "clumpi-agent[node %d]: the agent of node %d has not answered for "
                     "%.1f s (%u datagrams unacknowledged; CLUMPI_AGENT_PEER_TIMEOUT); "
-                    "ending the job\n", A.node, n, (double)(now - p->heard) / 1e9, p->nq);
+                    "ending the job\n", A.node, n, (double)(now - p->heard) / 1e9, held(n));
             exit(1);
         }
     }
@@ -313,10 +342,11 @@ long agt_rel_sleep_ms(long dflt)
             agt_net_ctl(n, 0);
         if (A.quiesce)
             continue;
-        if (p->rto_at && p->rto_at < next)
-            next = p->rto_at;
+        for (int s = 0; s < NSTREAM; s++)
+            if (p->out[s].rto_at && p->out[s].rto_at < next)
+                next = p->out[s].rto_at;
         if (starved(n)) {
-            uint64_t at = p->probe_at ? p->probe_at : now + p->rto;
+            uint64_t at = p->probe_at ? p->probe_at : now + p->out[MAIN].rto;
             if (at < next)
                 next = at;
         }

@@ -24,21 +24,27 @@ typedef struct agt_rel_hdr {
     uint32_t seq;       /* AGT_REL_DATA: this datagram's number on its way to us */
     uint32_t ack;       /* every datagram of ours numbered below arrived */
     uint32_t credits;   /* slots of ours the sender released, in all (mod 2^32) */
+    uint32_t back;      /* as ack, for the bulk stream */
     uint16_t src_node;
     uint8_t  flags;
-    uint8_t  pad[5];
+    uint8_t  pad;
 } agt_rel_hdr;
 
-/* DATA: packets follow; PROBE: answer with an ack now; GAP: this ack
- * answers a datagram that came out of order (counts toward fast retransmit) */
-enum { AGT_REL_DATA = 1, AGT_REL_PROBE = 2, AGT_REL_GAP = 4 };
+/* DATA: packets follow; PROBE: answer with an ack now; GAP (BGAP): this
+ * ack answers a datagram of the main (bulk) stream that came out of order
+ * (counts toward fast retransmit); BULK: a bulk chunk, numbered in the
+ * bulk stream. Two streams per peer, each with its numbers, window and
+ * timers: bulk chunks travel on an endpoint of their own, and the two
+ * sockets reorder against each other. */
+enum { AGT_REL_DATA = 1, AGT_REL_PROBE = 2, AGT_REL_GAP = 4, AGT_REL_BULK = 8,
+       AGT_REL_BGAP = 16 };
 
 struct agt_tx;
 
 int  agt_rel_init(void);                 /* after agt_flow_init */
 void agt_rel_fini(void);
-/* t leaves for t->node for the first time: it gets the next number and is
- * held until acknowledged. */
+/* t leaves for t->node for the first time: it gets the next number of its
+ * stream (bulk for AGT_TX_BULK) and is held until acknowledged. */
 void agt_rel_queue(struct agt_tx *t);
 /* The header of a datagram to node (acks and credits as of now). */
 void agt_rel_fill(agt_rel_hdr *h, int node, int flags);
@@ -55,9 +61,10 @@ void agt_rel_poll(void);
  * before a timer is due. */
 long agt_rel_sleep_ms(long dflt);
 
-/* agent_net.c: send t's datagram again (header refreshed); an ack or probe
- * alone to node. */
+/* agent_net.c: send t's datagram again (header refreshed); a bulk chunk's;
+ * an ack or probe alone to node. */
 void agt_net_dgram_out(struct agt_tx *t);
+void agt_net_bulk_out(struct agt_tx *t);
 void agt_net_ctl(int node, int flags);
 
 #endif

@@ -157,6 +157,11 @@ _Static_assert(sizeof(agt_wire) == 16 && sizeof(agt_rx) == 12, "agent ring layou
 #define AGT_BULK_RING   16u   /* landed chunks a rank may hold (>= the per-read window) */
 #define AGT_BULK_SEGS   64u   /* the sender's segments per REQ (the device reads 64 at once) */
 #define AGT_BULK_HDR    64u   /* landing/bounce buffer: chunk header, then the data */
+/* Over datagrams (CLUMPI_AGENT_TRANSPORT=dgram) agent_rel's header sits at
+ * this offset of AGT_BULK_HDR, and a chunk with its header is one UDP
+ * datagram (65507 bytes at most). */
+#define AGT_BULK_REL_OFF 32u
+#define AGT_BULK_DGRAM_MAX 61440L
 enum { AGT_BULK_REQ = 1, AGT_BULK_GRANT = 2 };
 typedef struct agt_bulk_hdr {   /* BULK packet's device header */
     uint8_t  op, pad[3];

@@ -3,7 +3,8 @@
 # the agents' own reliability protocol (agent_rel.c) must deliver exactly
 # under injected loss, duplication and reordering of every datagram kind
 # (agent_fault.c): point-to-point (ordering, ANY_SOURCE, eager and
-# rendezvous sizes; every size class in pingpong, full matrix only), the NI collectives
+# rendezvous sizes, bulk chunks; every size class in pingpong, full matrix
+# only), the NI collectives
 # (bcast, reduce, allreduce, barrier; test_agent_coll checks each against a
 # reference), agent-served RMA and the agents' fetch-and-add counters; a
 # peer agent killed, or stopped (silent), ends the job within 5 s naming it.
@@ -46,7 +47,7 @@ repaired() {
 
 if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     faults 0.05 1
-    suite 2 "2" -- order anysource
+    suite 2 "2" -- order anysource bulk
     suite 3 "3" -- sendrecv
     run 3 3 -- "$NI" ni-binary
     run 4 4 -- "$NI" ni-binomial
@@ -57,7 +58,7 @@ else
     for loss in 0.05 0.3; do
         for seed in 1 2 3; do
             faults $loss $seed
-            suite 2 "2" -- order anysource persistent
+            suite 2 "2" -- order anysource persistent bulk
             suite 3 "3" -- sendrecv anysource
             suite 4 "4" -- order
             run 2 4 -- "$NI" ni-binary
