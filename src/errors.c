@@ -8,6 +8,7 @@
  * still yields its class string. User-added codes take sequence numbers
  * from a range of their own (MPIR_USER_SEQ and up).
  */
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,6 +115,21 @@ static const char *const class_names[] = {
 };
 
 
+/* The Fortran routine the calling thread is in when the error comes
+ * through libmpifort's glue ("MPI_SEND"), else NULL. libmpifort keeps it
+ * (fortran.c); it is looked up by name on the error path only, so neither
+ * a C call nor libmpi's exports pay for it. */
+static const char *fortran_entry(void)
+{
+    static const char *(*get)(void);
+    static int looked;
+    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
+        *(void **)&get = dlsym(RTLD_DEFAULT, "mpir_f_entry_name");
+        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
+    }
+    return get ? get() : NULL;
+}
+
 int mpir_err(int errclass, const char *func, const char *fmt, ...)
 {
     if (errclass == MPI_SUCCESS)
@@ -121,7 +137,9 @@ int mpir_err(int errclass, const char *func, const char *fmt, ...)
     int seq = next_seq;
     next_seq = next_seq == SEQ_MAX ? 1 : next_seq + 1;
     char *m = ring[seq % RING].msg;
-    int n = snprintf(m, MSG_LEN, "%s(...): ", func ? func : "MPI");
+    const char *fe = fortran_entry();
+    int n = fe ? snprintf(m, MSG_LEN, "%s (Fortran): %s(...): ", fe, func ? func : "MPI")
+               : snprintf(m, MSG_LEN, "%s(...): ", func ? func : "MPI");
     if (n < 0 || n >= MSG_LEN)
         n = 0;
     va_list ap;
@@ -134,7 +152,8 @@ int mpir_err(int errclass, const char *func, const char *fmt, ...)
 
 int mpir_err_not_active(const char *func)
 {
-    fprintf(stderr, "clumpi: %s called %s\n", func,
+    const char *fe = fortran_entry();
+    fprintf(stderr, "clumpi: %s%s%s called %s\n", fe ? fe : "", fe ? " (Fortran), " : "", func,
             mpir_state == MPIR_STATE_PRE ? "before MPI_Init" : "after MPI_Finalize");
     return MPI_ERR_OTHER;
 }

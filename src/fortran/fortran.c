@@ -1,10 +1,18 @@
 /*
  * fortran.c — the helpers of libmpifort's generated wrappers (fortran.h),
- * and MPI_F_STATUS_IGNORE pointed at Fortran's MPI_STATUS_IGNORE so that
+ * the Fortran routine each thread is in, and MPI_F_STATUS_IGNORE pointed at Fortran's MPI_STATUS_IGNORE so that
  * C code handed a Fortran status recognises it.
  */
 #include <string.h>
 #include "src/fortran/fortran.h"
+
+__thread const char *mpir_f_entry;
+
+MPIR_F_EXPORT const char *mpir_f_entry_name(void);
+MPIR_F_EXPORT const char *mpir_f_entry_name(void)
+{
+    return mpir_f_entry;
+}
 
 MPI_Status *mpir_f_status_array(MPI_Fint n)
 {

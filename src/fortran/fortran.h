@@ -24,6 +24,24 @@ extern MPI_Fint mpi_fortran_unweighted_[1], mpi_fortran_weights_empty_[1];
 extern MPI_Fint mpi_fortran_errcodes_ignore_[1];
 extern char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
 
+/* The Fortran routine this thread is in, for the error messages of libmpi
+ * (src/errors.c finds mpir_f_entry_name, fortran.c): each wrapper names
+ * itself around its C call and puts back what was there, since a Fortran
+ * callback it runs may call MPI in turn. */
+extern __thread const char *mpir_f_entry;
+
+static inline const char *mpir_f_enter(const char *name)
+{
+    const char *prev = mpir_f_entry;
+    mpir_f_entry = name;
+    return prev;
+}
+
+static inline void mpir_f_leave(const char *prev)
+{
+    mpir_f_entry = prev;
+}
+
 /* A choice buffer: the addresses of MPI_BOTTOM and MPI_IN_PLACE are C's. */
 static inline void *mpir_f_buf(void *buf)
 {

@@ -203,7 +203,9 @@ def wrapper(name, ret, args):
     out.append('%s;\n%s\n{\n' % (sig, sig))
     for p in pre:
         out.append('    %s\n' % p)
+    out.append('    const char *f_prev = mpir_f_enter("MPI_%s");\n' % name.upper())
     out.append('    *ierr = MPI_%s(%s);\n' % (name, ', '.join(call)))
+    out.append('    mpir_f_leave(f_prev);\n')
     if post:
         out.append('    int ierr_ok = *ierr == MPI_SUCCESS;\n')
         out.append('    (void)ierr_ok;\n')

@@ -55,7 +55,9 @@ MPIR_F_EXPORT void pmpi_grequest_start_(f_query_fn *query_fn, f_free_fn *free_fn
         return;
     }
     *g = (greq_fort){ query_fn, free_fn, cancel_fn, *extra_state };
+    const char *f_prev = mpir_f_enter("MPI_GREQUEST_START");
     *ierr = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, request);
+    mpir_f_leave(f_prev);
     if (*ierr != MPI_SUCCESS)
         free(g);
 }

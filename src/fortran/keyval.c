@@ -76,26 +76,29 @@ static int kv_delete(int obj, int keyval, void *val, void *extra)
 }
 
 /* One Fortran CREATE_KEYVAL: create is the C call for its kind of object. */
-static void create(int (*create)(MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *,
+static void create(const char *fname,
+                   int (*create)(MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *,
                                  int *, void *),
                    f_copy_fn *copy, f_delete_fn *del, MPI_Fint *keyval, MPI_Aint extra, int mpi1,
                    MPI_Fint *ierr)
 {
+    const char *f_prev = mpir_f_enter(fname);
     kv_fort *k = kv_new(copy, del, extra, mpi1);
     *ierr = k ? create(kv_copy, kv_delete, keyval, k) : mpir_f_nomem();
+    mpir_f_leave(f_prev);
 }
 
-#define MPIR_F_CREATE_KEYVAL(x, c_create, extra_type, mpi1)                     \
+#define MPIR_F_CREATE_KEYVAL(x, fname, c_create, extra_type, mpi1)              \
     MPIR_F_EXPORT void pmpi_##x##_(f_copy_fn *copy, f_delete_fn *del, MPI_Fint *keyval,  \
                                    extra_type *extra_state, MPI_Fint *ierr)           \
     {                                                                          \
-        create(c_create, copy, del, keyval, *extra_state, mpi1, ierr);         \
+        create(fname, c_create, copy, del, keyval, *extra_state, mpi1, ierr);  \
     }                                                                          \
     MPIR_F_ALIAS(x)
-MPIR_F_CREATE_KEYVAL(comm_create_keyval, MPI_Comm_create_keyval, MPI_Aint, 0);
-MPIR_F_CREATE_KEYVAL(type_create_keyval, MPI_Type_create_keyval, MPI_Aint, 0);
-MPIR_F_CREATE_KEYVAL(win_create_keyval, MPI_Win_create_keyval, MPI_Aint, 0);
-MPIR_F_CREATE_KEYVAL(keyval_create, MPI_Keyval_create, MPI_Fint, 1);
+MPIR_F_CREATE_KEYVAL(comm_create_keyval, "MPI_COMM_CREATE_KEYVAL", MPI_Comm_create_keyval, MPI_Aint, 0);
+MPIR_F_CREATE_KEYVAL(type_create_keyval, "MPI_TYPE_CREATE_KEYVAL", MPI_Type_create_keyval, MPI_Aint, 0);
+MPIR_F_CREATE_KEYVAL(win_create_keyval, "MPI_WIN_CREATE_KEYVAL", MPI_Win_create_keyval, MPI_Aint, 0);
+MPIR_F_CREATE_KEYVAL(keyval_create, "MPI_KEYVAL_CREATE", MPI_Keyval_create, MPI_Fint, 1);
 
 /* ---- the predefined callbacks, with Fortran's arguments ------------------ */
 MPIR_F_EXPORT void mpi_comm_null_copy_fn_(MPI_Fint *old, MPI_Fint *keyval, MPI_Aint *extra,

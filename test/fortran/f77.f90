@@ -6,7 +6,8 @@
 ! MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, nonblocking exchange with
 ! MPI_WAITALL into a status array, MPI_BCAST of CHARACTER data, the
 ! processor name and an error string (hidden lengths, blank padding),
-! MPI_WTIME, and a bad rank under MPI_ERRORS_RETURN (MPI_ERR_RANK).
+! MPI_WTIME, and a bad rank under MPI_ERRORS_RETURN (MPI_ERR_RANK, and a
+! message naming MPI_SEND).
 ! The calls taking Fortran procedures: keyvals whose copy and delete
 ! callbacks must run on dup, free and delete (and the predefined ones,
 ! and MPI-1's MPI_KEYVAL_CREATE), user ops in MPI_ALLREDUCE against a
@@ -97,8 +98,13 @@
       call MPI_SEND(rank, 1, MPI_INTEGER, nproc, 0, MPI_COMM_WORLD,
      &              ierr)
       call chk(ierr .ne. MPI_SUCCESS, 'send to rank nproc succeeded')
-      call MPI_ERROR_CLASS(ierr, cls, ierr)
+      n = ierr
+      call MPI_ERROR_CLASS(n, cls, ierr)
       call chk(cls .eq. MPI_ERR_RANK, 'class of a bad rank')
+!     the message names the Fortran routine
+      call MPI_ERROR_STRING(n, estr, rlen, ierr)
+      call chk(index(estr, 'MPI_SEND (Fortran)') .gt. 0,
+     &         'error string without MPI_SEND: ' // estr(1:rlen))
       call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD,
      &                             MPI_ERRORS_ARE_FATAL, ierr)
 
