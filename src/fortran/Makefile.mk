@@ -29,6 +29,9 @@ src/fortran/mpi_fortran.c src/fortran/fgen.c: src/fortran/gen.stamp
 noinst_PROGRAMS += src/fortran/fgen
 nodist_src_fortran_fgen_SOURCES = src/fortran/fgen.c
 src_fortran_fgen_CFLAGS = $(AM_CFLAGS)
+src_fortran_fgen_CPPFLAGS = $(AM_CPPFLAGS) -DMPIR_F_INTEGER_KIND=$(FC_INTEGER_KIND) \
+	-DMPIR_F_ADDRESS_KIND=$(FC_ADDRESS_KIND) -DMPIR_F_OFFSET_KIND=$(FC_OFFSET_KIND) \
+	-DMPIR_F_COUNT_KIND=$(FC_COUNT_KIND)
 
 src/fortran/mpif.h: src/fortran/fgen$(EXEEXT)
 	$(AM_V_GEN)src/fortran/fgen$(EXEEXT) mpif >$@.tmp && mv $@.tmp $@

@@ -52,10 +52,11 @@ for line in open(mpi_h):
         continue
     consts.append(name)
 # Fortran's own (MPI-3.1 17.2.4): the status array's size and indices, the kinds.
+# The kinds are configure's (FC_*_KIND, given to fgen as MPIR_F_*_KIND).
 fconsts = [('MPI_STATUS_SIZE', 'MPI_F_STATUS_SIZE'), ('MPI_SOURCE', '1'), ('MPI_TAG', '2'),
-           ('MPI_ERROR', '3'), ('MPI_ADDRESS_KIND', 'sizeof(MPI_Aint)'),
-           ('MPI_OFFSET_KIND', 'sizeof(MPI_Offset)'), ('MPI_COUNT_KIND', 'sizeof(MPI_Count)'),
-           ('MPI_INTEGER_KIND', 'sizeof(MPI_Fint)')]
+           ('MPI_ERROR', '3'), ('MPI_ADDRESS_KIND', 'MPIR_F_ADDRESS_KIND'),
+           ('MPI_OFFSET_KIND', 'MPIR_F_OFFSET_KIND'), ('MPI_COUNT_KIND', 'MPIR_F_COUNT_KIND'),
+           ('MPI_INTEGER_KIND', 'MPIR_F_INTEGER_KIND')]
 fnames = {n for n, _ in fconsts}
 consts = [c for c in consts if c not in fnames and c != 'MPI_F_STATUS_SIZE']
 
