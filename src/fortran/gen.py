@@ -331,7 +331,7 @@ with open(outdir + '/fgen.c', 'w') as f:
         f.write('    fputs(%s, stdout);\n' % cstr('      ' + decl))
         f.write('    fputs(%s, stdout);\n' % cstr('      COMMON /%s/ %s' % (block, var)))
     f.write('}\n\n')
-    f.write(gen_f08.f08_source(funcs, consts, fconsts, sentinels, mpi_h) + '\n')
+    f.write(gen_f08.f08_source(funcs, consts, fconsts, sentinels, mpi_h, externals) + '\n')
     f.write('int main(int argc, char **argv)\n{\n')
     f.write('    if (argc == 2 && !strcmp(argv[1], "mpif")) {\n')
     f.write('        fputs(%s, stdout);\n' % cstr(

@@ -327,7 +327,7 @@ def _sentinel_decl(decl):
     return '%s :: %s' % (t.lower().replace('character*1', 'character(len=1)'), v)
 
 
-def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
+def f08_source(funcs, consts, fconsts, sentinels, mpi_h, externals=()):
     """The C text of fgen.c's f08_module(), which prints mpi_f08.f90."""
     text = open(mpi_h).read()
     handles = _handle_types(text)
@@ -345,6 +345,8 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h):
             '      c_intptr_t, c_ptr, c_funptr, c_funloc']
     head += _helpers(handles, status_size)
     head += _operators(handles)
+    # the predefined attribute callbacks: libmpifort's, as in the mpi module
+    head += ['  external :: %s' % x for x in externals]
     for prefix in ('MPI', 'PMPI'):
         for n in names:
             head += ['  interface %s_%s' % (prefix, n),

@@ -1,4 +1,4 @@
-! fail.f90 - how the `use mpi` tests fail: the test, the check and the
+! fail.f90 - how the tests of the modules fail: the test, the check and the
 ! rank on stderr, then MPI_ABORT.
 subroutine test_fail(prog, what, rank)
   use mpi

@@ -1,0 +1,268 @@
+! np: 1 2 3 4
+!
+! f08_procs.f90 - `use mpi_f08` with the calls that take procedures and
+! addresses, each procedure in MPI-3.1's mpi_f08 form: a user op whose
+! buffers come as TYPE(C_PTR), VALUE, used by MPI_Allreduce against a
+! reference; a communicator keyval whose copy and delete procedures take
+! TYPE(MPI_Comm) (run on dup and free), and MPI_COMM_DUP_FN; an error handler called with the
+! communicator and the error's code; a generalized request's query filling
+! a TYPE(MPI_Status); MPI_Alloc_mem and MPI_Win_allocate returning
+! TYPE(C_PTR); MPI_Info_get, MPI_Status_set_elements_x,
+! MPI_Group_range_incl, MPI_Aint_add and MPI_Pcontrol.
+program f08_procs
+  use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_associated
+  implicit none
+  integer :: rank, nproc
+  ! what the procedures (external, after the program) saw
+  integer :: ncopy, ndel, nerr, lastcode
+  type(MPI_Comm) :: lastcomm
+  common /f08_cb/ ncopy, ndel, nerr, lastcode, lastcomm
+  call MPI_Init()
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank)
+  call MPI_Comm_size(MPI_COMM_WORLD, nproc)
+  ncopy = 0
+  ndel = 0
+  nerr = 0
+  call ops()
+  call keyvals()
+  call errhandlers()
+  call greqs()
+  call memory()
+  call misc()
+  call MPI_Finalize()
+contains
+
+  subroutine chk(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    external :: test_fail
+    if (.not. ok) call test_fail('f08_procs', what, rank)
+  end subroutine chk
+
+  subroutine ops()
+    type(MPI_Op) :: op
+    integer :: v(3), r(3), i
+    logical :: commute
+    external :: plus1
+    call MPI_Op_create(plus1, .true., op)
+    call MPI_Op_commutative(op, commute)
+    call chk(commute, 'MPI_Op_commutative')
+    v = (/ (rank * 10 + i, i = 1, 3) /)
+    call MPI_Allreduce(v, r, 3, MPI_INTEGER, op, MPI_COMM_WORLD)
+    do i = 1, 3
+      call chk(r(i) == 10 * nproc * (nproc - 1) / 2 + nproc * i + nproc - 1, 'user op')
+    end do
+    call MPI_Op_free(op)
+  end subroutine ops
+
+  subroutine keyvals()
+    integer :: kv
+    integer(kind=MPI_ADDRESS_KIND) :: extra, val
+    type(MPI_Comm) :: dup
+    logical :: flag
+    external :: copyfn, delfn
+    extra = 5
+    call MPI_Comm_create_keyval(copyfn, delfn, kv, extra)
+    val = 40
+    call MPI_Comm_set_attr(MPI_COMM_WORLD, kv, val)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+    call MPI_Comm_get_attr(dup, kv, val, flag)
+    call chk(ncopy == 1 .and. flag .and. val == 41, 'attribute copied on dup')
+    call MPI_Comm_free(dup)
+    call chk(ndel == 1, 'delete procedure on free')
+    call MPI_Comm_delete_attr(MPI_COMM_WORLD, kv)
+    call chk(ndel == 2, 'delete procedure on delete_attr')
+    call MPI_Comm_free_keyval(kv)
+    ! the predefined procedures
+    call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kv, extra)
+    val = 40
+    call MPI_Comm_set_attr(MPI_COMM_WORLD, kv, val)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+    val = 0
+    call MPI_Comm_get_attr(dup, kv, val, flag)
+    call chk(flag .and. val == 40, 'MPI_COMM_DUP_FN')
+    call MPI_Comm_free(dup)
+    call MPI_Comm_delete_attr(MPI_COMM_WORLD, kv)
+    call MPI_Comm_free_keyval(kv)
+    call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag)
+    call chk(flag .and. val >= 32767, 'MPI_TAG_UB')
+  end subroutine keyvals
+
+  subroutine errhandlers()
+    type(MPI_Errhandler) :: eh
+    type(MPI_Comm) :: dup
+    integer :: ierr, cls
+    external :: myeh
+    call MPI_Comm_create_errhandler(myeh, eh)
+    call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+    call MPI_Comm_set_errhandler(dup, eh)
+    call MPI_Send(rank, 1, MPI_INTEGER, nproc, 0, dup, ierr)
+    call chk(nerr == 1 .and. lastcomm == dup .and. lastcode == ierr, 'error handler')
+    call MPI_Error_class(lastcode, cls)
+    call chk(cls == MPI_ERR_RANK, 'error handler: the class')
+    call MPI_Comm_free(dup)
+    call MPI_Errhandler_free(eh)
+  end subroutine errhandlers
+
+  subroutine greqs()
+    type(MPI_Request) :: req
+    type(MPI_Status) :: st
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: n
+    external :: gquery, gfree, gcancel
+    extra = 7
+    call MPI_Grequest_start(gquery, gfree, gcancel, extra, req)
+    call MPI_Grequest_complete(req)
+    call MPI_Wait(req, st)
+    call chk(req == MPI_REQUEST_NULL .and. st%MPI_SOURCE == 7, 'generalized request')
+    call MPI_Get_count(st, MPI_INTEGER, n)
+    call chk(n == 2, 'generalized request count')
+  end subroutine greqs
+
+  subroutine memory()
+    type(c_ptr) :: p
+    integer, pointer :: a(:)
+    integer(kind=MPI_ADDRESS_KIND) :: sz
+    type(MPI_Win) :: win
+    integer :: next, prev
+    next = mod(rank + 1, nproc)
+    prev = mod(rank + nproc - 1, nproc)
+    sz = 16
+    call MPI_Alloc_mem(sz, MPI_INFO_NULL, p)
+    call chk(c_associated(p), 'MPI_Alloc_mem')
+    call c_f_pointer(p, a, (/ 4 /))
+    a = rank
+    call chk(all(a == rank), 'MPI_Alloc_mem memory')
+    call MPI_Free_mem(a)
+    call MPI_Win_allocate(sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, p, win)
+    call c_f_pointer(p, a, (/ 4 /))
+    a = -1
+    call MPI_Win_fence(0, win)
+    call MPI_Put(rank, 1, MPI_INTEGER, next, 1_MPI_ADDRESS_KIND, 1, MPI_INTEGER, win)
+    call MPI_Win_fence(0, win)
+    call chk(a(2) == prev .and. a(1) == -1, 'MPI_Win_allocate memory')
+    call MPI_Win_free(win)
+  end subroutine memory
+
+  subroutine misc()
+    type(MPI_Info) :: info
+    type(MPI_Status) :: st
+    type(MPI_Group) :: g, g2
+    character(len=MPI_MAX_INFO_VAL) :: val
+    logical :: flag
+    integer(kind=MPI_COUNT_KIND) :: c
+    integer(kind=MPI_ADDRESS_KIND) :: a
+    integer :: ranges(3, 1), n
+    call MPI_Info_create(info)
+    call MPI_Info_set(info, 'key', 'a value')
+    call MPI_Info_get(info, 'key', MPI_MAX_INFO_VAL, val, flag)
+    call chk(flag .and. val == 'a value', 'MPI_Info_get')
+    call MPI_Info_free(info)
+    c = 5000000000_MPI_COUNT_KIND
+    call MPI_Status_set_elements_x(st, MPI_BYTE, c)
+    c = 0
+    call MPI_Get_elements_x(st, MPI_BYTE, c)
+    call chk(c == 5000000000_MPI_COUNT_KIND, 'MPI_Status_set_elements_x')
+    call MPI_Comm_group(MPI_COMM_WORLD, g)
+    ranges(:, 1) = (/ nproc - 1, 0, -1 /)
+    call MPI_Group_range_incl(g, 1, ranges, g2)
+    call MPI_Group_rank(g2, n)
+    call chk(n == nproc - 1 - rank, 'MPI_Group_range_incl')
+    call MPI_Group_free(g2)
+    call MPI_Group_free(g)
+    a = 1000
+    call chk(MPI_Aint_add(a, 24_MPI_ADDRESS_KIND) == 1024, 'MPI_Aint_add')
+    call chk(MPI_Aint_diff(a, 24_MPI_ADDRESS_KIND) == 976, 'MPI_Aint_diff')
+    call MPI_Pcontrol(0)
+  end subroutine misc
+end program f08_procs
+
+subroutine plus1(invec, inoutvec, len, datatype)
+  use mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
+  implicit none
+  type(c_ptr), value :: invec, inoutvec
+  integer :: len
+  type(MPI_Datatype) :: datatype
+  integer, pointer :: a(:), b(:)
+  call c_f_pointer(invec, a, (/ len /))
+  call c_f_pointer(inoutvec, b, (/ len /))
+  if (datatype /= MPI_INTEGER) then
+    b = -999
+  else
+    b = a + b + 1
+  end if
+end subroutine plus1
+
+subroutine copyfn(oldcomm, comm_keyval, extra_state, attribute_val_in, attribute_val_out, &
+                  flag, ierror)
+  use mpi_f08
+  implicit none
+  type(MPI_Comm) :: oldcomm
+  integer :: comm_keyval, ierror
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+  logical :: flag
+  integer :: ncopy, ndel, nerr, lastcode
+  type(MPI_Comm) :: lastcomm
+  common /f08_cb/ ncopy, ndel, nerr, lastcode, lastcomm
+  ncopy = ncopy + 1
+  attribute_val_out = attribute_val_in + 1
+  flag = oldcomm == MPI_COMM_WORLD .and. extra_state == 5
+  ierror = MPI_SUCCESS
+end subroutine copyfn
+
+subroutine delfn(comm, comm_keyval, attribute_val, extra_state, ierror)
+  use mpi_f08
+  implicit none
+  type(MPI_Comm) :: comm
+  integer :: comm_keyval, ierror
+  integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+  integer :: ncopy, ndel, nerr, lastcode
+  type(MPI_Comm) :: lastcomm
+  common /f08_cb/ ncopy, ndel, nerr, lastcode, lastcomm
+  if (extra_state == 5) ndel = ndel + 1
+  ierror = MPI_SUCCESS
+end subroutine delfn
+
+subroutine myeh(comm, error_code)
+  use mpi_f08
+  implicit none
+  type(MPI_Comm) :: comm
+  integer :: error_code
+  integer :: ncopy, ndel, nerr, lastcode
+  type(MPI_Comm) :: lastcomm
+  common /f08_cb/ ncopy, ndel, nerr, lastcode, lastcomm
+  nerr = nerr + 1
+  lastcomm = comm
+  lastcode = error_code
+end subroutine myeh
+
+subroutine gquery(extra_state, status, ierror)
+  use mpi_f08
+  implicit none
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  type(MPI_Status) :: status
+  integer :: ierror
+  status%MPI_SOURCE = int(extra_state)
+  call MPI_Status_set_elements(status, MPI_INTEGER, 2, ierror)
+end subroutine gquery
+
+subroutine gfree(extra_state, ierror)
+  use mpi_f08
+  implicit none
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  integer :: ierror
+  ierror = MPI_SUCCESS
+  if (extra_state /= 7) ierror = MPI_ERR_OTHER
+end subroutine gfree
+
+subroutine gcancel(extra_state, complete, ierror)
+  use mpi_f08
+  implicit none
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state
+  logical :: complete
+  integer :: ierror
+  ierror = MPI_SUCCESS
+  if (extra_state /= 7 .or. complete) ierror = MPI_ERR_OTHER
+end subroutine gcancel
