@@ -14,8 +14,9 @@
  * since the channel refuses the peer from now on (-EHOSTUNREACH); a
  * matched rendezvous from it fails when its read would start
  * (mpid_rndv_recv_start). New receives naming it, or from MPI_ANY_SOURCE
- * on a communicator holding it, fail when posted; eager messages it sent
- * before it died are still received. The slot stays lost until its last
+ * on a communicator holding it, fail when posted, and so do probes that
+ * find nothing; eager messages it sent before it died are still received
+ * and probed. The slot stays lost until its last
  * reference goes (dynpeer.c).
  *
  * Members of MPI_COMM_WORLD are never reported: their loss ends the job.

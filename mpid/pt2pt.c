@@ -255,6 +255,9 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
     }
     if (!e) {
         *flag = 0;
+        /* nothing more can come from a lost process of another job */
+        if (__builtin_expect(mpid_st.dyn.nlost != 0, 0) && mpid_recv_from_lost(comm, src))
+            return MPI_ERR_OTHER;
         return MPI_SUCCESS;
     }
     mpid_message *m = mpid_msg_of_q(e);

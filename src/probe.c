@@ -50,7 +50,10 @@ static int probe(const char *fn, int source, int tag, MPI_Comm comm, int *flag,
     if (!probe_done(&p) && block)
         mpid_progress_until(probe_done, &p);
     if (p.rc)
-        return mpir_err_comm(comm, mpir_err(p.rc, fn, "probe failed"));
+        return mpir_err_comm(comm, mpir_err(p.rc, fn, p.rc == MPI_ERR_OTHER
+                                            ? "no message can come: the source is (or, with "
+                                              "MPI_ANY_SOURCE, holds) a lost process of "
+                                              "another job" : "probe failed"));
     if (flag)
         *flag = p.flag;
     if (!p.flag)

@@ -12,7 +12,7 @@
  * Before the kill every rank has a receive from the client's rank 0, one
  * from MPI_ANY_SOURCE, a synchronous send and a rendezvous send (1 MiB)
  * pending, none of which the client answers; after it, each must complete
- * with MPI_ERR_OTHER, and so must a new send and a new receive. Then the
+ * with MPI_ERR_OTHER, and so must new sends, receives and probes. Then the
  * intercommunicator is disconnected, and the server accepts a second
  * client ("client2 NAME2") under NAME2 and exchanges data with it both
  * ways (eager and rendezvous), checked against what was sent.
@@ -99,6 +99,10 @@ static void keep(const char *name, const char *name2)
     expect_lost(MPI_Recv(&got, 1, MPI_INT, 0, 7, ic, MPI_STATUS_IGNORE), "a new receive");
     expect_lost(MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 7, ic, MPI_STATUS_IGNORE),
                 "a new MPI_ANY_SOURCE receive");
+    int flag = 1;
+    expect_lost(MPI_Probe(0, 7, ic, MPI_STATUS_IGNORE), "a probe");
+    expect_lost(MPI_Iprobe(MPI_ANY_SOURCE, 7, ic, &flag, MPI_STATUS_IGNORE),
+                "an MPI_ANY_SOURCE iprobe");
     MPI_OK(MPI_Comm_disconnect(&ic));
     CHECK(ic == MPI_COMM_NULL, "disconnect left the communicator");
     if (mt_rank == 0) {
