@@ -3,8 +3,10 @@
  * root copies its message packet by packet into its tx slots (PIO) as
  * MCAST packets; its agent delivers them to the node's other members and
  * forwards them down the tree, every other agent doing the same. A rank
- * takes the packets of the broadcast it waits for straight into its
- * buffer; packets of a later broadcast (a fast root) wait in a stash.
+ * takes the packets of a broadcast it waits for straight into its buffer
+ * (under MPI_THREAD_MULTIPLE several threads may each wait for one, on
+ * distinct communicators); packets of a later broadcast (a fast root)
+ * wait in a stash.
  * The forwarding table is installed by each member's first use of a
  * (communicator, root, shape): the agent keeps the first and holds early
  * packets until it has one.
@@ -29,21 +31,11 @@ typedef struct mc_stash { struct mc_stash *next; agt_mc_hdr h; size_t len; char 
 /* every (communicator, root, shape) used, with its broadcast count */
 static struct mc_key { agt_mc_hdr key; uint32_t seq; } *keys;
 static int nkeys, capkeys;
-static struct {
-    agt_mc_hdr key;
-    char *buf;
-    size_t total, got, npk;
-    uint32_t root_world;
-    int active;
-} rx;
+/* the receives waiting for their packets: one per thread in an NI
+ * collective (MPI_THREAD_MULTIPLE: collectives on distinct communicators
+ * at once), each on its caller's stack */
+static agt_mc_rx *waiting;
 static mc_stash *stash_h;
-/* host-packet: packets this rank still has to send on, (off, len) FIFO,
- * each to every child node (next: the child the head goes to next) */
-static struct {
-    int nchild, child[AGT_TREE_CHILD_MAX], next;
-    uint32_t *off, *len;
-    size_t h, t;
-} fwd;
 
 static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
 {
@@ -65,29 +57,29 @@ const mpid_chan_coll agt_coll_table = {
     .fadd = agt_coll_fadd,
 };
 
-static void take(const agt_mc_hdr *h, const char *pay, size_t len)
+static void take(agt_mc_rx *rx, const agt_mc_hdr *h, const char *pay, size_t len)
 {
-    if (h->off + len > rx.total)
+    if (h->off + len > rx->total)
         cu_fatal("agent: multicast packet beyond the message (%u+%zu > %zu)", h->off, len,
-                 rx.total);
+                 rx->total);
     if (len)   /* a barrier's result has no buffer */
-        memcpy(rx.buf + h->off, pay, len);
-    rx.got += len;
-    rx.npk++;
-    if (fwd.nchild) {
-        fwd.off[fwd.t] = h->off, fwd.len[fwd.t] = (uint32_t)len;
-        fwd.t++;
+        memcpy(rx->buf + h->off, pay, len);
+    rx->got += len;
+    rx->npk++;
+    if (rx->fwd.nchild) {
+        rx->fwd.off[rx->fwd.t] = h->off, rx->fwd.len[rx->fwd.t] = (uint32_t)len;
+        rx->fwd.t++;
     }
 }
 
-/* One packet of the current broadcast from buf to node's agent (to_node)
- * or multicast by ours (node < 0). */
-static int post_packet(const void *buf, uint32_t off, uint32_t len, int node)
+/* One packet of broadcast rx from buf to node's agent (to_node) or
+ * multicast by ours (node < 0). */
+static int post_packet(const agt_mc_rx *rx, const void *buf, uint32_t off, uint32_t len, int node)
 {
-    agt_mc_hdr key = rx.key;
-    key.off = off, key.total = (uint32_t)rx.total, key.to_node = (uint16_t)(node + 1);
+    agt_mc_hdr key = rx->key;
+    key.off = off, key.total = (uint32_t)rx->total, key.to_node = (uint16_t)(node + 1);
     agt_wire wire = { .kind = AGT_K_MCAST, .hdrlen = sizeof key, .len = (uint16_t)len,
-                      .src = rx.root_world, .dst = rx.root_world };
+                      .src = rx->root_world, .dst = rx->root_world };
     struct iovec iov[3] = { { &wire, sizeof wire }, { &key, sizeof key },
                             { (char *)buf + off, len } };
     return agt_chan_post(AGT_CMD_PIO, iov, 3);
@@ -95,16 +87,17 @@ static int post_packet(const void *buf, uint32_t off, uint32_t len, int node)
 
 /* Forwards the queued packets to the children while tx slots are free
  * (they may all be in flight: the rest go on a later call). */
-static void forward_queued(void)
+static void forward_queued(agt_mc_rx *rx)
 {
-    while (fwd.h < fwd.t) {
-        int rc = post_packet(rx.buf, fwd.off[fwd.h], fwd.len[fwd.h], fwd.child[fwd.next]);
+    while (rx->fwd.h < rx->fwd.t) {
+        int rc = post_packet(rx, rx->buf, rx->fwd.off[rx->fwd.h], rx->fwd.len[rx->fwd.h],
+                             rx->fwd.child[rx->fwd.next]);
         if (rc == -EAGAIN)
             return;
         if (rc)
             cu_fatal("agent: cannot forward a multicast packet (%d)", rc);
-        if (++fwd.next == fwd.nchild)
-            fwd.next = 0, fwd.h++;
+        if (++rx->fwd.next == rx->fwd.nchild)
+            rx->fwd.next = 0, rx->fwd.h++;
     }
 }
 
@@ -114,10 +107,11 @@ static void mc_packet(const char *hdr, size_t hdrlen, const char *pay, size_t le
     if (hdrlen < sizeof h)
         cu_fatal("agent: short multicast header");
     memcpy(&h, hdr, sizeof h);
-    if (rx.active && same_key(&h, &rx.key) && h.seq == rx.key.seq) {
-        take(&h, pay, len);
-        return;
-    }
+    for (agt_mc_rx *rx = waiting; rx; rx = rx->next)
+        if (same_key(&h, &rx->key) && h.seq == rx->key.seq) {
+            take(rx, &h, pay, len);
+            return;
+        }
     mc_stash *s = malloc(sizeof *s + len);
     if (!s)
         cu_fatal("agent: out of memory");
@@ -140,16 +134,17 @@ void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *
 /* done once every byte is in (an empty result: its one packet) and sent on */
 static int rx_done(void *arg)
 {
-    (void)arg;
-    if (fwd.h < fwd.t)
-        forward_queued();
-    return rx.got >= rx.total && rx.npk > 0 && fwd.h == fwd.t;
+    agt_mc_rx *rx = arg;
+    if (rx->fwd.h < rx->fwd.t)
+        forward_queued(rx);
+    return rx->got >= rx->total && rx->npk > 0 && rx->fwd.h == rx->fwd.t;
 }
 
 /* also when forwards wait for tx slots: those free without waking us */
 static int rx_done_or_stuck(void *arg)
 {
-    return rx_done(arg) || fwd.h < fwd.t;
+    agt_mc_rx *rx = arg;
+    return rx_done(rx) || rx->fwd.h < rx->fwd.t;
 }
 
 void agt_mc_post(uint8_t op, const struct iovec *iov, int n)
@@ -199,13 +194,15 @@ int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, con
     return 0;
 }
 
-void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total)
+void agt_mc_rx_begin(agt_mc_rx *rx, const agt_mc_hdr *key, void *buf, size_t total)
 {
-    rx.key = *key, rx.buf = buf, rx.total = total, rx.got = 0, rx.npk = 0, rx.active = 1;
+    rx->key = *key, rx->buf = buf, rx->total = total, rx->got = 0, rx->npk = 0;
+    rx->next = waiting;
+    waiting = rx;
     for (mc_stash **pp = &stash_h; *pp;) {   /* what came before we asked */
         mc_stash *s = *pp;
         if (same_key(&s->h, key) && s->h.seq == key->seq) {
-            take(&s->h, s->data, s->len);
+            take(rx, &s->h, s->data, s->len);
             *pp = s->next;
             free(s);
         } else {
@@ -214,24 +211,31 @@ void agt_mc_rx_begin(const agt_mc_hdr *key, void *buf, size_t total)
     }
 }
 
-size_t agt_mc_rx_count(void) { return rx.npk; }
+size_t agt_mc_rx_count(const agt_mc_rx *rx) { return rx->npk; }
 
-void agt_mc_rx_wait(void)
+void agt_mc_rx_wait(agt_mc_rx *rx)
 {
-    for (unsigned spins = 0; !rx_done(NULL); spins++) {
-        if (fwd.h == fwd.t)
-            agt_chan_progress_until(rx_done_or_stuck, NULL);
+    for (unsigned spins = 0; !rx_done(rx); spins++) {
+        if (rx->fwd.h == rx->fwd.t)
+            agt_chan_progress_until(rx_done_or_stuck, rx);
         else
             agt_mc_idle(spins);
     }
-    rx.active = 0;
+    agt_mc_rx **pp = &waiting;
+    while (*pp != rx)
+        pp = &(*pp)->next;
+    *pp = rx->next;
+    free(rx->fwd.off);
+    free(rx->fwd.len);
+    rx->fwd.off = rx->fwd.len = NULL;
 }
 
 /* host-packet: the child nodes this rank sends to (none unless it is the
- * root or its node's first member in tree order). 0 or -errno. */
-static int fwd_setup(int shape, int root, int rank, int size, const int *world, size_t len)
+ * root or its node's first member in tree order), into rx->fwd. 0 or
+ * -errno. */
+static int fwd_setup(agt_mc_rx *rx, int shape, int root, int rank, int size, const int *world,
+                     size_t len)
 {
-    fwd.nchild = 0, fwd.h = fwd.t = 0, fwd.next = 0;
     const uint32_t *nodes = agt_chan_nodes();
     if (!nodes)
         return -ENOTCONN;
@@ -255,19 +259,19 @@ static int fwd_setup(int shape, int root, int rank, int size, const int *world, 
     int rel[AGT_TREE_CHILD_MAX];
     int nc = agt_tree_children(shape, me, nn, rel);
     for (int i = 0; i < nc; i++)
-        fwd.child[i] = order[rel[i]];
+        rx->fwd.child[i] = order[rel[i]];
     if (rank == root || nc == 0) {
-        fwd.nchild = nc;   /* the root sends as it goes, without a queue */
+        rx->fwd.nchild = nc;   /* the root sends as it goes, without a queue */
         return 0;
     }
     size_t n = len / AGT_MAX_PAYLOAD + 1;
-    uint32_t *o = realloc(fwd.off, n * sizeof *o), *l;
-    if (o)
-        fwd.off = o;
-    if (!o || !(l = realloc(fwd.len, n * sizeof *l)))
+    if (!(rx->fwd.off = malloc(n * sizeof *rx->fwd.off)) ||
+        !(rx->fwd.len = malloc(n * sizeof *rx->fwd.len))) {
+        free(rx->fwd.off);
+        rx->fwd.off = NULL;
         return -ENOMEM;
-    fwd.len = l;
-    fwd.nchild = nc;
+    }
+    rx->fwd.nchild = nc;
     return 0;
 }
 
@@ -276,22 +280,19 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
 {
     if (len > UINT32_MAX)
         return -E2BIG;
-    agt_mc_hdr key;
-    int rc = agt_mc_key(&key, shape, ctx, root, size, world);
+    agt_mc_rx rx = { .root_world = (uint32_t)world[root], .total = len };
+    int rc = agt_mc_key(&rx.key, shape, ctx, root, size, world);
     if (rc)
         return rc;
-    fwd.nchild = 0;
-    if ((shape & AGT_TREE_HOST) && (rc = fwd_setup(shape, root, rank, size, world, len)))
+    if ((shape & AGT_TREE_HOST) && (rc = fwd_setup(&rx, shape, root, rank, size, world, len)))
         return rc;
-    rx.root_world = (uint32_t)world[root];
     if (rank == root) {
         /* to our agent for this node; host-packet: on to each child's too */
-        rx.key = key, rx.total = len;
         for (size_t off = 0; off < len; off += AGT_MAX_PAYLOAD) {
             uint32_t n = (uint32_t)(len - off < AGT_MAX_PAYLOAD ? len - off : AGT_MAX_PAYLOAD);
-            for (int c = -1; c < fwd.nchild; c++)
+            for (int c = -1; c < rx.fwd.nchild; c++)
                 for (unsigned spins = 0;; spins++) {
-                    rc = post_packet(buf, (uint32_t)off, n, c < 0 ? -1 : fwd.child[c]);
+                    rc = post_packet(&rx, buf, (uint32_t)off, n, c < 0 ? -1 : rx.fwd.child[c]);
                     if (rc != -EAGAIN)
                         break;
                     agt_mc_idle(spins);
@@ -299,11 +300,9 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
             if (rc)
                 cu_fatal("agent: cannot post a multicast packet (%d)", rc);
         }
-        fwd.nchild = 0;
         return 0;
     }
-    agt_mc_rx_begin(&key, buf, len);
-    agt_mc_rx_wait();
-    fwd.nchild = 0;
+    agt_mc_rx_begin(&rx, &rx.key, buf, len);
+    agt_mc_rx_wait(&rx);
     return 0;
 }

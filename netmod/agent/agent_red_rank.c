@@ -30,11 +30,11 @@
  * agents needed. It reopens at half the window: one wake-up, several
  * packets. What bounds it after that is the cost per packet of every hop:
  * a larger CLUMPI_AGENT_MTU is what makes large reductions fast. */
-static size_t red_posted, red_ahead;
+typedef struct red_window { const agt_mc_rx *rx; size_t posted, ahead; } red_window;
 static int window_open(void *arg)
 {
-    (void)arg;
-    return red_posted + red_ahead / 2 <= agt_mc_rx_count() + red_ahead;
+    const red_window *w = arg;
+    return w->posted + w->ahead / 2 <= agt_mc_rx_count(w->rx) + w->ahead;
 }
 
 int agt_coll_red_ok(int op, int basic)
@@ -58,20 +58,21 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
         return rc;
     h.mc.total = (uint32_t)bytes;
     int wants = all || rank == root;
+    agt_mc_rx rx = { 0 };
     if (wants)
-        agt_mc_rx_begin(&h.mc, out, bytes);
+        agt_mc_rx_begin(&rx, &h.mc, out, bytes);
     /* packets as large as this run's slots (CLUMPI_AGENT_MTU): every hop's
      * cost is per packet, so a larger MTU makes a large reduction faster */
     size_t fp = agt_frag_payload(agt_chan_seg()->mtu);
-    red_ahead = agt_chan_seg()->ntx - agt_chan_seg()->ntx / 4;
+    red_window win = { .rx = &rx, .ahead = agt_chan_seg()->ntx - agt_chan_seg()->ntx / 4 };
     size_t chunk = bytes ? fp / cu_op_packed_size(basic) * cu_op_packed_size(basic) : 1;
     agt_wire wire = { .kind = AGT_K_RED, .hdrlen = sizeof h, .src = (uint32_t)world[rank],
                       .dst = (uint32_t)world[root] };
     size_t off = 0, i = 0;
     do {   /* an empty operation (barrier) is one empty packet */
-        if (all && i >= agt_mc_rx_count() + red_ahead) {
-            red_posted = i;
-            agt_chan_progress_until(window_open, NULL);
+        if (all && i >= agt_mc_rx_count(&rx) + win.ahead) {
+            win.posted = i;
+            agt_chan_progress_until(window_open, &win);
         }
         i++;
         size_t n = bytes - off < chunk ? bytes - off : chunk;
@@ -83,6 +84,6 @@ int agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, 
         off += n;
     } while (off < bytes);
     if (wants)
-        agt_mc_rx_wait();
+        agt_mc_rx_wait(&rx);
     return 0;
 }

@@ -14,7 +14,8 @@
 # udp;ofi_rxd), whose own large-message protocols can reorder; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
-# and in offload mode, and threads each exchanging every size class with
+# and in offload mode (also with the NI collectives, each thread's on its
+# own communicator at once), and threads each exchanging every size class with
 # another node at once (threads_net) directly and in offload mode; dynamic
 # processes (ports, join, spawn, the name service) directly and in offload
 # mode, intercommunicators whose groups hold a process twice (twice_held)
@@ -81,6 +82,8 @@ done <<'EOF'
 2 3 threads
 2 4 threads CLUMPI_SPIN=0
 2 3 threads CLUMPI_NET=agent
+2 4 threads CLUMPI_NET=agent CLUMPI_COLL_BCAST=ni-binary CLUMPI_COLL_ALLREDUCE=ni-binary CLUMPI_COLL_BARRIER=ni-binomial
+3 5 threads CLUMPI_NET=agent CLUMPI_COLL_BCAST=host-packet CLUMPI_COLL_ALLREDUCE=ni-binomial
 2 2 threads_net
 2 4 threads_net CLUMPI_NET=agent
 2 3 threads_net CLUMPI_NET=agent CLUMPI_SPIN=0
