@@ -71,7 +71,7 @@ static struct {
     shm_queue *cmdq, *cq;
     agt_rank_blk *b;
     uint64_t cmd_hc, cq_head, tx_next, tx_freed, dma_posted, dma_seen, rx_taken;
-    void *dma_ck[AGT_DMA_MAX];       /* send_later cookies by DMA number; NULL: a send() */
+    void *dma_ck[AGT_DMA_MAX];       /* send_later cookies by DMA number; &own_wait: a send()'s */
     size_t pio_max;
     double pio_ns_per_byte;
     unsigned idle;
@@ -314,6 +314,12 @@ static void throttle(size_t bytes)
 static int take_aside(void);
 static int dma_status(uint64_t seq);
 
+/* The cookie of a send() waiting for its own pull: progress's reaping
+ * stops at it until that send has read its result, so no later DMA
+ * command takes its place in dma_err meanwhile (under
+ * MPI_THREAD_MULTIPLE other threads post and reap while it waits). */
+static char own_wait;
+
 static int pulled(void *seq)
 {
     return atomic_load_explicit(&R.b->dma_done, memory_order_acquire) > *(uint64_t *)seq;
@@ -342,14 +348,16 @@ static int send_dma(int dest, const void *hdr, size_t hdrlen, const struct iovec
     if (wake)
         doorbell();
     uint64_t seq = R.dma_posted++;
-    R.dma_ck[seq % AGT_DMA_MAX] = cookie;
+    R.dma_ck[seq % AGT_DMA_MAX] = cookie ? cookie : &own_wait;
     mpid_cnt.agent_dma++;
     if (cookie)
         return 1;
     agt_chan_wait(pulled, &seq);
+    int err = dma_status(seq);
+    R.dma_ck[seq % AGT_DMA_MAX] = NULL;
     if (R.dma_seen == seq)
         R.dma_seen++;   /* nothing of send_later's before it: seen here */
-    return dma_status(seq);
+    return err;
 }
 
 /* Result of pull seq (its dma_done already passed): 0 or -EIO, told once. */
@@ -371,6 +379,8 @@ static int dma_reap(void)
     int n = 0;
     for (; R.dma_seen < done; R.dma_seen++) {
         void *ck = R.dma_ck[R.dma_seen % AGT_DMA_MAX];
+        if (ck == &own_wait)
+            break;   /* its sender reads it first (send_dma) */
         if (ck) {
             mpid_on_send_done(ck, dma_status(R.dma_seen));
             n++;

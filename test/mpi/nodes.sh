@@ -15,13 +15,13 @@
 # collectives on intercommunicators (test/coll/intercoll) directly and in
 # offload mode; MPI_THREAD_MULTIPLE (threads) directly, blocking at once,
 # and in offload mode (also with the NI collectives, each thread's on its
-# own communicator at once), and threads each exchanging every size class with
-# another node at once (threads_net) directly and in offload mode; dynamic
-# processes (ports, join, spawn, the name service) directly and in offload
-# mode, intercommunicators whose groups hold a process twice (twice_held)
-# directly and in offload mode; the C++ program (cxx) and, with the
-# Fortran bindings, the Fortran ones (f77, usempi, f08 directly and in
-# offload mode, mixed_f08).
+# own communicator at once), and threads each exchanging every size class
+# with another node at once (threads_net) directly and in offload mode
+# (also with every send a DMA pull); dynamic processes (ports, join,
+# spawn, the name service) directly and in offload mode, intercommunicators
+# whose groups hold a process twice (twice_held) directly and in offload
+# mode; the C++ program (cxx) and, with the Fortran bindings, the Fortran
+# ones (f77, usempi, f08 directly and in offload mode, mixed_f08).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -87,6 +87,7 @@ done <<'EOF'
 2 2 threads_net
 2 4 threads_net CLUMPI_NET=agent
 2 3 threads_net CLUMPI_NET=agent CLUMPI_SPIN=0
+2 4 threads_net CLUMPI_NET=agent CLUMPI_AGENT_PIO_MAX=0
 2 5 port
 2 4 port CLUMPI_NET=agent
 2 3 spawn
