@@ -10,7 +10,8 @@
 ! in place and not, against a reference computed here; derived types over
 ! a 2-D array (a vector over a row, a subarray); communicators (split, dup,
 ! compare, names); one-sided put, get and accumulate with fences; strings;
-! ierror present and absent, a bad rank's error class; a PMPI_ name.
+! a user op and attributes with the predefined copy callbacks; ierror
+! present and absent, a bad rank's error class; a PMPI_ name.
 program f08
   use mpi_f08
   implicit none
@@ -28,6 +29,7 @@ program f08
   call comms()
   call onesided()
   call strings()
+  call callbacks()
   call errors()
   call MPI_Finalize(ierr)
   call chk(ierr == MPI_SUCCESS, 'MPI_Finalize ierror')
@@ -374,6 +376,46 @@ contains
     call MPI_Comm_free(dup)
   end subroutine strings
 
+  ! a user op written for mpi_f08 (buffers as TYPE(C_PTR), VALUE), and
+  ! attributes copied by the predefined MPI_COMM_DUP_FN and not by
+  ! MPI_COMM_NULL_COPY_FN
+  subroutine callbacks()
+    integer :: v(3), w(3), kv_dup, kv_null
+    type(MPI_Op) :: op
+    type(MPI_Comm) :: a, b
+    integer(kind=MPI_ADDRESS_KIND) :: val
+    logical :: flag
+    external :: absmax
+    call MPI_Op_create(absmax, .true., op)
+    v = [rank, -rank - 1, 0]
+    call MPI_Allreduce(v, w, 3, MPI_INTEGER, op, MPI_COMM_WORLD)
+    if (nproc == 1) then
+      call chk(all(w == v), 'a user op on one rank')
+    else
+      call chk(all(w == [nproc - 1, nproc, 0]), 'a user op')
+    end if
+    call MPI_Op_free(op)
+    call chk(op == MPI_OP_NULL, 'Op_free')
+    call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, kv_dup, &
+                                0_MPI_ADDRESS_KIND)
+    call MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, kv_null, &
+                                0_MPI_ADDRESS_KIND)
+    call MPI_Comm_dup(MPI_COMM_WORLD, a)
+    call MPI_Comm_set_attr(a, kv_dup, 4200000000_MPI_ADDRESS_KIND + rank)
+    call MPI_Comm_set_attr(a, kv_null, 7_MPI_ADDRESS_KIND)
+    call MPI_Comm_dup(a, b)
+    call MPI_Comm_get_attr(b, kv_dup, val, flag)
+    call chk(flag .and. val == 4200000000_MPI_ADDRESS_KIND + rank, 'attribute by COMM_DUP_FN')
+    call MPI_Comm_get_attr(b, kv_null, val, flag)
+    call chk(.not. flag, 'attribute by COMM_NULL_COPY_FN')
+    call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, val, flag)
+    call chk(flag .and. val >= 32767, 'MPI_TAG_UB')
+    call MPI_Comm_free(b)
+    call MPI_Comm_free(a)
+    call MPI_Comm_free_keyval(kv_dup)
+    call MPI_Comm_free_keyval(kv_null)
+  end subroutine callbacks
+
   subroutine errors()
     integer :: cls, r, x
     type(MPI_Errhandler) :: eh
@@ -398,3 +440,18 @@ contains
     call chk(MPI_Wtime() > 0d0 .and. MPI_Wtick() > 0d0, 'Wtime, Wtick')
   end subroutine errors
 end program f08
+
+! the user op of callbacks(): the larger magnitude, element by element
+subroutine absmax(invec, inoutvec, len, datatype)
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
+  use mpi_f08, only: MPI_Datatype, MPI_INTEGER, operator(/=)
+  implicit none
+  type(c_ptr), value :: invec, inoutvec
+  integer :: len
+  type(MPI_Datatype) :: datatype
+  integer, pointer :: a(:), b(:)
+  call c_f_pointer(invec, a, [len])
+  call c_f_pointer(inoutvec, b, [len])
+  b = max(abs(a), abs(b))
+  if (datatype /= MPI_INTEGER) b = -1   ! the datatype reaches the op too
+end subroutine absmax
