@@ -121,13 +121,17 @@ static const char *const class_names[] = {
  * a C call nor libmpi's exports pay for it. */
 static const char *fortran_entry(void)
 {
-    static const char *(*get)(void);
+    typedef const char *entry_fn(void);
+    static entry_fn *get;
     static int looked;
     if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
-        *(void **)&get = dlsym(RTLD_DEFAULT, "mpir_f_entry_name");
+        entry_fn *f;
+        *(void **)&f = dlsym(RTLD_DEFAULT, "mpir_f_entry_name");
+        __atomic_store_n(&get, f, __ATOMIC_RELAXED);
         __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
     }
-    return get ? get() : NULL;
+    entry_fn *f = __atomic_load_n(&get, __ATOMIC_RELAXED);
+    return f ? f() : NULL;
 }
 
 int mpir_err(int errclass, const char *func, const char *fmt, ...)
