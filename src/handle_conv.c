@@ -26,6 +26,13 @@ _Static_assert(offsetof(MPI_Status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fin
 static MPI_Fint f_status_ignore[MPI_F_STATUS_SIZE], f_statuses_ignore[MPI_F_STATUS_SIZE];
 MPI_Fint *MPI_F_STATUS_IGNORE = f_status_ignore;
 MPI_Fint *MPI_F_STATUSES_IGNORE = f_statuses_ignore;
+/* mpi_f08's are the same objects (the module shares mpif.h's). */
+MPI_F08_status *MPI_F08_STATUS_IGNORE = (MPI_F08_status *)f_status_ignore;
+MPI_F08_status *MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)f_statuses_ignore;
+_Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status) &&
+                   offsetof(MPI_F08_status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
+                   offsetof(MPI_F08_status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
+               "MPI_F08_status must have the integer status's layout");
 
 /* f itself when it is the null handle of t's kind or names a live object
  * in t; otherwise the null handle. */
@@ -71,15 +78,43 @@ MPIR_WEAK(Message_f2c)
 
 /* The ignore values are not statuses: converting them is erroneous
  * (MPI-3.1 17.2.5), reported as MPI_ERR_ARG naming the argument. */
-static int check_statuses(const char *fn, const MPI_Status *c_status, const MPI_Fint *f_status)
+/* MPI_ERR_ARG naming the argument when a status to convert is absent or
+ * an ignore value (erroneous, MPI-3.1 17.2.5). */
+static int check_c(const char *fn, const char *arg, const MPI_Status *c)
 {
-    if (c_status == MPI_STATUS_IGNORE)
-        return mpir_err(MPI_ERR_ARG, fn, "c_status is MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE");
-    if (!f_status)
-        return mpir_err(MPI_ERR_ARG, fn, "f_status is NULL");
-    if (f_status == MPI_F_STATUS_IGNORE || f_status == MPI_F_STATUSES_IGNORE)
+    if (c == MPI_STATUS_IGNORE)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is MPI_STATUS_IGNORE or MPI_STATUSES_IGNORE", arg);
+    return MPI_SUCCESS;
+}
+
+static int check_f(const char *fn, const char *arg, const MPI_Fint *f)
+{
+    if (!f)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is NULL", arg);
+    if (f == MPI_F_STATUS_IGNORE || f == MPI_F_STATUSES_IGNORE)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is MPI_F_STATUS_IGNORE or MPI_F_STATUSES_IGNORE",
+                        arg);
+    return MPI_SUCCESS;
+}
+
+static int check_f08(const char *fn, const char *arg, const MPI_F08_status *s)
+{
+    if (!s)
+        return mpir_err(MPI_ERR_ARG, fn, "%s is NULL", arg);
+    if (s == MPI_F08_STATUS_IGNORE || s == MPI_F08_STATUSES_IGNORE)
         return mpir_err(MPI_ERR_ARG, fn,
-                        "f_status is MPI_F_STATUS_IGNORE or MPI_F_STATUSES_IGNORE");
+                        "%s is MPI_F08_STATUS_IGNORE or MPI_F08_STATUSES_IGNORE", arg);
+    return MPI_SUCCESS;
+}
+
+/* Every status form has MPI_Status's size and word layout (checked at the
+ * top), so each conversion is a copy of the whole status once both sides
+ * are real ones. */
+static int convert(int bad, void *to, const void *from)
+{
+    if (bad)
+        return mpir_err_world(bad);
+    memcpy(to, from, sizeof(MPI_Status));
     return MPI_SUCCESS;
 }
 
@@ -87,11 +122,8 @@ int PMPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
     static const char fn[] = "MPI_Status_c2f";
     MPIR_ENTER(fn);
-    int rc = check_statuses(fn, c_status, f_status);
-    if (rc)
-        return mpir_err_world(rc);
-    memcpy(f_status, c_status, sizeof(MPI_Status));
-    return MPI_SUCCESS;
+    int bad = check_c(fn, "c_status", c_status);
+    return convert(bad ? bad : check_f(fn, "f_status", f_status), f_status, c_status);
 }
 MPIR_WEAK(Status_c2f)
 
@@ -99,10 +131,46 @@ int PMPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
     static const char fn[] = "MPI_Status_f2c";
     MPIR_ENTER(fn);
-    int rc = check_statuses(fn, c_status, f_status);
-    if (rc)
-        return mpir_err_world(rc);
-    memcpy(c_status, f_status, sizeof(MPI_Status));
-    return MPI_SUCCESS;
+    int bad = check_c(fn, "c_status", c_status);
+    return convert(bad ? bad : check_f(fn, "f_status", f_status), c_status, f_status);
 }
 MPIR_WEAK(Status_f2c)
+
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+{
+    static const char fn[] = "MPI_Status_c2f08";
+    MPIR_ENTER(fn);
+    int bad = check_c(fn, "c_status", c_status);
+    return convert(bad ? bad : check_f08(fn, "f08_status", f08_status), f08_status,
+                   c_status);
+}
+MPIR_WEAK(Status_c2f08)
+
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+{
+    static const char fn[] = "MPI_Status_f082c";
+    MPIR_ENTER(fn);
+    int bad = check_c(fn, "c_status", c_status);
+    return convert(bad ? bad : check_f08(fn, "f08_status", f08_status), c_status,
+                   f08_status);
+}
+MPIR_WEAK(Status_f082c)
+
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    static const char fn[] = "MPI_Status_f082f";
+    MPIR_ENTER(fn);
+    int bad = check_f08(fn, "f08_status", f08_status);
+    return convert(bad ? bad : check_f(fn, "f_status", f_status), f_status, f08_status);
+}
+MPIR_WEAK(Status_f082f)
+
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    static const char fn[] = "MPI_Status_f2f08";
+    MPIR_ENTER(fn);
+    int bad = check_f(fn, "f_status", f_status);
+    return convert(bad ? bad : check_f08(fn, "f08_status", f08_status), f08_status,
+                   f_status);
+}
+MPIR_WEAK(Status_f2f08)

@@ -123,4 +123,6 @@ __attribute__((constructor)) static void mpir_f_init(void)
 {
     MPI_F_STATUS_IGNORE = mpi_fortran_status_ignore_;
     MPI_F_STATUSES_IGNORE = mpi_fortran_statuses_ignore_;
+    MPI_F08_STATUS_IGNORE = (MPI_F08_status *)mpi_fortran_status_ignore_;
+    MPI_F08_STATUSES_IGNORE = (MPI_F08_status *)mpi_fortran_statuses_ignore_;
 }

@@ -694,6 +694,21 @@ CLUMPI_API(MPI_Fint, Win_c2f, (MPI_Win win));
 CLUMPI_API(MPI_Win, Win_f2c, (MPI_Fint win));
 CLUMPI_API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status));
 CLUMPI_API(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status));
+/* The mpi_f08 module's TYPE(MPI_Status) as C sees it (MPI-3.1 17.2.5): the
+ * integer status array's layout, so every conversion keeps every word. Its
+ * ignore values are the mpi_f08 module's MPI_STATUS(ES)_IGNORE. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint clumpi_hidden[MPI_F_STATUS_SIZE - 3];
+} MPI_F08_status;
+extern MPI_F08_status *MPI_F08_STATUS_IGNORE;
+extern MPI_F08_status *MPI_F08_STATUSES_IGNORE;
+CLUMPI_API(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status));
+CLUMPI_API(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status));
+CLUMPI_API(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status));
+CLUMPI_API(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status));
 
 /* ---- one-sided communication (MPI-3.1 chapter 11) ---------------------- */
 /* window attribute keys (MPI_Win_get_attr) */

@@ -172,6 +172,37 @@ static void statuses(void)
     CHECK(MPI_F_STATUS_IGNORE && MPI_F_STATUSES_IGNORE &&
           MPI_F_STATUS_IGNORE != MPI_F_STATUSES_IGNORE, "the ignore values are not distinct");
 
+    /* the mpi_f08 form: through it and back, every word kept */
+    MPI_F08_status f08;
+    MPI_Fint f2[MPI_F_STATUS_SIZE];
+    memset(&f08, 0xa5, sizeof f08);
+    MPI_OK(MPI_Status_c2f08(&st2, &f08));
+    CHECK(f08.MPI_SOURCE == prev && f08.MPI_TAG == 40 + prev && f08.MPI_ERROR == st2.MPI_ERROR,
+          "mpi_f08 status: source %d tag %d", f08.MPI_SOURCE, f08.MPI_TAG);
+    MPI_OK(MPI_Status_f082f(&f08, f2));
+    memset(&f08, 0, sizeof f08);
+    MPI_OK(MPI_Status_f2f08(f2, &f08));
+    memset(&st, 0xa5, sizeof st);
+    MPI_OK(MPI_Status_f082c(&f08, &st));
+    n = -1;
+    cancelled = 0;
+    MPI_OK(MPI_Get_count(&st, MPI_DOUBLE, &n));
+    MPI_OK(MPI_Test_cancelled(&st, &cancelled));
+    CHECK(n == 3 + prev % 3 && cancelled && st.MPI_SOURCE == prev && st.MPI_TAG == 40 + prev,
+          "status back from mpi_f08: count %d cancelled %d source %d", n, cancelled,
+          st.MPI_SOURCE);
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_c2f08(MPI_STATUS_IGNORE, &f08));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_c2f08(&st, MPI_F08_STATUS_IGNORE));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_c2f08(&st, NULL));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f082c(MPI_F08_STATUSES_IGNORE, &st));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f082c(&f08, MPI_STATUS_IGNORE));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f082f(NULL, f2));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f082f(&f08, MPI_F_STATUS_IGNORE));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f2f08(MPI_F_STATUSES_IGNORE, &f08));
+    MPI_FAILS(MPI_ERR_ARG, MPI_Status_f2f08(f2, MPI_F08_STATUS_IGNORE));
+    CHECK(MPI_F08_STATUS_IGNORE && MPI_F08_STATUSES_IGNORE &&
+          MPI_F08_STATUS_IGNORE != MPI_F08_STATUSES_IGNORE, "the f08 ignore values are not distinct");
+
     /* Status_set_elements_x: a struct of 2 ints and a double, 7 elements is
      * two whole structs and one int. */
     struct s { int a[2]; double d; };
