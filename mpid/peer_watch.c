@@ -41,8 +41,10 @@
 static struct {
     int on;               /* pids published: the watch starts after init */
     int early;            /* the srun siblings, watched from the start of init */
+    int init_done;        /* MPI_Init has finished (read by the thread) */
     int n;                /* watched peers */
-    int *fd, *rank;       /* their pidfds and world ranks; fd[n] is the stop pipe */
+    int *fd, *rank;       /* their pidfds and world ranks (-1: not known) */
+    pid_t *pid;           /* and pids */
     int stop[2];
     pthread_t thread;
     int running;
@@ -52,80 +54,117 @@ static int start_thread(void);
 static int open_pidfd(pid_t pid);
 
 /* The world rank a sibling task of an srun step was given (its
- * SLURM_PROCID), or -1 when its environment cannot be read: it is gone. */
+ * SLURM_PROCID), or -1 when that cannot be read (a sibling not yet through
+ * its exec still has slurmstepd's environment): for messages only. */
 static int task_rank(pid_t pid)
 {
-    char path[64], buf[16384];
+    char path[64], buf[4096], *env = NULL;
+    size_t len = 0;
     snprintf(path, sizeof path, "/proc/%ld/environ", (long)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0)
-        return -1;
-    buf[n] = 0;
-    for (char *e = buf; e < buf + n; e += strlen(e) + 1)
+    int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
+    for (ssize_t n; fd >= 0 && (n = read(fd, buf, sizeof buf)) > 0; len += (size_t)n) {
+        char *grown = realloc(env, len + (size_t)n + 1);
+        if (!grown)
+            break;
+        env = grown;
+        memcpy(env + len, buf, (size_t)n);
+    }
+    if (fd >= 0)
+        close(fd);
+    if (env)
+        env[len] = 0;
+    for (char *e = env; e && e < env + len; e += strlen(e) + 1)
         if (!strncmp(e, "SLURM_PROCID=", 13))
-            return atoi(e + 13);
-    return -1;
+            r = atoi(e + 13);
+    free(env);
+    return r;
 }
 
-/* Under srun: watch the other tasks of the step on this node, the children
- * of our parent slurmstepd, from now on. Returns 0 when they are watched,
- * 1 when this is not an srun task (or the tasks are not exactly the node's
- * ranks: then the PMI way serves), and ends the job when one is gone. */
-static int watch_siblings(const mpid_chan_info *info)
+/* The children of process PARENT but SELF, from every thread's children
+ * list; -1 when the kernel has no such lists (CONFIG_PROC_CHILDREN). */
+static int children_of(pid_t parent, pid_t self, pid_t **out)
 {
-    char path[300], comm[32] = "";
-    pid_t self = getpid(), parent = getppid();
-    snprintf(path, sizeof path, "/proc/%ld/comm", (long)parent);
-    FILE *f = getenv("SLURM_STEP_ID") ? fopen(path, "re") : NULL;
-    if (!f)
-        return 1;
-    int is_stepd = fgets(comm, sizeof comm, f) && !strncmp(comm, "slurmstepd", 10);
-    fclose(f);
-    if (!is_stepd)
-        return 1;
-    pid_t kids[256];
-    int nk = 0, alive = 0;
+    char path[64];
+    int n = 0, cap = 0, lists = 0;
+    pid_t *kids = NULL;
     snprintf(path, sizeof path, "/proc/%ld/task", (long)parent);
     DIR *d = opendir(path);
     for (struct dirent *t; d && (t = readdir(d)) != NULL;) {
-        char cp[600];
-        snprintf(cp, sizeof cp, "%s/%s/children", path, t->d_name);
+        char cp[320];
+        snprintf(cp, sizeof cp, "/proc/%ld/task/%s/children", (long)parent, t->d_name);
         FILE *c = t->d_name[0] != '.' ? fopen(cp, "re") : NULL;
-        for (long k; c && fscanf(c, "%ld", &k) == 1;)
-            if ((pid_t)k != self && nk < 256)
-                kids[nk++] = (pid_t)k;
+        lists += c != NULL;
+        for (long k; c && fscanf(c, "%ld", &k) == 1;) {
+            if ((pid_t)k == self)
+                continue;
+            if (n == cap) {
+                pid_t *grown = realloc(kids, (size_t)(cap = cap ? 2 * cap : 16) * sizeof *kids);
+                if (!grown) {
+                    fclose(c);
+                    closedir(d);
+                    free(kids);
+                    return -1;
+                }
+                kids = grown;
+            }
+            kids[n++] = (pid_t)k;
+        }
         if (c)
             fclose(c);
     }
     if (d)
         closedir(d);
-    pw.fd = malloc(((size_t)nk + 1) * sizeof *pw.fd);
-    pw.rank = malloc(((size_t)nk + 1) * sizeof *pw.rank);
-    if (!pw.fd || !pw.rank)
-        return 1;
-    for (int i = 0; i < nk; i++) {
-        int r = task_rank(kids[i]);
-        int fd = r >= 0 ? open_pidfd(kids[i]) : -1;
-        if (fd < 0)
-            continue;
-        pw.fd[pw.n] = fd;
-        pw.rank[pw.n++] = r;
-        alive++;
+    if (!lists) {
+        free(kids);
+        return -1;
     }
-    if (alive < info->local_size - 1) {
-        /* all were forked before any ran: a missing one has ended */
+    *out = kids;
+    return n;
+}
+
+/* Under srun: watch the other tasks of the step on this node, the children
+ * of our parent slurmstepd, from now on. slurmstepd forks every task of
+ * the node before it lets any exec, so all are its children by the time
+ * one runs; fewer than the node's other ranks means one has ended. Returns
+ * 0 when they are watched, 1 when the PMI way must serve (not an srun task,
+ * no children lists, or more children than ranks), and ends the job when a
+ * rank is missing. */
+static int watch_siblings(const mpid_chan_info *info)
+{
+    char path[64], comm[32] = "";
+    pid_t *kids = NULL;
+    snprintf(path, sizeof path, "/proc/%ld/comm", (long)getppid());
+    FILE *f = getenv("SLURM_STEP_ID") ? fopen(path, "re") : NULL;
+    if (!f)
+        return 1;
+    int is_stepd = fgets(comm, sizeof comm, f) && !strncmp(comm, "slurmstepd", 10);
+    fclose(f);
+    int nk = is_stepd ? children_of(getppid(), getpid(), &kids) : -1;
+    if (nk < 0 || nk > info->local_size - 1) {
+        free(kids);
+        return 1;
+    }
+    if (nk < info->local_size - 1) {
         char msg[160];
         snprintf(msg, sizeof msg,
                  "a rank on this node (of %d) ended before MPI_Init finished; ending the job",
                  info->local_size);
         cu_pmi_abort(1, msg);
     }
-    if (alive > info->local_size - 1 || pipe2(pw.stop, O_CLOEXEC) < 0 || start_thread() != 0) {
-        mpid_peer_watch_stop();   /* not only the node's ranks: leave it to PMI */
+    pw.fd = malloc(((size_t)nk + 1) * sizeof *pw.fd);
+    pw.rank = malloc(((size_t)nk + 1) * sizeof *pw.rank);
+    pw.pid = malloc(((size_t)nk + 1) * sizeof *pw.pid);
+    for (int i = 0; pw.fd && pw.rank && pw.pid && i < nk; i++) {
+        int fd = open_pidfd(kids[i]);
+        if (fd < 0)
+            break;
+        pw.fd[pw.n] = fd;
+        pw.pid[pw.n] = kids[i];
+        pw.rank[pw.n++] = task_rank(kids[i]);
+    }
+    free(kids);
+    if (pw.n < nk || pipe2(pw.stop, O_CLOEXEC) < 0 || start_thread() != 0) {
+        mpid_peer_watch_stop();
         return 1;
     }
     pw.early = 1;
@@ -165,10 +204,14 @@ static void *watch(void *arg)
             struct pollfd s = { .fd = pw.stop[0], .events = POLLIN };
             if (poll(&s, 1, GRACE_MS) != 0)
                 goto out;
-            char msg[160];
-            snprintf(msg, sizeof msg,
-                     "rank %d on this node ended before MPI_Finalize; ending the job",
-                     pw.rank[i]);
+            char who[48], msg[160];
+            if (pw.rank[i] >= 0)
+                snprintf(who, sizeof who, "rank %d on this node", pw.rank[i]);
+            else
+                snprintf(who, sizeof who, "a rank on this node (pid %ld)", (long)pw.pid[i]);
+            snprintf(msg, sizeof msg, "%s ended before %s; ending the job", who,
+                     __atomic_load_n(&pw.init_done, __ATOMIC_ACQUIRE) ? "MPI_Finalize"
+                                                                     : "MPI_Init finished");
             cu_pmi_abort(1, msg);
         }
     }
@@ -205,6 +248,7 @@ static int start_thread(void)
 
 void mpid_peer_watch_start(const mpid_chan_info *info)
 {
+    __atomic_store_n(&pw.init_done, 1, __ATOMIC_RELEASE);
     if (!pw.on || pw.early)
         return;
     pw.fd = malloc((size_t)info->local_size * sizeof *pw.fd);
@@ -248,7 +292,10 @@ void mpid_peer_watch_stop(void)
     pw.stop[0] = pw.stop[1] = -1;
     free(pw.fd);
     free(pw.rank);
+    free(pw.pid);
     pw.fd = pw.rank = NULL;
+    pw.pid = NULL;
     pw.n = 0;
     pw.on = pw.early = 0;
+    __atomic_store_n(&pw.init_done, 0, __ATOMIC_RELEASE);
 }

@@ -54,6 +54,11 @@ for mpi in $plugins; do
         check "srun --mpi=$mpi -n $n: every rank sees $n ranks, collectives and RMA agree" \
             [ $rc -eq 0 -a "$(grep -c " of $n ok nodes=1" "$TMP/out")" -eq $n ]
     done
+    # The watch of a node's ranks from the start of MPI_Init reads the
+    # others' environments: a large one must not look like a dead rank.
+    CLUMPI_TEST_BIG_ENV=$(head -c 60000 /dev/zero | tr '\0' x) srun_job --mpi=$mpi -n 4 "$LAUNCHED" 4
+    check "srun --mpi=$mpi -n 4 with a 60 KB environment variable: runs" \
+        [ $rc -eq 0 -a "$(grep -c " of 4 ok nodes=1" "$TMP/out")" -eq 4 ]
     srun_job --mpi=$mpi -n 3 "$CRASH" abort 1
     check "srun --mpi=$mpi: MPI_Abort ends the step, non-zero, at once ($secs ms)" \
         [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 ]
