@@ -16,6 +16,9 @@ bench_ni_LDADD = libmpi.la
 bench_ni_LDFLAGS = $(AM_LDFLAGS) -no-install
 TESTS += bench/ni_test.sh
 EXTRA_DIST += bench/ni_run.sh bench/ni_plot.sh bench/ni_test.sh
+# The datagram transport's reliability grid (loss x ack interval, dgram
+# against reliable): bench/dgram_run.sh runs it, bench/dgram_plot.sh plots it.
+EXTRA_DIST += bench/dgram_run.sh bench/dgram_plot.sh
 # Progress by test calls: a ring completed by MPI_Waitall, loops of
 # MPI_Testall, MPI_Test, MPI_Iprobe (bench/compare.sh -b progress runs it
 # beside Open MPI); progress_test.sh runs it briefly in make check.

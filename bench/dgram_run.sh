@@ -1,0 +1,126 @@
+#!/bin/sh
+# bench/dgram_run.sh — the datagram transport's reliability grid (issue 18;
+# Verstoep et al. on NI-level retransmission, Bilas's VMMC ack every 6):
+# point-to-point latency and bandwidth (bench/pt2pt, ranks 0 and 1 on two
+# nodes) and broadcast / allreduce time (bench/coll, one rank per node) in
+# offload mode, for the reliable transport at 0% loss and for
+# CLUMPI_AGENT_TRANSPORT=dgram at every injected loss rate x explicit-ack
+# interval. Interleaved: each round runs every configuration of a layout
+# back to back, so the machine's load hits them alike. Results: OUT/dgram.csv
+# (one row per measurement; bench/dgram_plot.sh takes medians over rounds),
+# the programs' output in OUT/dgram.log with the load before each layout,
+# failed or timed-out runs with their command lines in OUT/failed.txt.
+#
+# usage: bench/dgram_run.sh [-b BUILDDIR] [-N "2 4 8"] [-l LOSSES] [-a ACKS]
+#                           [-m MAXBYTES] [-C COLL] [-r ROUNDS] [-t SECONDS]
+#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-d OUTDIR] [-q]
+#   -N node counts (pt2pt runs on the smallest), -l loss probabilities
+#   (default "0 0.001 0.01 0.05 0.3"), -a ack intervals (default "1 2 6 W/2",
+#   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB), -C the
+#   collective algorithms (CLUMPI_COLL_BCAST and _ALLREDUCE; default
+#   ni-binary: the agents forward and combine, so retransmission is hop by
+#   hop), -r rounds (3), -t time limit per run (300 s), -i iteration scale
+#   for pt2pt (0.1; bench/coll gets the same as a percentage; a tenth of it
+#   from 5% loss up), -B the
+#   benchmarks (default "lat bw bcast allreduce"), -P a command to run
+#   mpirun under (e.g. "chrt -r 1": real-time priority, so that other jobs
+#   on shared cores do not swamp a latency comparison), -q quick (2 nodes,
+#   losses 0 and 0.05, acks 6, up to 64 KiB, one round).
+#   A loss above 0 also duplicates and reorders that fraction / 10 of the
+#   datagrams (CLUMPI_AGENT_DUP, _REORDER), seed 1.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=. nodes_list="2 4 8" losses="0 0.001 0.01 0.05 0.3" acks="1 2 6 W/2" maxb=1048576
+coll=ni-binary rounds=3 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
+benches="lat bw bcast allreduce" prefix=
+while getopts b:N:l:a:m:C:r:t:i:B:P:d:q f; do
+    case $f in
+    b) build=$OPTARG ;; N) nodes_list=$OPTARG ;; l) losses=$OPTARG ;; a) acks=$OPTARG ;;
+    m) maxb=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;; t) limit=$OPTARG ;;
+    i) scale=$OPTARG ;; B) benches=$OPTARG ;; P) prefix=$OPTARG ;; d) outdir=$OPTARG ;;
+    q) quick=1 ;; *) exit 2 ;;
+    esac
+done
+mpirun=$build/src/tools/mpirun pt=$build/bench/pt2pt cb=$build/bench/coll
+[ -x "$mpirun" ] && [ -x "$pt" ] && [ -x "$cb" ] ||
+    { echo "dgram_run.sh: build $pt, $cb and $mpirun first" >&2; exit 2; }
+[ -n "${CLUMPI_AGENT_PATH:-}" ] || CLUMPI_AGENT_PATH=$(cd "$build" && pwd)/netmod/agent/clumpi-agent
+export CLUMPI_AGENT_PATH CLUMPI_NET=agent
+[ $quick = 1 ] && nodes_list=2 losses="0 0.05" acks=6 maxb=65536 rounds=1
+half=$(( ${CLUMPI_AGENT_WINDOW:-16} / 2 ))
+acks=$(echo "$acks" | sed "s|W/2|$half|g")
+pct=$(awk -v s="$scale" 'BEGIN { p = int(s * 100 + 0.5); print p < 1 ? 1 : p }')
+min_nodes=$(echo $nodes_list | tr ' ' '\n' | sort -n | head -1)
+mkdir -p "$outdir"
+csv=$outdir/dgram.csv log=$outdir/dgram.log failed=$outdir/failed.txt
+echo "round,nodes,config,transport,ack,loss,bench,bytes,value,load" > "$csv"
+: > "$log"; : > "$failed"
+
+# the configurations: "label transport ack loss" lines; reliable at 0% only
+cfgs="reliable reliable - 0"
+for loss in $losses; do
+    for ack in $acks; do
+        cfgs="$cfgs
+dgram-a$ack-l$loss dgram $ack $loss"
+    done
+done
+
+# run ENV... -- COMMAND...: one job under the time limit, its output to
+# $cur (and the log); a failure or hang is logged, never fatal to the grid.
+run() {
+    envs=
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    shift
+    env $envs timeout -k 5 "$limit" $prefix "$@" </dev/null >"$cur" 2>&1
+    rc=$?
+    cat "$cur" >> "$log"
+    if [ $rc != 0 ]; then
+        what=failed; [ $rc = 124 ] || [ $rc = 137 ] && what="hung (time limit $limit s)"
+        echo "$(date -u +%H:%M:%S) $what, status $rc:$envs $*" | tee -a "$failed" >&2
+    fi
+    return $rc
+}
+
+cur=$outdir/.cur.$$ ccsv=$outdir/.coll.$$
+trap 'rm -f "$cur" "$ccsv"' EXIT
+r=1
+while [ $r -le "$rounds" ]; do
+    for nodes in $nodes_list; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        echo "# round $r, $nodes nodes, $(uptime | sed 's/.*load/load/')" | tee -a "$log"
+        echo "$cfgs" | while read -r lab tr ack loss; do
+            envs="CLUMPI_AGENT_TRANSPORT=$tr"
+            if [ "$tr" = dgram ]; then
+                d=$(awk -v l="$loss" 'BEGIN { print l / 10 }')
+                envs="$envs CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
+                envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
+            fi
+            # at 5% loss and more, a tenth of the iterations (timeouts of ms each)
+            is=$(awk -v s="$scale" -v l="$loss" 'BEGIN { print l >= 0.05 ? s / 10 : s }')
+            ip=$(awk -v p="$pct" -v l="$loss" 'BEGIN { p = l >= 0.05 ? int(p / 10) : p; print p < 1 ? 1 : p }')
+            row="$r,$nodes,$lab,$tr,$ack,$loss"
+            echo "## $lab" >> "$log"
+            ops=$(for b in $benches; do
+                      case $b in bcast | allreduce) printf "%s%s" "${sep:-}" $b; sep=, ;; esac
+                  done)
+            if [ "$nodes" = "$min_nodes" ]; then
+                for b in $benches; do
+                    case $b in lat | bw) ;; *) continue ;; esac
+                    run $envs -- "$mpirun" -n 2 --nodes 2 --timeout $((limit - 5)) "$pt" "$b" \
+                        -m "$maxb" -i "$is" &&
+                        awk -v row="$row" -v b="$b" -v ld="$load" \
+                            '/^[0-9]/ { print row "," b "," $1 "," $2 "," ld }' "$cur" >> "$csv"
+                done
+            fi
+            rm -f "$ccsv"
+            [ -n "$ops" ] &&
+            run $envs CLUMPI_COLL_BCAST="$coll" CLUMPI_COLL_ALLREDUCE="$coll" -- \
+                "$mpirun" -n "$nodes" --nodes "$nodes" --timeout $((limit - 5)) "$cb" \
+                -o "$ops" -m 8 -M "$maxb" -s "$ip" -c "$ccsv" &&
+                awk -F, -v row="$row" -v ld="$load" \
+                    'NR > 1 { print row "," $2 "," $6 "," $9 "," ld }' "$ccsv" >> "$csv"
+        done
+    done
+    r=$((r + 1))
+done
+echo "results: $csv, output: $log, failures: $failed (plot: $here/dgram_plot.sh $csv)"
