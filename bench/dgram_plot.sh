@@ -5,7 +5,7 @@
 # node count (a column per configuration) and the ratio of the dgram
 # transport (ack 6, 0% loss) to the reliable one; PNG and SVG per benchmark
 # and node count: against loss (ack 6, and reliable) and against the ack
-# interval (each loss rate measured).
+# interval (the loss rates measured at more than one).
 #
 # usage: bench/dgram_plot.sh RESULTS.csv [OUTDIR]   (default: the results' folder/plots)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,8 +77,11 @@ for b in lat bw bcast allreduce; do
             bytes "$(unit $b)" 1 $ly 1 2 $files
         rm -f "$tmp"/*
         files=
-        for c in $(awk -F, -v b=$b -v n=$n '$1 == b && $2 == n && $4 != "-" { print $3 }' "$med" |
-                   sort -u); do
+        # the loss rates measured at more than one ack interval
+        for c in $(awk -F, -v b=$b -v n=$n '$1 == b && $2 == n && $4 != "-" {
+                           if (!(($5, $4) in seen)) { seen[$5, $4] = 1; k[$5]++ }
+                           cfg[$3] = $5 }
+                       END { for (c in cfg) if (k[cfg[c]] > 1) print c }' "$med" | sort); do
             files="$files $(series $b $n $c)"
         done
         [ -n "${files# }" ] && gp_plot "$out/dgram-$b-n$n-ack" "$b, $n nodes: ack interval" \

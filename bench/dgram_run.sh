@@ -96,8 +96,8 @@ while [ $r -le "$rounds" ]; do
                 envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
             fi
             # at 5% loss and more, a tenth of the iterations (timeouts of ms each)
-            is=$(awk -v s="$scale" -v l="$loss" 'BEGIN { print l >= 0.05 ? s / 10 : s }')
-            ip=$(awk -v p="$pct" -v l="$loss" 'BEGIN { p = l >= 0.05 ? int(p / 10) : p; print p < 1 ? 1 : p }')
+            is=$(awk -v s="$scale" -v l="$loss" 'BEGIN { print (l >= 0.05 ? s / 10 : s) }')
+            ip=$(awk -v p="$pct" -v l="$loss" 'BEGIN { p = l >= 0.05 ? int(p / 10) : p; print (p < 1 ? 1 : p) }')
             row="$r,$nodes,$lab,$tr,$ack,$loss"
             echo "## $lab" >> "$log"
             ops=$(for b in $benches; do
