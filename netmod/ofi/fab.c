@@ -30,8 +30,10 @@
 #include <string.h>
 #include <rdma/fi_rma.h>
 #include "netmod/ofi/fab.h"
+#include "src/util/clock.h"
 #include "src/util/log.h"
 #include "src/util/param.h"
+#include "src/util/pmi.h"
 
 static int fab_init(const mpid_chan_info *info)
 {
@@ -155,15 +157,51 @@ int fab_rma_open(void)
 
 void fab_rd_done(void *ctx, int ok)
 {
-    fab_st.rd_free[fab_st.rd_nfree++] = (int)((struct fi_context2 *)ctx - fab_rd_ctx);
+    int slot = (int)((struct fi_context2 *)ctx - fab_rd_ctx);
+    if (!fab_st.rd_busy[slot])
+        return;
+    fab_st.rd_busy[slot] = 0;
+    fab_st.rd_free[fab_st.rd_nfree++] = slot;
     fab_st.rd_pending--;
-    if (!ok)
+    /* only the call that posted it fails: another call's read is healthy */
+    if (!ok && fab_st.rd_of[slot] == fab_st.rd_call)
         fab_st.rd_failed = 1;
 }
 
 int fab_rd_peer(const void *ctx)
 {
     return fab_st.rd_src[(const struct fi_context2 *)ctx - fab_rd_ctx];
+}
+
+static int rd_busy_from(int src)
+{
+    int n = 0;
+    for (int k = 0; k < OFI_RD_MAX; k++)
+        n += fab_st.rd_busy[k] && fab_st.rd_src[k] == src;
+    return n;
+}
+
+/* A lost peer's reads: cancelled, and their (error) completions awaited,
+ * since until then the provider may still write into the local buffer,
+ * which the caller deregisters and the user reuses once we return. */
+static void rd_drain_lost(int src)
+{
+    for (int k = 0; k < OFI_RD_MAX; k++)
+        if (fab_st.rd_busy[k] && fab_st.rd_src[k] == src)
+            fi_cancel(&fab_st.ep->fid, &fab_rd_ctx[k]);
+    long long limit = fab_st.dyn_limit_ns > 0 ? fab_st.dyn_limit_ns : 10000000000LL;
+    long long end = cu_now_ns() + limit;
+    while (rd_busy_from(src)) {
+        if (!fab_poll(32) && cu_now_ns() > end) {
+            /* returning would let the user reuse memory the provider may
+             * still write: end the job instead, saying why */
+            char msg[240];
+            snprintf(msg, sizeof msg, "ofi: remote reads from a lost process of another job "
+                     "(dynamic slot %d) neither completed nor were cancelled; the receive "
+                     "buffer cannot be released safely", src);
+            cu_pmi_abort(1, msg);
+        }
+    }
 }
 
 /* Completions until at most `upto` reads are pending. Packets that arrive
@@ -175,6 +213,7 @@ static void rd_wait(int src, int upto)
         if (!fab_poll(32))
             fab_alive_check(src);   /* a long wait: is the peer still there? */
         if (fab_lost(src)) {        /* a process of another job is gone */
+            rd_drain_lost(src);
             fab_st.rd_failed = 1;
             return;
         }
@@ -190,9 +229,11 @@ static int rd_post(int src, const struct iovec *v, void **desc, size_t n, fi_add
         return -EIO;
     int slot = fab_st.rd_free[--fab_st.rd_nfree];
     fab_st.rd_src[slot] = src;
+    fab_st.rd_of[slot] = fab_st.rd_call;
     for (;;) {
         ssize_t rc = fi_readv(fab_st.ep, v, desc, n, a, raddr, key, &fab_rd_ctx[slot]);
         if (rc == 0) {
+            fab_st.rd_busy[slot] = 1;
             fab_st.rd_pending++;
             return 0;
         }
@@ -265,6 +306,7 @@ static ssize_t read_posted(int src, fi_addr_t a, uint64_t key, uint64_t rbase,
                            int nremote, void **ldesc)
 {
     int rc;
+    fab_st.rd_call++;
     fab_st.rd_failed = 0;
     size_t total = 0, loff = 0;
     int li = 0;

@@ -133,9 +133,12 @@ struct fab_state {
     size_t rd_iov;            /* local segments per read */
     size_t rd_max;            /* bytes per read */
     int rd_pending;           /* reads posted, not completed */
-    int rd_failed;            /* a read completed in error */
+    int rd_failed;            /* a read of the current fab_rma_read completed in error */
+    unsigned rd_call;         /* numbers the fab_rma_read calls */
     int rd_free[OFI_RD_MAX], rd_nfree;
     int rd_src[OFI_RD_MAX];   /* the peer each read slot reads from */
+    unsigned rd_of[OFI_RD_MAX];       /* the rd_call that posted the slot */
+    unsigned char rd_busy[OFI_RD_MAX];   /* posted, not completed */
     /* random keys for exposed memory (mr.c), refilled a page at a time
      * (one syscall per 512 keys) */
     uint64_t rnd_pool[512];
