@@ -123,11 +123,76 @@ F08_KIND = {
     'argvs':  ('character(len=*), intent(in) :: {a}({n}, *)',
                'character(kind=c_char) :: {a}(*)', None, '{a}', None),
     # the procedure's address, which the glue passes on or wraps (keyval.c,
-    # grequest.c); the mpi_f08 forms of MPI-3.1's callbacks take their
-    # arguments by reference as the mpi module's do, but a user function's
-    # buffers as TYPE(C_PTR), VALUE: as C passes them
-    'fn':     ('external :: {a}', 'type(c_funptr), value :: {a}', None, 'c_funloc({a})', None),
+    # grequest.c); the dummy has its abstract interface (ABSTRACT below) or,
+    # for MPI-1's MPI_Keyval_create that mpi_f08 does not define, none
+    'fn':     ('{p} :: {a}', 'type(c_funptr), value :: {a}', None, 'c_funloc({a})', None),
 }
+
+# MPI-3.1's mpi_f08 abstract interfaces (A.3), by the C typedef of the
+# callback: its arguments, each 'declaration :: names'. The glue calls them
+# as C does, which matches: scalars and handles by reference (a handle is
+# its integer), LOGICAL as a C int of 1 or 0, a status as the integer
+# array, and a user function's buffers by value as TYPE(C_PTR).
+# MPI_File_errhandler_function needs TYPE(MPI_File), which comes with MPI-IO.
+_COPY = ('({o}, {k}, extra_state, attribute_val_in, attribute_val_out, flag, ierror)',
+         ['type({t}) :: {o}', 'integer :: {k}, ierror',
+          'integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out',
+          'logical :: flag'])
+_DELETE = ('({o}, {k}, attribute_val, extra_state, ierror)',
+           ['type({t}) :: {o}', 'integer :: {k}, ierror',
+            'integer(kind=MPI_ADDRESS_KIND) :: attribute_val, extra_state'])
+_ERRH = ('({o}, error_code)', ['type({t}) :: {o}', 'integer :: error_code'])
+
+
+def _attr_iface(form, t, o, k):
+    args, decls = form
+    f = dict(t=t, o=o, k=k)
+    return args.format(**f), [d.format(**f) for d in decls]
+
+
+ABSTRACT = {
+    'MPI_User_function': ('(invec, inoutvec, len, datatype)',
+                          ['type(c_ptr), value :: invec, inoutvec', 'integer :: len',
+                           'type(MPI_Datatype) :: datatype']),
+    'MPI_Comm_copy_attr_function': _attr_iface(_COPY, 'MPI_Comm', 'oldcomm', 'comm_keyval'),
+    'MPI_Comm_delete_attr_function': _attr_iface(_DELETE, 'MPI_Comm', 'comm', 'comm_keyval'),
+    'MPI_Type_copy_attr_function': _attr_iface(_COPY, 'MPI_Datatype', 'oldtype', 'type_keyval'),
+    'MPI_Type_delete_attr_function': _attr_iface(_DELETE, 'MPI_Datatype', 'datatype',
+                                                 'type_keyval'),
+    'MPI_Win_copy_attr_function': _attr_iface(_COPY, 'MPI_Win', 'oldwin', 'win_keyval'),
+    'MPI_Win_delete_attr_function': _attr_iface(_DELETE, 'MPI_Win', 'win', 'win_keyval'),
+    'MPI_Comm_errhandler_function': _attr_iface(_ERRH, 'MPI_Comm', 'comm', ''),
+    'MPI_Win_errhandler_function': _attr_iface(_ERRH, 'MPI_Win', 'win', ''),
+    'MPI_Grequest_query_function': ('(extra_state, status, ierror)',
+                                    ['type(MPI_Status) :: status', 'integer :: ierror',
+                                     'integer(kind=MPI_ADDRESS_KIND) :: extra_state']),
+    'MPI_Grequest_free_function': ('(extra_state, ierror)',
+                                   ['integer :: ierror',
+                                    'integer(kind=MPI_ADDRESS_KIND) :: extra_state']),
+    'MPI_Grequest_cancel_function': ('(extra_state, complete, ierror)',
+                                     ['logical :: complete', 'integer :: ierror',
+                                      'integer(kind=MPI_ADDRESS_KIND) :: extra_state']),
+}
+
+
+def _abstract_interfaces():
+    out = ['  abstract interface']
+    for name, (args, decls) in ABSTRACT.items():
+        out += ['    subroutine %s%s' % (name, args), '      import']
+        out += ['      ' + d for d in decls]
+        out.append('    end subroutine %s' % name)
+    out.append('  end interface')
+    return out
+
+
+def _predefined_decl(name):
+    """A predefined callback of libmpifort (MPI_COMM_DUP_FN, ...) with its
+    abstract interface; MPI-1's (MPI_DUP_FN, ...) stay EXTERNAL."""
+    m = re.match(r'MPI_(COMM|TYPE|WIN)_(?:NULL_)?(COPY|DUP|DELETE)_FN$', name)
+    if not m:
+        return '  external :: %s' % name
+    what = 'delete' if m.group(2) == 'DELETE' else 'copy'
+    return '  procedure(MPI_%s_%s_attr_function) :: %s' % (m.group(1).capitalize(), what, name)
 STRING_KINDS = ('strin', 'strout', 'strn', 'argv', 'strs', 'argvs')
 
 
@@ -185,7 +250,9 @@ def _procedure(prefix, name, ret, args, protos, handles):
         ctype = cbyname.get(a, cargs[i][0] if i < len(cargs) else 'int')
         t = _ftype(ctype, handles)
         dcl, gdcl, before, act, after = F08_KIND[kind]
-        decls.append(dcl.format(t=t, a=a, n=k.partition('=')[2]))
+        iface = re.sub(r'[\s*]', '', ctype)
+        decls.append(dcl.format(t=t, a=a, n=k.partition('=')[2],
+                                p='procedure(%s)' % iface if iface in ABSTRACT else 'external'))
         gdecls.append(gdcl.format(t='integer(c_int)' if t == 'integer' else t, a=a))
         if act == 'c_{a}':
             locals_.append('integer(c_int) :: c_%s' % a)
@@ -345,14 +412,14 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h, externals=()):
             '      c_intptr_t, c_ptr, c_funptr, c_funloc']
     head += _helpers(handles, status_size)
     head += _operators(handles)
-    # the predefined attribute callbacks: libmpifort's, as in the mpi module
-    head += ['  external :: %s' % x for x in externals]
     for prefix in ('MPI', 'PMPI'):
         for n in names:
             head += ['  interface %s_%s' % (prefix, n),
                      '    module procedure %s_%s_f08' % (prefix, n),
                      '  end interface %s_%s' % (prefix, n)]
-    body = ['contains']
+    # after the constants, which they import (MPI_ADDRESS_KIND); the
+    # predefined attribute callbacks are libmpifort's, as in the mpi module
+    body = _abstract_interfaces() + [_predefined_decl(x) for x in externals] + ['contains']
     body += _operator_procs(handles)
     body += _status_conversions()
     body += _sync_reg()

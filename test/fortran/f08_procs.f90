@@ -1,7 +1,9 @@
 ! np: 1 2 3 4
 !
 ! f08_procs.f90 - `use mpi_f08` with the calls that take procedures and
-! addresses, each procedure in MPI-3.1's mpi_f08 form: a user op whose
+! addresses, each procedure declared with MPI-3.1's mpi_f08 abstract
+! interface (PROCEDURE(MPI_User_function), ...) and written to it, which
+! gfortran checks against the definitions below: a user op whose
 ! buffers come as TYPE(C_PTR), VALUE, used by MPI_Allreduce against a
 ! reference; a communicator keyval whose copy and delete procedures take
 ! TYPE(MPI_Comm) (run on dup and free), and MPI_COMM_DUP_FN; an error handler called with the
@@ -26,6 +28,7 @@ program f08_procs
   nerr = 0
   call ops()
   call keyvals()
+  call typekeyvals()
   call errhandlers()
   call greqs()
   call memory()
@@ -44,7 +47,7 @@ contains
     type(MPI_Op) :: op
     integer :: v(3), r(3), i
     logical :: commute
-    external :: plus1
+    procedure(MPI_User_function) :: plus1
     call MPI_Op_create(plus1, .true., op)
     call MPI_Op_commutative(op, commute)
     call chk(commute, 'MPI_Op_commutative')
@@ -61,7 +64,8 @@ contains
     integer(kind=MPI_ADDRESS_KIND) :: extra, val
     type(MPI_Comm) :: dup
     logical :: flag
-    external :: copyfn, delfn
+    procedure(MPI_Comm_copy_attr_function) :: copyfn
+    procedure(MPI_Comm_delete_attr_function) :: delfn
     extra = 5
     call MPI_Comm_create_keyval(copyfn, delfn, kv, extra)
     val = 40
@@ -89,11 +93,43 @@ contains
     call chk(flag .and. val >= 32767, 'MPI_TAG_UB')
   end subroutine keyvals
 
+  ! a datatype keyval with a user copy procedure and the predefined delete
+  ! one, and a window's with the predefined ones
+  subroutine typekeyvals()
+    integer :: kv
+    integer(kind=MPI_ADDRESS_KIND) :: extra, val
+    type(MPI_Datatype) :: t
+    type(MPI_Win) :: win
+    integer :: buf(1)
+    logical :: flag
+    procedure(MPI_Type_copy_attr_function) :: tcopyfn
+    extra = 3
+    call MPI_Type_create_keyval(tcopyfn, MPI_TYPE_NULL_DELETE_FN, kv, extra)
+    val = 100
+    call MPI_Type_set_attr(MPI_INTEGER, kv, val)
+    call MPI_Type_dup(MPI_INTEGER, t)
+    val = 0
+    call MPI_Type_get_attr(t, kv, val, flag)
+    call chk(flag .and. val == 103, 'type copy procedure on MPI_Type_dup')
+    call MPI_Type_free(t)
+    call MPI_Type_delete_attr(MPI_INTEGER, kv)
+    call MPI_Type_free_keyval(kv)
+    call MPI_Win_create(buf, 4_MPI_ADDRESS_KIND, 4, MPI_INFO_NULL, MPI_COMM_SELF, win)
+    call MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, kv, extra)
+    val = 9
+    call MPI_Win_set_attr(win, kv, val)
+    val = 0
+    call MPI_Win_get_attr(win, kv, val, flag)
+    call chk(flag .and. val == 9, 'window keyval with MPI_WIN_DUP_FN')
+    call MPI_Win_free(win)
+    call MPI_Win_free_keyval(kv)
+  end subroutine typekeyvals
+
   subroutine errhandlers()
     type(MPI_Errhandler) :: eh
     type(MPI_Comm) :: dup
     integer :: ierr, cls
-    external :: myeh
+    procedure(MPI_Comm_errhandler_function) :: myeh
     call MPI_Comm_create_errhandler(myeh, eh)
     call MPI_Comm_dup(MPI_COMM_WORLD, dup)
     call MPI_Comm_set_errhandler(dup, eh)
@@ -110,7 +146,9 @@ contains
     type(MPI_Status) :: st
     integer(kind=MPI_ADDRESS_KIND) :: extra
     integer :: n
-    external :: gquery, gfree, gcancel
+    procedure(MPI_Grequest_query_function) :: gquery
+    procedure(MPI_Grequest_free_function) :: gfree
+    procedure(MPI_Grequest_cancel_function) :: gcancel
     extra = 7
     call MPI_Grequest_start(gquery, gfree, gcancel, extra, req)
     call MPI_Grequest_complete(req)
@@ -224,6 +262,19 @@ subroutine delfn(comm, comm_keyval, attribute_val, extra_state, ierror)
   if (extra_state == 5) ndel = ndel + 1
   ierror = MPI_SUCCESS
 end subroutine delfn
+
+subroutine tcopyfn(oldtype, type_keyval, extra_state, attribute_val_in, attribute_val_out, &
+                   flag, ierror)
+  use mpi_f08
+  implicit none
+  type(MPI_Datatype) :: oldtype
+  integer :: type_keyval, ierror
+  integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+  logical :: flag
+  attribute_val_out = attribute_val_in + extra_state
+  flag = oldtype == MPI_INTEGER
+  ierror = MPI_SUCCESS
+end subroutine tcopyfn
 
 subroutine myeh(comm, error_code)
   use mpi_f08
