@@ -106,6 +106,12 @@ CALL.update((k, '%s') for k in ('p', 'pa', 'la', 'ap', 'apa', 'cp', 'fn', 'basep
 def wrapper(name, ret, args):
     lname = name.lower()
     params, hidden, pre, call, post = [], [], [], [], []
+    # what a failed allocation frees: those before it (nomem_k frees k)
+    frees, fails = [], set()
+
+    def nomem():
+        fails.add(len(frees))
+        return 'goto nomem_%d;' % len(frees)
     flag = [a for a, k in args if k == 'lout' and a == 'flag']
     flag = ' && c_flag' if flag else ''
     for a, k in args:
@@ -147,10 +153,10 @@ def wrapper(name, ret, args):
             ctype = 'char ***' if kind == 'argvs' else 'char **'
             cnt = '*%s, ' % n if n else ''
             pre.append('%sc_%s = NULL;' % (ctype, a))
-            pre.append('if (mpir_f_%s(%s, %s%s_len, &c_%s)) { *ierr = mpir_f_nomem(); return; }'
-                       % (kind, a, cnt, a, a))
+            pre.append('if (mpir_f_%s(%s, %s%s_len, &c_%s)) %s' % (kind, a, cnt, a, a, nomem()))
             call.append('c_%s' % a)
-            post.append('mpir_f_%s_free(c_%s%s);' % (kind, a, ', *%s' % n if kind == 'argvs' else ''))
+            frees.append('mpir_f_%s_free(c_%s%s);' % (kind, a, ', *%s' % n if kind == 'argvs' else ''))
+            post.append(frees[-1])
         elif kind == 'lout':
             pre.append('int c_%s = 0;' % a)
             call.append('&c_%s' % a)
@@ -170,8 +176,9 @@ def wrapper(name, ret, args):
             n = k.split('=')[1]
             pre.append('MPI_Status *c_%s = mpir_f_statuses_ignored(%s) ? MPI_STATUSES_IGNORE : '
                        'mpir_f_status_array(*%s);' % (a, a, n))
-            pre.append('if (!mpir_f_statuses_ignored(%s) && !c_%s && *%s > 0) '
-                       '{ *ierr = mpir_f_nomem(); return; }' % (a, a, n))
+            pre.append('if (!mpir_f_statuses_ignored(%s) && !c_%s && *%s > 0) %s'
+                       % (a, a, n, nomem()))
+            frees.append('free(c_%s);' % a)
             call.append('c_%s' % a)
             post.append('if (c_%s) { if (ierr_ok || *ierr == MPI_ERR_IN_STATUS) '
                         'for (int i = 0; i < *%s; i++) MPI_Status_c2f(&c_%s[i], '
@@ -180,9 +187,10 @@ def wrapper(name, ret, args):
         elif kind == 'strin':
             hidden.append('size_t %s_len' % a)
             pre.append('char *c_%s = mpir_f_strin(%s, %s_len);' % (a, a, a))
-            pre.append('if (!c_%s) { *ierr = mpir_f_nomem(); return; }' % a)
+            pre.append('if (!c_%s) %s' % (a, nomem()))
             call.append('c_%s' % a)
-            post.append('free(c_%s);' % a)
+            frees.append('free(c_%s);' % a)
+            post.append(frees[-1])
         elif kind == 'strout':
             hidden.append('size_t %s_len' % a)
             pre.append('char c_%s[MPIR_F_STRMAX + 1] = "";' % a)
@@ -212,6 +220,14 @@ def wrapper(name, ret, args):
         out.append('    (void)ierr_ok;\n')
         for p in post:
             out.append('    %s\n' % p)
+    if fails:
+        out.append('    return;\n')
+        for k in range(max(fails), -1, -1):
+            if k in fails:
+                out.append('nomem_%d:\n' % k)
+            if k:
+                out.append('    %s\n' % frees[k - 1])
+        out.append('    *ierr = mpir_f_nomem();\n')
     out.append('}\n')
     out.append('extern __typeof(pmpi_%s_) mpi_%s_ __attribute__((weak, alias("pmpi_%s_")));\n'
                % (lname, lname, lname))
