@@ -586,8 +586,12 @@ static int take_land(uint32_t j, size_t len)
     }
     agt_rel_hdr h;
     memcpy(&h, p + AGT_BULK_REL_OFF, sizeof h);
+    /* checked before agt_rel_input: numbered as a main datagram, it would
+     * take the place of the real one, later dropped as a copy */
+    if (!(h.flags & AGT_REL_BULK))
+        agt_die("a datagram on the bulk socket without the bulk flag");
     int cred;
-    int fresh = agt_rel_input(&h, &cred) && (h.flags & AGT_REL_BULK);
+    int fresh = agt_rel_input(&h, &cred);
     on_credits(h.src_node, cred);
     if (!fresh) {
         agt_bulk_unlanded(j);
