@@ -134,20 +134,28 @@ static int read_part(int src, uint64_t key, const struct iovec *rv, int rn, size
         reading = 0;
         return pa.rc;
     }
-    size_t got = 0;
+    /* The land ring names no read: this one ends where the agent ends it
+     * (agent_bulk.c), at its last chunk or at an entry with err set (the
+     * owner's agent sends none after that). A chunk found bad here does not
+     * end it: the rest are taken and dropped, else they would land in the
+     * next read (another thread's). */
+    uint64_t left = (total + h->bulk_chunk - 1) / h->bulk_chunk;
     int err = 0;
-    while (!err && got < total) {
+    while (left) {
         agt_chan_wait(landed, b);
         uint64_t end = atomic_load_explicit(&b->bulk_posted, memory_order_acquire);
-        for (; taken < end; taken++) {
+        for (; taken < end && left; taken++, left--) {
             const agt_bulk_land *e = &b->land[taken % AGT_BULK_RING];
-            if (e->err)
-                err = e->err;
-            else if (e->off + e->len > total)
+            if (e->err) {
+                err = err ? err : e->err;
+                left = 1;
+            } else if (err) {
+                continue;
+            } else if (e->off + e->len > total) {
                 err = -EIO;
-            else
+            } else {
                 to_iov(lv, ln, loff + e->off, agt_landing(h, e->buf) + AGT_BULK_HDR, e->len);
-            got += e->len;
+            }
         }
         atomic_store_explicit(&b->bulk_taken, taken, memory_order_release);
         agt_chan_room_made();
