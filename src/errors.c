@@ -118,19 +118,13 @@ static const char *const class_names[] = {
 /* The Fortran routine the calling thread is in when the error comes
  * through libmpifort's glue ("MPI_SEND"), else NULL. libmpifort keeps it
  * (fortran.c); it is looked up by name on the error path only, so neither
- * a C call nor libmpi's exports pay for it. */
+ * a C call nor libmpi's exports pay for it, and each time: a libmpifort
+ * loaded after an earlier error (dlopen) is found too. */
 static const char *fortran_entry(void)
 {
     typedef const char *entry_fn(void);
-    static entry_fn *get;
-    static int looked;
-    if (!__atomic_load_n(&looked, __ATOMIC_ACQUIRE)) {
-        entry_fn *f;
-        *(void **)&f = dlsym(RTLD_DEFAULT, "mpir_f_entry_name");
-        __atomic_store_n(&get, f, __ATOMIC_RELAXED);
-        __atomic_store_n(&looked, 1, __ATOMIC_RELEASE);
-    }
-    entry_fn *f = __atomic_load_n(&get, __ATOMIC_RELAXED);
+    entry_fn *f;
+    *(void **)&f = dlsym(RTLD_DEFAULT, "mpir_f_entry_name");
     return f ? f() : NULL;
 }
 
