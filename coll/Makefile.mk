@@ -14,6 +14,29 @@ libmpi_la_SOURCES += coll/coll.h coll/coll_impl.h coll/algos.h coll/select.h col
 	coll/allgather_hier.c coll/allgatherv_ring.c \
 	coll/alltoall_pairwise.c coll/alltoall_bruck.c coll/alltoall_linear.c \
 	coll/alltoallv_linear.c coll/alltoallw_linear.c
+# The measured selection table: coll/tuning_default.txt (written by
+# bench/coll_tune.sh) becomes a C string of the library, parsed at MPI_Init
+# by coll/tuning.c as CLUMPI_COLL_TUNING's files are.
+libmpi_la_SOURCES += coll/tuning.h coll/tuning.c
+nodist_libmpi_la_SOURCES = coll/tuning_default.c
+EXTRA_DIST += coll/tuning_default.txt
+CLEANFILES += coll/tuning_default.c
+coll/tuning_default.c: $(srcdir)/coll/tuning_default.txt
+	$(AM_V_GEN)$(MKDIR_P) coll && { \
+	  echo '/* generated from coll/tuning_default.txt by coll/Makefile.mk */'; \
+	  echo 'extern const char coll_tuning_default[];'; \
+	  echo 'const char coll_tuning_default[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' \
+	    $(srcdir)/coll/tuning_default.txt; \
+	  echo '    "";'; } > $@.tmp && mv $@.tmp $@
+if HAVE_CRITERION
+check_PROGRAMS += test/unit/test_tuning
+TESTS += test/unit/test_tuning
+test_unit_test_tuning_SOURCES = test/unit/test_tuning.c coll/tuning.c
+test_unit_test_tuning_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+test_unit_test_tuning_LDADD = $(CRITERION_LIBS)
+endif
+
 # NI-level collectives (offload mode, netmod/agent)
 libmpi_la_SOURCES += coll/ni.h coll/ni.c coll/bcast_ni.c coll/reduce_ni.c coll/fadd_ni.c
 
@@ -144,6 +167,17 @@ CLEANFILES += test/coll/*.long.log
 check_PROGRAMS += test/coll/aliases
 TESTS += test/coll/aliases.sh
 EXTRA_DIST += test/coll/aliases.sh
+# CLUMPI_COLL_TUNING tables run what they name; bench/coll_tune.sh -q.
+TESTS += test/coll/tuning.sh
+EXTRA_DIST += test/coll/tuning.sh
 test_coll_aliases_SOURCES = test/coll/aliases.c test/mpi/mtest.h
 test_coll_aliases_LDADD = $(COLL_TEST_LIBS)
 test_coll_aliases_LDFLAGS = $(COLL_TEST_LINK)
+
+# The selection table from measurement: bench/coll_tune.sh runs bench/coll_tune
+# (standard MPI, algorithms chosen through MPI_T) and writes the table.
+noinst_PROGRAMS += bench/coll_tune
+bench_coll_tune_SOURCES = bench/coll_tune.c
+bench_coll_tune_LDADD = libmpi.la
+bench_coll_tune_LDFLAGS = $(AM_LDFLAGS) -no-install
+EXTRA_DIST += bench/coll_tune.sh bench/coll_algos.sh

@@ -27,6 +27,13 @@ int coll_allgather_tag(const void *sendbuf, size_t sendcount, const cu_dtype *se
  * areas of the shared-memory algorithms). Local, no message. */
 void coll_comm_free(const mpid_comm *comm);
 
+/* MPI_Init: reads the collectives' tuning table (CLUMPI_COLL_TUNING, else
+ * the built-in coll/tuning_default.txt); a bad table ends the job with a
+ * line naming the file and line. */
+void coll_select_init(void);
+/* MPI_Finalize: frees the table. */
+void coll_select_finalize(void);
+
 /* MPI_Finalize: releases the work buffers kept between calls. */
 void coll_finalize(void);
 

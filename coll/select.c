@@ -2,7 +2,13 @@
  * select.c — THE selection table: every collective algorithm a user can
  * force by name, and the defaults by message size, ranks and nodes.
  *
- * Why these defaults (measured with bench/coll; doc/PERFORMANCE.md):
+ * The defaults come first from the measured table (coll/tuning.c: the
+ * built-in coll/tuning_default.txt written by bench/coll_tune.sh, or
+ * CLUMPI_COLL_TUNING's file). The rules below pick where it has no row for
+ * a call: rank counts far from the measured ones, a non-commutative op the
+ * measured winner cannot keep in order, operations it does not list.
+ *
+ * Why these rules (measured with bench/coll; doc/PERFORMANCE.md):
  * - small messages are latency-bound, and on oversubscribed cores every
  *   step may wait for a peer to be scheduled, so the fewest rounds win
  *   (binomial, dissemination, Bruck);
@@ -27,19 +33,23 @@
 #include "coll/coll_impl.h"
 #include "coll/ni.h"
 #include "coll/select.h"
+#include "coll/tuning.h"
+#include "src/util/log.h"
 #include "src/util/param.h"
 
 #define F(fn) ((coll_anyfn)(fn))
 #define ANY SIZE_MAX
 #define ALL INT_MAX
 #define NALG(a) ((int)(sizeof a / sizeof a[0]))
+#define H COLL_ALGO_NODES
+#define A COLL_ALGO_AREA
 
 /* ---- data movement ----------------------------------------------------- */
 static const coll_algo barrier_algos[] = {
     { "dissemination", F(coll_barrier_dissemination), 0 },
     { "binomial", F(coll_barrier_binomial), 0 },
-    { "hier", F(coll_barrier_hier), 0 },
-    { "shm", F(coll_barrier_shm), 0 },   /* flags in the node area (coll/barrier_shm.c) */
+    { "hier", F(coll_barrier_hier), H },
+    { "shm", F(coll_barrier_shm), A },   /* flags in the node area (coll/barrier_shm.c) */
     /* a zero-byte allreduce in the NI agents (coll/reduce_ni.c) */
     { "ni-binary", F(coll_barrier_ni_binary), 0 },
     { "ni-binomial", F(coll_barrier_ni_binomial), 0 },
@@ -56,8 +66,8 @@ static const coll_algo bcast_algos[] = {
     { "knomial", F(coll_bcast_knomial), 0 },
     { "flat", F(coll_bcast_flat), 0 },
     { "scatter_allgather", F(coll_bcast_scatter_allgather), 0 },
-    { "hier", F(coll_bcast_hier), 0 },
-    { "shm", F(coll_bcast_shm), 0 },   /* through the node area (coll/bcast_shm.c) */
+    { "hier", F(coll_bcast_hier), H },
+    { "shm", F(coll_bcast_shm), A },   /* through the node area (coll/bcast_shm.c) */
     /* NI-forwarded trees over nodes (coll/bcast_ni.c, CLUMPI_NET=agent), and
      * whole-message forwarding by the ranks under its name from Verstoep et al. */
     { "ni-binary", F(coll_bcast_ni_binary), 0 },
@@ -80,7 +90,7 @@ static const coll_rule bcast_rules[] = {
 static const coll_algo gather_algos[] = {
     { "binomial", F(coll_gather_binomial), 0 },
     { "linear", F(coll_gather_linear), 0 },
-    { "shm", F(coll_gather_shm), 0 },   /* slots, or writes into the root (coll/gather_shm.c) */
+    { "shm", F(coll_gather_shm), A },   /* slots, or writes into the root (coll/gather_shm.c) */
 };
 static const coll_rule gather_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
@@ -99,7 +109,7 @@ static const coll_rule gatherv_rules[] = {
 static const coll_algo scatter_algos[] = {
     { "binomial", F(coll_scatter_binomial), 0 },
     { "linear", F(coll_scatter_linear), 0 },
-    { "shm", F(coll_scatter_shm), 0 },   /* slots, or reads from the root */
+    { "shm", F(coll_scatter_shm), A },   /* slots, or reads from the root */
 };
 static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
@@ -117,8 +127,8 @@ static const coll_algo allgather_algos[] = {
     { "ring", F(coll_allgather_ring), 0 },
     { "recdbl", F(coll_allgather_recdbl), 0 },
     { "bruck", F(coll_allgather_bruck), 0 },
-    { "hier", F(coll_allgather_hier), 0 },
-    { "shm", F(coll_allgather_shm), 0 },   /* slots, or single copy (coll/allgather_shm.c) */
+    { "hier", F(coll_allgather_hier), H },
+    { "shm", F(coll_allgather_shm), A },   /* slots, or single copy (coll/allgather_shm.c) */
 };
 static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
     { 262144, ALL, 2, 0, "hier" },
@@ -138,7 +148,7 @@ static const coll_algo alltoall_algos[] = {
     { "pairwise", F(coll_alltoall_pairwise), 0 },
     { "bruck", F(coll_alltoall_bruck), 0 },
     { "linear", F(coll_alltoall_linear), 0 },
-    { "shm", F(coll_alltoall_shm), 0 },   /* slots, or single copy (coll/alltoall_shm.c) */
+    { "shm", F(coll_alltoall_shm), A },   /* slots, or single copy (coll/alltoall_shm.c) */
 };
 static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, 2, 1, 0, "linear" },
@@ -179,8 +189,8 @@ static const coll_algo reduce_algos[] = {
     { "binomial", F(coll_reduce_binomial), O },
     { "binary", F(coll_reduce_binary), O },
     { "rabenseifner", F(coll_reduce_rabenseifner), 0 },
-    { "hier", F(coll_reduce_hier), 0 },
-    { "shm", F(coll_reduce_shm), O },   /* slots, or split across the node (coll/reduce_shm.c) */
+    { "hier", F(coll_reduce_hier), H },
+    { "shm", F(coll_reduce_shm), O | A },   /* slots, or split across the node (coll/reduce_shm.c) */
     /* combined in the NI agents (coll/reduce_ni.c, CLUMPI_NET=agent) */
     { "ni-binary", F(coll_reduce_ni_binary), 0 },
     { "ni-binomial", F(coll_reduce_ni_binomial), 0 },
@@ -197,8 +207,8 @@ static const coll_algo allreduce_algos[] = {
     { "ring", F(coll_allreduce_ring), 0 },
     { "rabenseifner", F(coll_allreduce_rabenseifner), 0 },
     { "reduce_bcast", F(coll_allreduce_reduce_bcast), O },
-    { "hier", F(coll_allreduce_hier), 0 },
-    { "shm", F(coll_allreduce_shm), O },   /* through the node area */
+    { "hier", F(coll_allreduce_hier), H },
+    { "shm", F(coll_allreduce_shm), O | A },   /* through the node area */
     { "ni-binary", F(coll_allreduce_ni_binary), 0 },
     { "ni-binomial", F(coll_allreduce_ni_binomial), 0 },
 };
@@ -380,6 +390,77 @@ static const coll_algo *find_algo_or_alias(const coll_optab *t, const char *name
     return a;
 }
 
+/* ---- the measured table (coll/tuning.c) -------------------------------- */
+static coll_tuning tuned;
+static int tuned_loaded;
+extern const char coll_tuning_default[];   /* coll/tuning_default.txt, built in */
+
+static int op_by_name(const char *name)
+{
+    for (int op = 0; op < COLL_OP_COUNT; op++)
+        if (!strcmp(table[op].op, name))
+            return op;
+    return -1;
+}
+
+static int algo_by_name(int op, const char *name, char *valid, size_t len)
+{
+    const coll_algo *a = find_algo_or_alias(&table[op], name);
+    if (a)
+        return (int)(a - table[op].algos);
+    size_t n = 0;
+    for (int i = 0; i < table[op].nalgos && n < len; i++)
+        n += (size_t)snprintf(valid + n, len - n, "%s%s", i ? ", " : "", table[op].algos[i].name);
+    return -1;
+}
+
+static const coll_tuning_names tuning_names = { COLL_OP_COUNT, op_by_name, algo_by_name };
+
+void coll_select_init(void)
+{
+    if (tuned_loaded)
+        return;
+    char err[1024];
+    const char *path = cu_param_str("COLL_TUNING");
+    int rc = path ? coll_tuning_load(path, &tuning_names, &tuned, err, sizeof err)
+                  : coll_tuning_parse(coll_tuning_default, "coll/tuning_default.txt",
+                                      &tuning_names, &tuned, err, sizeof err);
+    if (rc)
+        cu_fatal("CLUMPI_COLL_TUNING: %s", err);
+    tuned_loaded = 1;
+}
+
+void coll_select_finalize(void)
+{
+    coll_tuning_free(&tuned);
+    tuned_loaded = 0;
+}
+
+/* The table's algorithm for this call, if it has one the call can run. */
+static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid_comm *comm,
+                                 int *nodes)
+{
+    const coll_optab *t = &table[opid];
+    if (tuned.first[opid] == tuned.first[opid + 1])
+        return NULL;
+    if (*nodes < 0)
+        *nodes = coll_comm_nodes(comm);
+    int oversub = mpid_oversubscribed() && !comm->foreign;
+    int i = coll_tuning_lookup(&tuned, opid, comm->size, *nodes, oversub, bytes);
+    if (i < 0)
+        return NULL;
+    const coll_algo *a = &t->algos[i];
+    if (!a->fn || (commute == 0 && !(a->flags & COLL_ALGO_ORDERED)))
+        return NULL;
+    if ((a->flags & COLL_ALGO_NODES) && (*nodes <= 1 || *nodes >= comm->size))
+        return NULL;
+    /* as the rules: the node area only among this job's processes, each once */
+    if ((a->flags & COLL_ALGO_AREA) &&
+        (comm->foreign || (comm->remote_context_id & MPID_CTX_BY_RANK)))
+        return NULL;
+    return a;
+}
+
 static void read_env(void)
 {
     for (int op = 0; op < COLL_OP_COUNT; op++) {
@@ -497,6 +578,12 @@ coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *com
     if (a && commute == 0 && !(a->flags & COLL_ALGO_ORDERED)) {
         a = NULL;
         why = "default: the forced algorithm does not keep a non-commutative op's order";
+    }
+    if (!a) {
+        if (!tuned_loaded)
+            coll_select_init();
+        if ((a = by_table(opid, bytes, commute, comm, &nodes)))
+            why = "table";
     }
     if (!a)
         a = by_rules(t, bytes, commute, comm, &nodes);

@@ -3,6 +3,9 @@
  * holds, per operation, the algorithms a user may force by name and the
  * default rules by message size, ranks and nodes.
  *
+ * Defaults: the measured table (coll/tuning.h) where it has a row for the
+ * call, else the hand-written rules.
+ *
  * Overrides: CLUMPI_COLL_<OP>=<algorithm> (OP as in coll_op_names, upper
  * case: CLUMPI_COLL_BCAST=binary). The variables are read once per process,
  * at the first collective call, so every rank of a job sees the same choice
@@ -40,6 +43,11 @@ enum coll_opid {
 /* Algorithm flags. */
 #define COLL_ALGO_ORDERED 1u  /* combines operands in rank order: valid for
                                  non-commutative ops */
+#define COLL_ALGO_NODES 2u    /* hierarchical: needs several nodes, several
+                                 ranks on one of them */
+#define COLL_ALGO_AREA 4u     /* works in the node area (a shm form): the
+                                 measured table picks it only where the
+                                 rules may, on this job's processes */
 
 /* Any algorithm function, stored untyped in the table and cast back by the
  * typed coll_select_<op> of its operation. */

@@ -36,6 +36,7 @@ static int init_common(const char *fn, int *argc, char ***argv, int required, in
         return MPI_ERR_OTHER;
     }
     cu_param_check_all();   /* a malformed CLUMPI_* ends the job here, whatever reads it */
+    coll_select_init();     /* so does a bad CLUMPI_COLL_TUNING table */
     int rc = mpid_init();
     if (rc != MPI_SUCCESS)
         init_failed(fn, "the device failed to start", rc);
@@ -100,6 +101,7 @@ int PMPI_Finalize(void)
     int brc = coll_barrier(&mpir_comm_get(MPI_COMM_WORLD)->dev);
     mpir_state = MPIR_STATE_POST;
     coll_finalize();
+    coll_select_finalize();
     mpir_port_finalize();
     mpir_comm_finalize();
     mpir_group_finalize();

@@ -201,6 +201,9 @@ const cu_param_def cu_param_defs[] = {
     I("COLL_NODE_PPN", 0, "collectives", FIXED, ALL_EQ, DEV_BASIC, -1,
       "testing: treat each k consecutive ranks as one node in the hierarchical algorithms "
       "(0: the real nodes)"),
+    S("COLL_TUNING", NULL, "collectives", BEFORE_INIT, ALL_EQ, TUNER_BASIC,
+      "file of the collectives' selection table (doc/TUNING.md; bench/coll_tune.sh "
+      "writes one); unset: the table built in"),
     COLL("MPI_Barrier", "BARRIER"),
     COLL("MPI_Bcast", "BCAST"),
     COLL("MPI_Gather", "GATHER"),
