@@ -4,11 +4,14 @@
  * and prints the per-call latency, min/avg/max over ranks, as a table on
  * stdout and as CSV (-c FILE, appended).
  *
- * usage: coll [-o op,op,...] [-m MIN] [-M MAX] [-i ITERS] [-l LABEL] [-c FILE]
+ * usage: coll [-o op,op,...] [-m MIN] [-M MAX] [-S SIZE,SIZE,...] [-i ITERS]
+ *             [-l LABEL] [-c FILE]
  *   ops: barrier bcast gather scatter allgather alltoall allreduce reduce
- *        (default: all); sizes in bytes, powers of two from MIN (1) to MAX
- *        (1 MiB): the whole buffer for bcast/reduce/allreduce, one rank's
- *        block for the others. Reductions sum doubles (sizes < 8 skipped).
+ *        reduce_scatter (default: all); sizes in bytes, powers of two from
+ *        MIN (1) to MAX (1 MiB), or the list of -S: the whole buffer for
+ *        bcast, reduce, allreduce and reduce_scatter (each rank gets its
+ *        share), one rank's block for the others. Reductions sum doubles
+ *        (sizes < 8 skipped).
  *   LABEL names the MPI in the output (default: from MPI_Get_library_version);
  *   the algorithm column comes from CLUMPI_COLL_<OP> (else "default").
  */
@@ -20,6 +23,8 @@
 #include "bench_util.h"
 
 static int me, np;
+
+static int *shares;   /* reduce_scatter: each rank's doubles */
 
 static void run(const char *op, size_t size, char *a, char *b)
 {
@@ -41,6 +46,11 @@ static void run(const char *op, size_t size, char *a, char *b)
         MPI_Allreduce(a, b, n / 8, MPI_DOUBLE, MPI_SUM, w);
     else if (!strcmp(op, "reduce"))
         MPI_Reduce(a, b, n / 8, MPI_DOUBLE, MPI_SUM, 0, w);
+    else if (!strcmp(op, "reduce_scatter")) {
+        for (int i = 0; i < np; i++)
+            shares[i] = n / 8 / np + (i < n / 8 % np);
+        MPI_Reduce_scatter(a, b, shares, MPI_DOUBLE, MPI_SUM, w);
+    }
 }
 
 static int iters_for(size_t size, int scale)
@@ -52,8 +62,9 @@ static int iters_for(size_t size, int scale)
 
 int main(int argc, char **argv)
 {
-    const char *ops = "barrier,bcast,gather,scatter,allgather,alltoall,allreduce,reduce";
-    const char *label = NULL, *csv = NULL;
+    const char *ops = "barrier,bcast,gather,scatter,allgather,alltoall,allreduce,reduce,"
+                      "reduce_scatter";
+    const char *label = NULL, *csv = NULL, *list = NULL;
     size_t lo = 1, hi = 1 << 20;
     int scale = 100, fixed = 0;
     MPI_Init(&argc, &argv);
@@ -63,13 +74,14 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-o") && i + 1 < argc) ops = argv[++i];
         else if (!strcmp(argv[i], "-m") && i + 1 < argc) lo = strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "-M") && i + 1 < argc) hi = strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "-S") && i + 1 < argc) list = argv[++i];
         else if (!strcmp(argv[i], "-i") && i + 1 < argc) fixed = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) scale = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-l") && i + 1 < argc) label = argv[++i];
         else if (!strcmp(argv[i], "-c") && i + 1 < argc) csv = argv[++i];
         else {
             if (me == 0)
-                fprintf(stderr, "usage: %s [-o ops] [-m min] [-M max] [-i iters] [-s scale%%] "
+                fprintf(stderr, "usage: %s [-o ops] [-m min] [-M max] [-S sizes] [-i iters] [-s scale%%] "
                         "[-l label] [-c csv]\n", argv[0]);
             MPI_Finalize();
             return 2;
@@ -88,7 +100,21 @@ int main(int argc, char **argv)
         printf("# %s, %d ranks, %d node(s)\n%-8s %-10s %-18s %9s %7s %11s %11s %11s\n", label,
                np, nodes, "mpi", "op", "algorithm", "bytes", "iters", "min(us)", "avg(us)",
                "max(us)");
-    size_t cap = hi * (size_t)np;
+    size_t sizes[64];
+    int nsizes = 0;
+    if (list) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", list);
+        for (char *t = strtok(buf, ","); t && nsizes < 64; t = strtok(NULL, ","))
+            sizes[nsizes++] = strtoul(t, NULL, 0);
+    } else
+        for (size_t size = lo; size <= hi && nsizes < 64; size = size ? size * 2 : 1)
+            sizes[nsizes++] = size;   /* 0, 1, 2, 4, ... */
+    hi = 0;
+    for (int k = 0; k < nsizes; k++)
+        hi = sizes[k] > hi ? sizes[k] : hi;
+    shares = malloc(sizeof(int) * (size_t)np);
+    size_t cap = (hi ? hi : 1) * (size_t)np;
     char *a = malloc(cap), *b = malloc(cap);
     memset(a, 1, cap);
     memset(b, 0, cap);
@@ -102,11 +128,13 @@ int main(int argc, char **argv)
         const char *algo = getenv(var);
         if (!algo || !*algo)
             algo = "default";
-        int isred = !strcmp(op, "allreduce") || !strcmp(op, "reduce");
-        for (size_t size = lo; size <= hi; size = size ? size * 2 : 1) {  /* 0, 1, 2, 4, ... */
+        int isred = !strcmp(op, "allreduce") || !strcmp(op, "reduce") ||
+                    !strcmp(op, "reduce_scatter");
+        for (int k = 0; k < nsizes; k++) {
+            size_t size = sizes[k];
             if (isred && size < 8)
                 continue;
-            if (!strcmp(op, "barrier") && size > lo)
+            if (!strcmp(op, "barrier") && k > 0)
                 break;
             int it = fixed ? fixed : iters_for(size, scale);
             for (int i = 0; i < it / 10 + 1; i++)     /* warm up */
@@ -139,6 +167,7 @@ int main(int argc, char **argv)
     free(a);
     free(b);
     free(all);
+    free(shares);
     MPI_Finalize();
     return 0;
 }

@@ -1,63 +1,139 @@
 #!/bin/sh
-# bench/coll_run.sh — runs bench/coll for every algorithm of each operation
-# (forced through CLUMPI_COLL_<OP>) with clumpi, then the same program built
-# with Open MPI's and MPICH's mpicc, in one go. Results: OUT/coll.csv (one
-# row per mpi, op, algorithm, ranks, size) and the tables on stdout.
+# bench/coll_run.sh — the collective matrix side by side: bench/coll run by
+# clumpi's default (and with -a every algorithm, forced through
+# CLUMPI_COLL_<OP>), then the same program built with Open MPI's and MPICH's
+# mpicc, interleaved round by round, for each rank count on one node and on
+# emulated nodes (clumpi only: the peers have no emulated nodes, so their
+# one-node times stand beside those rows). Writes OUTDIR/coll.csv (one row per
+# mpi, op, algorithm, ranks, nodes, size and round) and OUTDIR/table.md: per
+# point clumpi's default time / the better peer's (below 1: clumpi faster),
+# the best of the rounds of each (slowest rank's average).
 #
-# usage: bench/coll_run.sh [-b BUILDDIR] [-n "2 8"] [-o "bcast allreduce"]
-#                          [-M MAXBYTES] [-s SCALE%] [-d OUTDIR]
+# usage: bench/coll_run.sh [-b BUILDDIR] [-n "2 4 8 16"] [-N "1 2"] [-o "OPS"]
+#                          [-S "8 1024 65536 1048576"] [-r ROUNDS] [-s SCALE%]
+#                          [-p "openmpi mpich"] [-a] [-d OUTDIR] [-T CSV]
 # BUILDDIR: clumpi build tree (default .); needs bench/coll and
-# src/tools/mpirun built there (make bench/coll).
+# src/tools/mpirun built there (make bench/coll). -T CSV: the table of an
+# earlier run only. Plots: bench/coll_plot.sh OUTDIR/coll.csv.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-build=. nps="2 8" ops="barrier bcast gather scatter allgather alltoall allreduce reduce"
-max=1048576 scale=100 outdir=bench-coll-results
-while getopts b:n:o:M:s:d: f; do
+. "$here/coll_algos.sh"
+build=. nps="2 4 8 16" nodes="1 2" rounds=3 scale=30 peers="openmpi mpich" all=0 from=
+ops="allreduce reduce bcast allgather alltoall gather scatter reduce_scatter barrier"
+sizes="8 1024 65536 1048576" outdir=bench-coll-results
+while getopts b:n:N:o:S:r:s:p:ad:T: f; do
     case $f in
-    b) build=$OPTARG ;; n) nps=$OPTARG ;; o) ops=$OPTARG ;; M) max=$OPTARG ;;
-    s) scale=$OPTARG ;; d) outdir=$OPTARG ;; *) exit 2 ;;
+    b) build=$OPTARG ;; n) nps=$OPTARG ;; N) nodes=$OPTARG ;; o) ops=$OPTARG ;;
+    S) sizes=$OPTARG ;; r) rounds=$OPTARG ;; s) scale=$OPTARG ;; p) peers=$OPTARG ;;
+    a) all=1 ;; d) outdir=$OPTARG ;; T) from=$OPTARG ;;
+    *) sed -n '2,17p' "$0"; exit 2 ;;
     esac
 done
-mkdir -p "$outdir"
-csv=$outdir/coll.csv
-: > "$csv"
-
-algos() {  # the algorithms of one operation, as coll/select.c names them
-    case $1 in
-    barrier) echo dissemination binomial hier shm ;;
-    bcast) echo binomial binary knomial flat scatter_allgather hier shm ;;
-    gather|scatter) echo binomial linear shm ;;
-    allgather) echo ring recdbl bruck hier shm ;;
-    alltoall) echo pairwise bruck linear shm ;;
-    allreduce) echo recdbl ring rabenseifner reduce_bcast hier shm ;;
-    reduce) echo binomial binary rabenseifner hier shm ;;
-    esac
-}
+mkdir -p "$outdir" || exit 1
+csv=${from:-$outdir/coll.csv}
+table=$outdir/table.md
 upper() { echo "$1" | tr 'a-z' 'A-Z'; }
+list=$(echo $sizes | tr ' ' ,)
+oplist=$(echo $ops | tr ' ' ,)
 
-# the peers: same source, their mpicc
-for m in openmpi mpich; do
-    if command -v "mpicc.$m" >/dev/null 2>&1; then
-        "mpicc.$m" -O2 -o "$outdir/coll-$m" "$here/coll.c" || echo "build with $m failed" >&2
-    fi
-done
-
-for np in $nps; do
-    for op in $ops; do
-        for a in default $(algos "$op"); do
-            if [ "$a" = default ]; then
-                "$build/src/tools/mpirun" -n "$np" "$build/bench/coll" -o "$op" -M "$max" \
-                    -s "$scale" -c "$csv"
-            else
-                "$build/src/tools/mpirun" -n "$np" -genv "CLUMPI_COLL_$(upper "$op")" "$a" \
-                    "$build/bench/coll" -o "$op" -M "$max" -s "$scale" -c "$csv"
-            fi
-        done
-        [ -x "$outdir/coll-openmpi" ] &&
-            mpirun.openmpi --allow-run-as-root --oversubscribe -n "$np" \
-                "$outdir/coll-openmpi" -o "$op" -M "$max" -s "$scale" -c "$csv"
-        [ -x "$outdir/coll-mpich" ] &&
-            mpirun.mpich -n "$np" "$outdir/coll-mpich" -o "$op" -M "$max" -s "$scale" -c "$csv"
+if [ -z "$from" ]; then
+    : > "$csv"
+    have=
+    for m in $peers; do   # the peers: same source, their mpicc
+        if command -v "mpicc.$m" >/dev/null 2>&1 &&
+           "mpicc.$m" -O2 -o "$outdir/coll-$m" "$here/coll.c"; then
+            have="$have $m"
+        else
+            echo "coll_run.sh: no $m build; its column stays empty" >&2
+        fi
     done
-done
-echo "results: $csv (plot: $here/coll_plot.sh $csv)"
+    a="-S $list -s $scale -c $csv"
+    for r in $(seq "$rounds"); do
+        for n in $nodes; do
+            for np in $nps; do
+                [ "$np" -ge "$n" ] || continue
+                nflag=
+                [ "$n" -gt 1 ] && nflag="--nodes $n"
+                echo "== round $r: $np ranks, $n node(s), load $(cut -d' ' -f1 /proc/loadavg)"
+                # shellcheck disable=SC2086
+                "$build/src/tools/mpirun" -n "$np" $nflag "$build/bench/coll" -o "$oplist" $a \
+                    > /dev/null
+                if [ $all = 1 ]; then
+                    for op in $ops; do
+                        for alg in $(coll_algos "$op" "$n"); do
+                            # shellcheck disable=SC2086
+                            "$build/src/tools/mpirun" -n "$np" $nflag \
+                                -genv "CLUMPI_COLL_$(upper "$op")" "$alg" \
+                                "$build/bench/coll" -o "$op" $a > /dev/null
+                        done
+                    done
+                fi
+                [ "$n" -gt 1 ] && continue
+                for m in $have; do
+                    case $m in
+                    openmpi) run="mpirun.openmpi --allow-run-as-root --oversubscribe" ;;
+                    *) run="mpirun.$m" ;;
+                    esac
+                    # shellcheck disable=SC2086
+                    $run -n "$np" "$outdir/coll-$m" -o "$oplist" $a -l "$m" > /dev/null ||
+                        echo "coll_run.sh: $m, $np ranks: exit $?" >&2
+                done
+            done
+        done
+    done
+fi
+
+# The table: best of the rounds (avg_us) per mpi, op, algorithm, ranks,
+# nodes, bytes; the peers' one-node times stand for every node count.
+tail -n +2 "$csv" | grep -v '^mpi,' | awk -F, -v peers="$peers" '
+    NF >= 10 {
+        k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
+        if (!(k in best) || $9 + 0 < best[k]) best[k] = $9 + 0
+        if ($1 == "clumpi" && $3 == "default") {
+            p = $5 SUBSEP $4 SUBSEP $2
+            if (!(p in seen)) { seen[p] = 1; pts[++np_] = p }
+            if ($2 != "barrier" && !($6 in szseen)) { szseen[$6] = 1; sz[++ns] = $6 + 0 }
+        }
+    }
+    END {
+        for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++)
+            if (sz[j] < sz[i]) { t = sz[i]; sz[i] = sz[j]; sz[j] = t }
+        n = split(peers, pe, " ")
+        printf "clumpi default / the better of %s (best of the rounds, slowest rank'"'"'s\n", peers
+        printf "average; below 1: clumpi faster). Cells: ratio (clumpi µs / peer µs, peer).\n\n"
+        printf "| nodes | ranks | op |"
+        for (i = 1; i <= ns; i++)
+            printf " %s |", (sz[i] >= 1048576 ? sz[i] / 1048576 " MiB" : sz[i] >= 1024 ? sz[i] / 1024 " KiB" : sz[i] " B")
+        printf "\n|---|---|---|"
+        for (i = 1; i <= ns; i++) printf "---|"
+        printf "\n"
+        # points in order: nodes, ranks, op as listed
+        for (a = 1; a <= np_; a++) for (b = a + 1; b <= np_; b++) {
+            split(pts[a], x, SUBSEP); split(pts[b], y, SUBSEP)
+            if (x[1] + 0 > y[1] + 0 || (x[1] == y[1] && x[2] + 0 > y[2] + 0)) {
+                t = pts[a]; pts[a] = pts[b]; pts[b] = t
+            }
+        }
+        for (a = 1; a <= np_; a++) {
+            split(pts[a], x, SUBSEP)
+            printf "| %s | %s | %s |", x[1], x[2], x[3]
+            for (i = 1; i <= ns; i++) {
+                b = x[3] == "barrier" ? 0 : sz[i]
+                c = "clumpi" SUBSEP x[3] SUBSEP "default" SUBSEP x[2] SUBSEP x[1] SUBSEP b
+                if (!(c in best) || (x[3] == "barrier" && i > 1)) { printf " |"; continue }
+                pv = -1; pn = ""
+                for (j = 1; j <= n; j++) {
+                    q = pe[j] SUBSEP x[3] SUBSEP "default" SUBSEP x[2] SUBSEP 1 SUBSEP b
+                    if ((q in best) && (pv < 0 || best[q] < pv)) { pv = best[q]; pn = pe[j] }
+                }
+                if (pv <= 0) printf " %.3g µs |", best[c]
+                else {
+                    mark = (best[c] > pv) ? "**" : ""
+                    printf " %s%.2f%s (%.3g / %.3g, %s) |", mark, best[c] / pv, mark, best[c], pv, pn
+                }
+            }
+            printf "\n"
+        }
+    }' > "$table"
+cat "$table"
+echo "results: $csv, $table (plots: $here/coll_plot.sh $csv)"
