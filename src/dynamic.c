@@ -547,6 +547,48 @@ int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 }
 MPIR_WEAK(Comm_join)
 
+/* *v |= the same of every member of this job in the intracommunicator c,
+ * found among them alone (ranked in c's order, on c's collective context):
+ * members of other jobs, lost or not, take no part. */
+static int own_job_or(const mpir_comm *c, int *v)
+{
+    int ws = mpid_world_size(), n = 0, me = -1;
+    int *wr = malloc(sizeof *wr * (size_t)c->dev.size), *seen = NULL;
+    if (!wr)
+        return MPI_ERR_NO_MEM;
+    for (int i = 0; i < c->dev.size; i++)
+        if (c->dev.world_ranks[i] < ws) {
+            if (i == c->dev.rank)
+                me = n;
+            wr[n++] = c->dev.world_ranks[i];
+        }
+    int rc = MPI_SUCCESS;
+    mpir_group *g = NULL;
+    mpid_comm sub = { .context_id = c->dev.context_id, .rank = me, .size = n,
+                      .world_ranks = wr, .remote_context_id = c->dev.remote_context_id };
+    /* me < 0: this process holds c twice and this is its other job's side;
+     * its own side takes part for it */
+    if (me < 0 || n == 1)
+        goto out;
+    if (!(g = mpir_group_new(n, wr)) || !(seen = malloc(sizeof *seen * (size_t)n))) {
+        rc = MPI_ERR_NO_MEM;
+        goto out;
+    }
+    g->rank = me;
+    if ((rc = mpir_comm_sides_of(c, g, &sub.ctx_hi)) != MPI_SUCCESS)
+        goto out;
+    rc = coll_allgather_tag(v, 1, dt_int(), seen, 1, dt_int(), &sub, MPIR_TAG_DISCONNECT_AGREE);
+    for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
+        *v |= seen[i];
+out:
+    free(sub.ctx_hi);
+    free(seen);
+    if (g)
+        mpir_group_release(g);
+    free(wr);
+    return rc;
+}
+
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     static const char fn[] = "MPI_Comm_disconnect";
@@ -558,10 +600,11 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     /* What we sent is out of the device, then everyone has come this far:
      * every message before the barrier has arrived. A process that is
      * gone (mpid_dyn_lost) has nothing more to receive and would never
-     * come: then there is no barrier. The local group of an
-     * intercommunicator agrees on that first, since a member that has not
-     * talked to the lost process yet would wait in the barrier for those
-     * that skip it. */
+     * come: then there is no barrier. This job's members agree on that
+     * first (the local group of an intercommunicator; in an
+     * intracommunicator, the members of this job), since a member that has
+     * not talked to the lost process yet would wait in the barrier for
+     * those that skip it. A lost process's job is ended by its mpirun. */
     int lost = 0;
     for (int i = 0; i < c->dev.size; i++) {
         mpid_dyn_drain(c->dev.world_ranks[i]);
@@ -577,6 +620,9 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
         free(seen);
         if (rc != MPI_SUCCESS)
             return mpir_err_comm(*comm, rc);
+    } else if (c->dev.foreign && (rc = own_job_or(c, &lost)) != MPI_SUCCESS) {
+        return mpir_err_comm(*comm, mpir_err(rc, fn, "the members of this job could not "
+                                             "agree on whether a process is lost"));
     }
     if (!lost && (rc = mpir_Barrier(*comm)) != MPI_SUCCESS)
         return rc;

@@ -235,4 +235,9 @@ int mpir_check_intra(const char *func, const mpir_comm *c);
  * coll/sched.h) and the device's (mpid.h). */
 #define MPIR_TAG_INTER_AGREE (-56)
 
+/* Tag of MPI_Comm_disconnect's agreement on a lost process among the
+ * members of this job in an intracommunicator that holds others
+ * (dynamic.c), on its collective context. */
+#define MPIR_TAG_DISCONNECT_AGREE (-57)
+
 #endif

@@ -15,7 +15,12 @@
  * with MPI_ERR_OTHER, and so must new sends, receives and probes. Then the
  * intercommunicator is disconnected, and the server accepts a second
  * client ("client2 NAME2") under NAME2 and exchanges data with it both
- * ways (eager and rendezvous), checked against what was sent.
+ * ways (eager and rendezvous), checked against what was sent. Before the
+ * kill the two jobs also merge the intercommunicator (a client whose NAME
+ * starts with "keep" takes part), and the server ranks but 0 disconnect
+ * the merged communicator at once, with nothing pending to the client;
+ * rank 0 does so once its operations with the client failed: all must
+ * come out of the disconnect, none waiting for the dead client.
  */
 #include <unistd.h>
 #include "mtest.h"
@@ -83,17 +88,32 @@ static void keep(const char *name, const char *name2)
     if (mt_rank == 0)
         MPI_OK(MPI_Unpublish_name(name, MPI_INFO_NULL, port));
     MPI_OK(MPI_Barrier(ic));
+    MPI_Comm mc;
+    MPI_OK(MPI_Intercomm_merge(ic, 0, &mc));
+    MPI_OK(MPI_Comm_set_errhandler(mc, MPI_ERRORS_RETURN));
+    MPI_OK(MPI_Barrier(mc));
+    /* the others disconnect before the kill with nothing pending to the
+     * client: they have not seen it go, rank 0 (below) has */
+    if (mt_rank != 0)
+        MPI_OK(MPI_Comm_disconnect(&mc));
     static char big[BIG];
     int got = -1, any = -1, sync = 1;
     MPI_Request rq[4];
-    MPI_OK(MPI_Irecv(&got, 1, MPI_INT, 0, 2, ic, &rq[0]));
-    MPI_OK(MPI_Irecv(&any, 1, MPI_INT, MPI_ANY_SOURCE, 3, ic, &rq[1]));
-    MPI_OK(MPI_Issend(&sync, 1, MPI_INT, 0, 4, ic, &rq[2]));
-    MPI_OK(MPI_Isend(big, BIG, MPI_BYTE, 0, 4, ic, &rq[3]));
+    int rc[4];
+    rc[0] = MPI_Irecv(&got, 1, MPI_INT, 0, 2, ic, &rq[0]);
+    rc[1] = MPI_Irecv(&any, 1, MPI_INT, MPI_ANY_SOURCE, 3, ic, &rq[1]);
+    rc[2] = MPI_Issend(&sync, 1, MPI_INT, 0, 4, ic, &rq[2]);
+    rc[3] = MPI_Isend(big, BIG, MPI_BYTE, 0, 4, ic, &rq[3]);
     const char *what[4] = { "a pending receive", "a pending MPI_ANY_SOURCE receive",
                             "a pending synchronous send", "a pending 1 MiB send" };
-    for (int i = 0; i < 4; i++)
-        expect_lost(MPI_Wait(&rq[i], MPI_STATUS_IGNORE), what[i]);
+    /* rank 0 posts before the kill; the others may post after it was
+     * seen, when posting fails at once */
+    for (int i = 0; i < 4; i++) {
+        if (mt_rank == 0)
+            MPI_OK(rc[i]);
+        expect_lost(rc[i] != MPI_SUCCESS ? rc[i] : MPI_Wait(&rq[i], MPI_STATUS_IGNORE),
+                    what[i]);
+    }
     expect_lost(MPI_Send(&sync, 1, MPI_INT, 0, 7, ic), "a new send");
     expect_lost(MPI_Send(big, BIG, MPI_BYTE, 0, 7, ic), "a new 1 MiB send");
     expect_lost(MPI_Recv(&got, 1, MPI_INT, 0, 7, ic, MPI_STATUS_IGNORE), "a new receive");
@@ -103,6 +123,9 @@ static void keep(const char *name, const char *name2)
     expect_lost(MPI_Probe(0, 7, ic, MPI_STATUS_IGNORE), "a probe");
     expect_lost(MPI_Iprobe(MPI_ANY_SOURCE, 7, ic, &flag, MPI_STATUS_IGNORE),
                 "an MPI_ANY_SOURCE iprobe");
+    if (mt_rank == 0)
+        MPI_OK(MPI_Comm_disconnect(&mc));
+    CHECK(mc == MPI_COMM_NULL, "disconnect left the merged communicator");
     MPI_OK(MPI_Comm_disconnect(&ic));
     CHECK(ic == MPI_COMM_NULL, "disconnect left the communicator");
     if (mt_rank == 0) {
@@ -124,6 +147,11 @@ static void keep(const char *name, const char *name2)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "dyn_vanish");
+    const char *job = getenv("CLUMPI_JOB_ID");   /* its /dev/shm names (the script) */
+    if (job && mt_rank == 0) {
+        printf("dyn_vanish: job %s\n", job);
+        fflush(stdout);   /* the client is killed */
+    }
     CHECK(argc >= 3, "usage: dyn_vanish server NAME | client NAME PIDFILE | keep NAME NAME2 |"
           " client2 NAME2");
     if (!strcmp(argv[1], "keep")) {
@@ -148,6 +176,11 @@ int main(int argc, char **argv)
     if (server && mt_rank == 0)
         MPI_OK(MPI_Unpublish_name(argv[2], MPI_INFO_NULL, port));
     MPI_OK(MPI_Barrier(ic));
+    if (!server && !strncmp(argv[2], "keep", 4)) {
+        MPI_Comm mc;
+        MPI_OK(MPI_Intercomm_merge(ic, 1, &mc));
+        MPI_OK(MPI_Barrier(mc));
+    }
     if (!server) {
         if (mt_rank == 0) {
             FILE *f = fopen(argv[3], "w");

@@ -6,8 +6,8 @@
 #    waits in MPI_Recv from B's rank, which is killed. A's mpirun must end,
 #    non-zero, within LIMIT seconds (10 by default; the probes of
 #    CLUMPI_DYN_PROBE_S, 5 s, find the death), its message naming the lost
-#    process of the other job, leaving none of its processes and nothing
-#    new in /dev/shm.
+#    process of the other job, leaving none of its processes and none of
+#    the two jobs' names in /dev/shm.
 # 2. MPI_ERRORS_RETURN ("keep"): B's rank is killed while A's ranks have
 #    receives and sends with it pending; these and new ones must fail
 #    (MPI_ERR_OTHER) within LIMIT seconds, the intercommunicator be
@@ -26,14 +26,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export CLUMPI_NAMESERVER="$tmp/names"
 fail=0
-# /dev/shm names this job could make (clumpi-*) that are new and still
-# there a second later: other processes make and remove theirs meanwhile
-shm_list() { ls /dev/shm 2>/dev/null | grep '^clumpi' | sort; }
+# shm_left FILE...: /dev/shm names of the jobs whose output FILEs name them
+# (clumpi-JOB-*, clumpi's mpirun sets CLUMPI_JOB_ID) still there a second
+# later; other processes make and remove theirs meanwhile
 shm_left() {
-    new=$(shm_list | grep -vxF -f "$1")
-    [ -z "$new" ] && return
+    jobs=$(sed -n 's/^dyn_vanish: job \([0-9a-zA-Z]*\)$/\1/p' "$@" | sort -u)
+    [ -z "$jobs" ] && return
     sleep 1
-    for f in $new; do [ -e "/dev/shm/$f" ] && echo "$f"; done
+    for j in $jobs; do ls /dev/shm 2>/dev/null | grep "^clumpi-$j-"; done
 }
 
 # start_pair NP MODE NAME [ARGS]: the server job (NP ranks) in MODE and a
@@ -62,8 +62,6 @@ start_pair() {
 }
 
 # 1. the fatal handler ends the server job
-shm_list > "$tmp/shm.before"
-echo "" >> "$tmp/shm.before"   # grep -f needs a pattern even when none was there
 start_pair 2 server "vanish $$"
 start=$(date +%s)
 kill -9 "$(cat "$tmp/pid")"
@@ -89,7 +87,7 @@ if [ -n "$left" ]; then
     kill -9 $left 2>/dev/null
     fail=1
 fi
-left=$(shm_left "$tmp/shm.before")
+left=$(shm_left "$tmp/server.out" "$tmp/client.out")
 if [ -n "$left" ]; then
     echo "FAIL dyn_vanish.sh: left in /dev/shm: $(echo $left)"
     fail=1
