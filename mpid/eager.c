@@ -69,17 +69,21 @@ static int eager_send(mpid_req *r, mpid_dest *d)
             n = 1;
         }
     }
+    /* A synchronous send waits for the ACK from before the message goes:
+     * under MPI_THREAD_MULTIPLE the send may give the lock away and another
+     * thread's progress take the ACK before it returns. */
+    uint8_t was = r->p.state;
+    if (sync) {
+        r->p.state = MPID_ST_SYNC_WAIT;
+        mpid_req_hold_dt(r);   /* harmless; released at the ack */
+    }
     int rc = d->ch->send(r->p.peer, &h, hl, iov, n, 0);
     if (tmp && tmp != stackbuf)
         free(tmp);
-    if (rc == 0) {
-        if (sync) {
-            r->p.state = MPID_ST_SYNC_WAIT;
-            mpid_req_hold_dt(r);   /* harmless; released at the ack */
-        } else {
-            mpid_req_complete(r);
-        }
-    }
+    if (rc != 0 && sync)
+        r->p.state = was;
+    else if (rc == 0 && !sync)
+        mpid_req_complete(r);
     return rc;
 }
 

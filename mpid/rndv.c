@@ -152,14 +152,20 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
         if (expose(r, d, &h, key, exposed) != 0)
             h.niov = MPID_RTS_PACKED;   /* the receiver asks for DATA packets */
     }
+    /* All that a FIN or CTS uses is in place before the RTS goes: under
+     * MPI_THREAD_MULTIPLE a send may give the lock away while it waits for
+     * room, and another thread's progress may take the answer meanwhile. */
+    uint8_t was = r->p.state;
+    d->rts_out++;
+    r->p.state = MPID_ST_RTS_SENT;
+    r->p.x.exposed[0] = exposed[0];
+    r->p.x.exposed[1] = exposed[1];
+    mpid_req_hold_dt(r);   /* kept on failure: released at completion */
     int rc = d->ch->send(r->p.peer, &h, sizeof h, &kv, nkv, 0);
-    if (rc == 0) {
-        d->rts_out++;
-        r->p.state = MPID_ST_RTS_SENT;
-        r->p.x.exposed[0] = exposed[0];
-        r->p.x.exposed[1] = exposed[1];
-        mpid_req_hold_dt(r);
-    } else {
+    if (rc != 0) {
+        d->rts_out--;
+        r->p.state = was;
+        r->p.x.exposed[0] = r->p.x.exposed[1] = NULL;
         unexpose(d, exposed);   /* a retry exposes afresh */
     }
     return rc;
