@@ -436,6 +436,24 @@ void coll_select_finalize(void)
     tuned_loaded = 0;
 }
 
+/* Whether a default may run this call with algorithm a: a non-commutative
+ * op needs an ordered one, a hierarchy several nodes with several ranks on
+ * one, the node area this job's processes, each once. The table's picks
+ * and the rules' both pass here; a forced algorithm is the user's. */
+static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nodes)
+{
+    if (!a || !a->fn || (commute == 0 && !(a->flags & COLL_ALGO_ORDERED)))
+        return 0;
+    if (a->flags & COLL_ALGO_NODES) {
+        if (*nodes < 0)
+            *nodes = coll_comm_nodes(comm);
+        if (*nodes <= 1 || *nodes >= comm->size)
+            return 0;
+    }
+    return !(a->flags & COLL_ALGO_AREA) ||
+           !(comm->foreign || (comm->remote_context_id & MPID_CTX_BY_RANK));
+}
+
 /* The table's algorithm for this call, if it has one the call can run. */
 static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid_comm *comm,
                                  int *nodes)
@@ -450,15 +468,7 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
     if (i < 0)
         return NULL;
     const coll_algo *a = &t->algos[i];
-    if (!a->fn || (commute == 0 && !(a->flags & COLL_ALGO_ORDERED)))
-        return NULL;
-    if ((a->flags & COLL_ALGO_NODES) && (*nodes <= 1 || *nodes >= comm->size))
-        return NULL;
-    /* as the rules: the node area only among this job's processes, each once */
-    if ((a->flags & COLL_ALGO_AREA) &&
-        (comm->foreign || (comm->remote_context_id & MPID_CTX_BY_RANK)))
-        return NULL;
-    return a;
+    return fits(a, commute, comm, nodes) ? a : NULL;
 }
 
 static void read_env(void)
@@ -504,17 +514,15 @@ static void read_env(void)
 int coll_comm_nodes(const mpid_comm *comm)
 {
     int total = coll_node_count();
-    if (total <= 1 || comm->size <= 1)
+    /* processes of other jobs: no node map both jobs share, so every
+     * member takes the answer that needs none */
+    if (total <= 1 || comm->size <= 1 || comm->foreign)
         return 1;
     unsigned char small[256], *seen = small;
     if (total > (int)sizeof small && !(seen = calloc((size_t)total, 1)))
         return 1;   /* only a performance hint: one node is always correct */
     if (seen == small)
         memset(small, 0, sizeof small);
-    /* processes of other jobs: no node map both jobs share, so every
-     * member takes the answer that needs none */
-    if (comm->foreign)
-        return 1;
     int n = 0;
     for (int i = 0; i < comm->size; i++) {
         int node = coll_node_of(comm->world_ranks[i]);
@@ -549,11 +557,8 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
                 continue;
         }
         const coll_algo *a = i < RULES_MAX ? rule_algo[t - table][i] : find_algo(t, r->algo);
-        if (!a || !a->fn)
-            continue;
-        if (commute == 0 && !(a->flags & COLL_ALGO_ORDERED))
-            continue;
-        return a;
+        if (fits(a, commute, comm, nodes))
+            return a;
     }
     /* no rule held: the first ordered (or any) algorithm */
     for (int i = 0; i < t->nalgos; i++)
