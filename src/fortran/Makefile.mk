@@ -43,15 +43,17 @@ src/fortran/mpi.mod: src/fortran/mpi.f90
 src/fortran/mpi_f08.f90: src/fortran/fgen$(EXEEXT)
 	$(AM_V_GEN)src/fortran/fgen$(EXEEXT) f08 >$@.tmp && mv $@.tmp $@
 # (the compiler leaves a module it would write the same untouched)
-src/fortran/mpi_f08.mod: src/fortran/libmpifort_la-mpi_f08.lo
+src/fortran/mpi_f08.mod src/fortran/mpi_f08_types.mod: src/fortran/libmpifort_la-mpi_f08.lo
 	@touch $@
 # MPI_F_SYNC_REG, which the mpi_f08 module calls
 libmpifort_la_SOURCES += src/fortran/sync_reg.c
 
-nodist_include_HEADERS = src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
+# mpi_f08_types: the types and constants mpi_f08 and its procedures use
+nodist_include_HEADERS = src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod \
+	src/fortran/mpi_f08_types.mod
 CLEANFILES += src/fortran/gen.stamp src/fortran/mpi_fortran.c src/fortran/fgen.c \
 	src/fortran/mpif.h src/fortran/mpi.f90 src/fortran/mpi.mod src/fortran/mpi_mod.o \
-	src/fortran/mpi_f08.f90 src/fortran/mpi_f08.mod
+	src/fortran/mpi_f08.f90 src/fortran/mpi_f08.mod src/fortran/mpi_f08_types.mod
 # Fortran programs of this tree find mpif.h, mpi.mod and mpi_f08.mod here.
 AM_FCFLAGS = -I$(top_builddir)/src/fortran $(SAN_CFLAGS)
 endif

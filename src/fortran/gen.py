@@ -103,8 +103,8 @@ CALL = {'int': '*%s', 'h': '*%s', 'aint': '*%s', 'count': '*%s', 'lin': '*%s != 
 CALL.update((k, '%s') for k in ('p', 'pa', 'la', 'ap', 'apa', 'cp', 'fn', 'baseptr'))
 
 
-def wrapper(name, ret, args):
-    lname = name.lower()
+def wrapper(name, ret, args, suffix=''):
+    lname = name.lower() + suffix
     params, hidden, pre, call, post = [], [], [], [], []
     # what a failed allocation frees: those before it (nomem_k frees k)
     frees, fails = [], set()
@@ -242,10 +242,23 @@ with open(outdir + '/mpi_fortran.c', 'w') as f:
     for decl, block, sym, ctype, dim in sentinels:
         f.write('MPIR_F_EXPORT %s %s%s __attribute__((aligned(16)));\n' % (ctype, sym, dim))
     f.write('\n')
-    for fn in funcs:
-        if fn[0] in glue:
+    for name, ret, args in funcs:
+        if name in glue:
             continue
-        f.write('MPIR_F_EXPORT ' + wrapper(*fn).replace('\nextern', '\nMPIR_F_EXPORT extern'))
+        kinds = [k for _, k in args]
+        text = wrapper(name, ret, args)
+        if 'bufout' in kinds:
+            # mpi_f08's form, which returns the address (a TYPE(C_PTR))
+            text += wrapper(name, ret, [(a, 'baseptr' if k == 'bufout' else k)
+                                        for a, k in args], '_cptr')
+        if 'baseptr' in kinds:
+            # the mpi module's MPI_X_CPTR, whose BASEPTR is a TYPE(C_PTR): the
+            # same pointer-sized slot (MPI-3.1 8.2)
+            text += ('extern __typeof(pmpi_%s_) pmpi_%s_cptr_ __attribute__((alias("pmpi_%s_")));\n'
+                     'extern __typeof(pmpi_%s_) mpi_%s_cptr_ __attribute__((weak, alias("pmpi_%s_")));\n'
+                     % ((name.lower(),) * 6))
+        f.write('MPIR_F_EXPORT ' + text.replace('\nextern', '\nMPIR_F_EXPORT extern')
+                .replace('\nvoid pmpi', '\nMPIR_F_EXPORT void pmpi'))
         f.write('\n')
 
 
@@ -321,6 +334,16 @@ def interfaces(prefix):
         if ret != 'none':
             lines.append('      integer :: ierror')
         lines.append('    end subroutine %s' % fname)
+        if any(k == 'baseptr' for _, k in args):
+            # MPI-3.1 8.2's overload: the same call with BASEPTR a TYPE(C_PTR)
+            body = lines[lines.index('  interface %s' % fname) + 1:]
+            for l in body:
+                if l.startswith('      import'):
+                    lines.append('      use, intrinsic :: iso_c_binding, only: c_ptr')
+                lines.append(l.replace(fname + '(', fname + '_CPTR(')
+                             .replace('end subroutine ' + fname, 'end subroutine %s_CPTR' % fname)
+                             .replace('integer(kind=mpi_address_kind) :: baseptr',
+                                      'type(c_ptr) :: baseptr'))
         lines.append('  end interface %s' % fname)
     return lines
 

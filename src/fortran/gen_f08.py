@@ -6,8 +6,12 @@ evaluates like those of the mpi module.
 
 The module wraps libmpifort's C glue (pmpi_x_, and mpi_x_ for MPI_x, so a
 tool that intercepts the glue sees the calls of all three bindings). Each
-MPI_x is a generic over a module procedure MPI_x_f08 that passes its
-arguments to the glue through a BIND(C) interface: a handle is a BIND(C)
+MPI_x is a generic over MPI-3.1 17.1.5's specific procedure MPI_x_f08 (and
+PMPI_x over PMPI_x_f08): external procedures, not module procedures, so that
+a tool may define its own MPI_x_f08 and call PMPI_x. The module mpi_f08_types
+holds the types, constants and abstract interfaces the procedures use, and
+mpi_f08 adds the generics with the procedures' interface bodies. A
+procedure passes its arguments to the glue through a BIND(C) interface: a handle is a BIND(C)
 type holding the Fortran integer handle (MPI_VAL), so it reaches C as the
 MPI_Fint * the glue takes; TYPE(MPI_Status) has the layout of the integer
 status array; LOGICALs go through C ints; a string passes its length as
@@ -88,7 +92,7 @@ F08_KIND = {
                '{a} = c_{a} /= 0'),
     # gfortran's LOGICAL is an int of 1 or 0, which the glue reads and writes
     'la':     ('logical :: {a}(*)', 'type(*), dimension(*) :: {a}', None, '{a}', None),
-    'buf':    ('!GCC$ ATTRIBUTES NO_ARG_CHECK :: {a}\n    type(*), dimension(*) :: {a}',
+    'buf':    ('!GCC$ ATTRIBUTES NO_ARG_CHECK :: {a}\ntype(*), dimension(*) :: {a}',
                'type(*), dimension(*) :: {a}', None, '{a}', None),
     'status': ('type(MPI_Status) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}', None),
     'statin': ('type(MPI_Status), intent(in) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}',
@@ -104,8 +108,8 @@ F08_KIND = {
                None, '{a}', None),
     'statio': ('type(MPI_Status) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}', None),
     'ranges': ('integer :: {a}(3, *)', 'integer(c_int) :: {a}(3, *)', None, '{a}', None),
-    'bufout': ('!GCC$ ATTRIBUTES NO_ARG_CHECK :: {a}\n    type(*), dimension(*) :: {a}',
-               'type(*), dimension(*) :: {a}', None, '{a}', None),
+    # MPI_Buffer_detach's address, which mpi_f08 returns (MPI-3.1 3.6.1)
+    'bufout': ('type(c_ptr), intent(out) :: {a}', 'type(c_ptr) :: {a}', None, '{a}', None),
     'baseptr': ('type(c_ptr) :: {a}', 'type(c_ptr) :: {a}', None, '{a}', None),
     'attr':   ('integer(kind=MPI_ADDRESS_KIND), intent(in) :: {a}',
                'integer(c_intptr_t) :: {a}', None, '{a}', None),
@@ -214,27 +218,44 @@ def _arglines(head, names, tail):
     return lines
 
 
+def _external(head, decls, body, end):
+    """An external procedure: its interface body for the module mpi_f08 and
+    its definition, which sees the types and constants through mpi_f08_types
+    (use mpi_f08 there would declare the procedure a second time)."""
+    iface = head + ['    import'] + ['    ' + d for d in decls] + [end]
+    defn = head + ['    use mpi_f08_types', '    use, intrinsic :: iso_c_binding, only: ' + C_NAMES,
+                   '    implicit none'] + ['    ' + d for d in decls] + body + [end]
+    return iface, defn
+
+
+C_NAMES = 'c_int, c_char, c_size_t, c_double, c_intptr_t, c_ptr, c_funptr, c_funloc'
+
+
 def _procedure(prefix, name, ret, args, protos, handles):
-    """The module procedure PREFIX_name_f08 and its interface to the glue."""
+    """The external procedure PREFIX_name_f08 (MPI-3.1 17.1.5's specific
+    name) that calls the glue: (its interface body, its definition)."""
     proc = '%s_%s_f08' % (prefix, name)
-    glue = '%s_%s_' % (prefix.lower(), name.lower())
+    # a C address returned to mpi_f08 as TYPE(C_PTR) has its own glue
+    cptr = 'cptr_' if any(k == 'bufout' for _, k in args) else ''
+    glue = '%s_%s_%s' % (prefix.lower(), name.lower(), cptr)
     if ret in ('double', 'aint'):
         names = [a for a, _ in args]
         rtype, gtype = {'double': ('double precision', 'real(c_double)'),
                         'aint': ('integer(kind=MPI_ADDRESS_KIND)', 'integer(c_intptr_t)')}[ret]
-        return (['  function %s(%s) result(r)' % (proc, ', '.join(names)),
-                 '    %s :: r' % rtype] +
-                ['    integer(kind=MPI_ADDRESS_KIND), intent(in) :: %s' % a for a in names] +
-                ['    interface',
-                 "      function glue(%s) bind(C, name='%s') result(g)"
-                 % (', '.join('g_' + a for a in names), glue),
-                 '        import',
-                 '        %s :: g' % gtype] +
-                ['        integer(c_intptr_t) :: g_%s' % a for a in names] +
-                ['      end function glue',
-                 '    end interface',
-                 '    r = glue(%s)' % ', '.join(names),
-                 '  end function %s' % proc])
+        return _external(
+            ['  function %s(%s) result(r)' % (proc, ', '.join(names))],
+            ['%s :: r' % rtype] +
+            ['integer(kind=MPI_ADDRESS_KIND), intent(in) :: %s' % a for a in names],
+            ['    interface',
+             "      function glue(%s) bind(C, name='%s') result(g)"
+             % (', '.join('g_' + a for a in names), glue),
+             '        import',
+             '        %s :: g' % gtype] +
+            ['        integer(c_intptr_t) :: g_%s' % a for a in names] +
+            ['      end function glue',
+             '    end interface',
+             '    r = glue(%s)' % ', '.join(names)],
+            '  end function %s' % proc)
     cargs = protos.get(name)
     if cargs is None:
         raise SystemExit('gen_f08.py: MPI_%s: no prototype in mpi.h' % name)
@@ -251,8 +272,9 @@ def _procedure(prefix, name, ret, args, protos, handles):
         t = _ftype(ctype, handles)
         dcl, gdcl, before, act, after = F08_KIND[kind]
         iface = re.sub(r'[\s*]', '', ctype)
-        decls.append(dcl.format(t=t, a=a, n=k.partition('=')[2],
-                                p='procedure(%s)' % iface if iface in ABSTRACT else 'external'))
+        decls += dcl.format(t=t, a=a, n=k.partition('=')[2],
+                            p='procedure(%s)' % iface if iface in ABSTRACT else 'external'
+                            ).split('\n')
         gdecls.append(gdcl.format(t='integer(c_int)' if t == 'integer' else t, a=a))
         if act == 'c_{a}':
             locals_.append('integer(c_int) :: c_%s' % a)
@@ -265,40 +287,37 @@ def _procedure(prefix, name, ret, args, protos, handles):
             lens.append(a)
     dummies = [a for a, k in args if k != 'null']
     if ret == 'none':   # no ierror (MPI_Pcontrol)
-        out = _arglines('  subroutine %s' % proc, dummies, ')')
-        out += ['    ' + d for d in decls]
-        out += ['    interface',
-                "      subroutine glue(%s) bind(C, name='%s')"
-                % (', '.join('g_' + a for a in dummies), glue),
-                '        import']
-        out += ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls]
-        out += ['      end subroutine glue',
-                '    end interface',
-                '    call glue(%s)' % ', '.join(actual),
-                '  end subroutine %s' % proc]
-        return out
-    out = _arglines('  subroutine %s' % proc, dummies + ['ierror'], ')')
-    out += ['    ' + d for d in decls]
-    out.append('    integer, optional, intent(out) :: ierror')
-    out += ['    ' + d for d in locals_]
-    out.append('    integer(c_int) :: c_ierror')
-    out.append('    interface')
+        return _external(
+            _arglines('  subroutine %s' % proc, dummies, ')'), decls,
+            ['    interface',
+             "      subroutine glue(%s) bind(C, name='%s')"
+             % (', '.join('g_' + a for a in dummies), glue),
+             '        import'] +
+            ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls] +
+            ['      end subroutine glue',
+             '    end interface',
+             '    call glue(%s)' % ', '.join(actual)],
+            '  end subroutine %s' % proc)
+    body = ['    ' + d for d in locals_]
+    body.append('    integer(c_int) :: c_ierror')
+    body.append('    interface')
     gnames = ['g_' + a for a in dummies] + ['ierror'] + ['g_%s_len' % a for a in lens]
-    out += ['  ' + l for l in _arglines('    subroutine glue', gnames,
-                                         ") bind(C, name='%s')" % glue)]
-    out.append('        import')
-    out += ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls]
-    out.append('        integer(c_int) :: ierror')
-    out += ['        integer(c_size_t), value :: g_%s_len' % a for a in lens]
-    out.append('      end subroutine glue')
-    out.append('    end interface')
-    out += ['    ' + p for p in pre]
-    out += ['    ' + l for l in _arglines('call glue', actual + ['c_ierror'] +
-                                          ['len(%s, kind=c_size_t)' % a for a in lens], ')')]
-    out += ['    ' + p for p in post]
-    out.append('    if (present(ierror)) ierror = c_ierror')
-    out.append('  end subroutine %s' % proc)
-    return out
+    body += ['  ' + l for l in _arglines('    subroutine glue', gnames,
+                                          ") bind(C, name='%s')" % glue)]
+    body.append('        import')
+    body += ['        ' + re.sub(r'::\s*(\w+)', r':: g_\1', g) for g in gdecls]
+    body.append('        integer(c_int) :: ierror')
+    body += ['        integer(c_size_t), value :: g_%s_len' % a for a in lens]
+    body.append('      end subroutine glue')
+    body.append('    end interface')
+    body += ['    ' + p for p in pre]
+    body += ['    ' + l for l in _arglines('call glue', actual + ['c_ierror'] +
+                                           ['len(%s, kind=c_size_t)' % a for a in lens], ')')]
+    body += ['    ' + p for p in post]
+    body.append('    if (present(ierror)) ierror = c_ierror')
+    return _external(_arglines('  subroutine %s' % proc, dummies + ['ierror'], ')'),
+                     decls + ['integer, optional, intent(out) :: ierror'], body,
+                     '  end subroutine %s' % proc)
 
 
 def _helpers(handles, status_size):
@@ -342,43 +361,36 @@ def _operator_procs(handles):
     return out
 
 
-def _status_conversions():
+def _status_conversions(prefix):
     """MPI_Status_f2f08 and MPI_Status_f082f (MPI-3.1 17.2.5): the layouts match."""
-    out = []
-    for prefix in ('MPI', 'PMPI'):
-        out += ['  subroutine %s_Status_f2f08_f08(f_status, f08_status, ierror)' % prefix,
-                '    integer, intent(in) :: f_status(MPI_STATUS_SIZE)',
-                '    type(MPI_Status), intent(out) :: f08_status',
-                '    integer, optional, intent(out) :: ierror',
-                '    f08_status = transfer(f_status, f08_status)',
-                '    if (present(ierror)) ierror = MPI_SUCCESS',
-                '  end subroutine %s_Status_f2f08_f08' % prefix,
-                '  subroutine %s_Status_f082f_f08(f08_status, f_status, ierror)' % prefix,
-                '    type(MPI_Status), intent(in) :: f08_status',
-                '    integer, intent(out) :: f_status(MPI_STATUS_SIZE)',
-                '    integer, optional, intent(out) :: ierror',
-                '    f_status = transfer(f08_status, f_status)',
-                '    if (present(ierror)) ierror = MPI_SUCCESS',
-                '  end subroutine %s_Status_f082f_f08' % prefix]
-    return out
+    return [_external(['  subroutine %s_Status_f2f08_f08(f_status, f08_status, ierror)' % prefix],
+                      ['integer, intent(in) :: f_status(MPI_STATUS_SIZE)',
+                       'type(MPI_Status), intent(out) :: f08_status',
+                       'integer, optional, intent(out) :: ierror'],
+                      ['    f08_status = transfer(f_status, f08_status)',
+                       '    if (present(ierror)) ierror = MPI_SUCCESS'],
+                      '  end subroutine %s_Status_f2f08_f08' % prefix),
+            _external(['  subroutine %s_Status_f082f_f08(f08_status, f_status, ierror)' % prefix],
+                      ['type(MPI_Status), intent(in) :: f08_status',
+                       'integer, intent(out) :: f_status(MPI_STATUS_SIZE)',
+                       'integer, optional, intent(out) :: ierror'],
+                      ['    f_status = transfer(f08_status, f_status)',
+                       '    if (present(ierror)) ierror = MPI_SUCCESS'],
+                      '  end subroutine %s_Status_f082f_f08' % prefix)]
 
 
-def _sync_reg():
+def _sync_reg(prefix):
     """MPI_F_sync_reg (MPI-3.1 17.1.7): a call the compiler cannot see into, so
     that it keeps no copy of buf in a register across it."""
-    out = []
-    for prefix in ('MPI', 'PMPI'):
-        out += ['  subroutine %s_F_sync_reg_f08(buf)' % prefix,
-                '!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf',
-                '    type(*), dimension(*) :: buf',
-                '    interface',
-                "      subroutine glue(g_buf) bind(C, name='%s_f_sync_reg_')" % prefix.lower(),
-                '        type(*), dimension(*) :: g_buf',
-                '      end subroutine glue',
-                '    end interface',
-                '    call glue(buf)',
-                '  end subroutine %s_F_sync_reg_f08' % prefix]
-    return out
+    return _external(['  subroutine %s_F_sync_reg_f08(buf)' % prefix],
+                     ['!GCC$ ATTRIBUTES NO_ARG_CHECK :: buf', 'type(*), dimension(*) :: buf'],
+                     ['    interface',
+                      "      subroutine glue(g_buf) bind(C, name='%s_f_sync_reg_')" % prefix.lower(),
+                      '        type(*), dimension(*) :: g_buf',
+                      '      end subroutine glue',
+                      '    end interface',
+                      '    call glue(buf)'],
+                     '  end subroutine %s_F_sync_reg_f08' % prefix)
 
 
 def _cstr(s):
@@ -401,32 +413,40 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h, externals=()):
     protos = _prototypes(text)
     hconsts = _handle_consts(text, handles)
     status_size = int(re.search(r'#define\s+MPI_F_STATUS_SIZE\s+(\d+)', text).group(1))
-    names = [name for name, _, _ in funcs] + ['Status_f2f08', 'Status_f082f', 'F_sync_reg']
+    procs = {}   # the generic name -> (its specific's interface body, definition)
+    for prefix in ('MPI', 'PMPI'):
+        f2f08, f082f = _status_conversions(prefix)
+        procs.update({prefix + '_Status_f2f08': f2f08, prefix + '_Status_f082f': f082f,
+                      prefix + '_F_sync_reg': _sync_reg(prefix)})
+        for name, ret, args in funcs:
+            procs['%s_%s' % (prefix, name)] = _procedure(prefix, name, ret, args, protos,
+                                                         handles)
 
     head = ['! mpi_f08.f90 - the mpi_f08 module of clumpi. Generated: do not edit.',
-            'module mpi_f08',
-            '  use, intrinsic :: iso_c_binding, only: c_int, c_char, c_size_t, c_double, &',
-            '      c_intptr_t, c_ptr, c_funptr, c_funloc',
+            '! mpi_f08_types holds all but the procedures, which are external (so a',
+            '! tool may define its own MPI_x_f08) and see it; mpi_f08 adds their generics.',
+            'module mpi_f08_types',
+            '  use, intrinsic :: iso_c_binding, only: ' + C_NAMES,
             '  implicit none',
-            '  private :: c_int, c_char, c_size_t, c_double, &',
-            '      c_intptr_t, c_ptr, c_funptr, c_funloc']
+            '  private :: ' + C_NAMES]
     head += _helpers(handles, status_size)
     head += _operators(handles)
-    for prefix in ('MPI', 'PMPI'):
-        for n in names:
-            head += ['  interface %s_%s' % (prefix, n),
-                     '    module procedure %s_%s_f08' % (prefix, n),
-                     '  end interface %s_%s' % (prefix, n)]
     # after the constants, which they import (MPI_ADDRESS_KIND); the
     # predefined attribute callbacks are libmpifort's, as in the mpi module
     body = _abstract_interfaces() + [_predefined_decl(x) for x in externals] + ['contains']
     body += _operator_procs(handles)
-    body += _status_conversions()
-    body += _sync_reg()
-    for prefix in ('MPI', 'PMPI'):
-        for name, ret, args in funcs:
-            body += _procedure(prefix, name, ret, args, protos, handles)
+    body += ['end module mpi_f08_types',
+             'module mpi_f08',
+             '  use mpi_f08_types',
+             '  use, intrinsic :: iso_c_binding, only: c_ptr',
+             '  implicit none',
+             '  private :: c_ptr']
+    for generic, (iface, _) in procs.items():
+        body += ['  interface %s' % generic] + ['  ' + l for l in iface]
+        body.append('  end interface %s' % generic)
     body.append('end module mpi_f08')
+    for _, defn in procs.values():
+        body += defn
 
     out = ['static void f08_const(const char *name, const char *type, long long v)\n{\n'
            '    if (type)\n'

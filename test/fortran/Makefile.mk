@@ -7,10 +7,11 @@
 EXTRA_DIST += test/fortran/f77.f90 test/fortran/usempi.f90 test/fortran/mixed.f90 \
 	test/fortran/mixed_c.c test/fortran/f08.f90 test/fortran/mixed_f08.f90 \
 	test/fortran/mixed_f77.f90 test/fortran/spawn.f90 test/fortran/fail.f90 \
-	test/fortran/f08_procs.f90 test/fortran/late_load.c
+	test/fortran/f08_procs.f90 test/fortran/late_load.c test/fortran/f08_tool.f90
 if HAVE_FORTRAN
 FORTRAN_TESTS = test/fortran/f77 test/fortran/usempi test/fortran/mixed test/fortran/f08 \
-	test/fortran/mixed_f08 test/fortran/spawn test/fortran/f08_procs test/fortran/late_load
+	test/fortran/mixed_f08 test/fortran/spawn test/fortran/f08_procs test/fortran/late_load \
+	test/fortran/f08_tool
 check_PROGRAMS += $(FORTRAN_TESTS)
 TESTS += $(FORTRAN_TESTS)
 FORTRAN_TEST_LIBS = libmpifort.la libmpi.la
@@ -40,6 +41,11 @@ test_fortran_f08_procs_SOURCES = test/fortran/f08_procs.f90 test/fortran/fail.f9
 test_fortran_f08_procs_LDADD = $(FORTRAN_TEST_LIBS)
 test_fortran_f08_procs_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
+# a profiling tool in Fortran: its MPI_Send_f08, ... take the program's calls
+test_fortran_f08_tool_SOURCES = test/fortran/f08_tool.f90 test/fortran/fail.f90
+test_fortran_f08_tool_LDADD = $(FORTRAN_TEST_LIBS)
+test_fortran_f08_tool_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
 test_fortran_mixed_f08_SOURCES = test/fortran/mixed_f08.f90 test/fortran/mixed_f77.f90
 test_fortran_mixed_f08_LDADD = $(FORTRAN_TEST_LIBS)
 test_fortran_mixed_f08_LDFLAGS = $(MPI_TEST_LINKFLAGS)
@@ -53,6 +59,6 @@ test_fortran_late_load_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 # Every object of a Fortran test waits for mpif.h and the modules.
 $(test_fortran_f77_OBJECTS) $(test_fortran_usempi_OBJECTS) $(test_fortran_mixed_OBJECTS) \
 	$(test_fortran_f08_OBJECTS) $(test_fortran_mixed_f08_OBJECTS) $(test_fortran_spawn_OBJECTS) \
-	$(test_fortran_f08_procs_OBJECTS): \
+	$(test_fortran_f08_procs_OBJECTS) $(test_fortran_f08_tool_OBJECTS): \
 	src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
 endif

@@ -9,11 +9,12 @@
 ! TYPE(MPI_Comm) (run on dup and free), and MPI_COMM_DUP_FN; an error handler called with the
 ! communicator and the error's code; a generalized request's query filling
 ! a TYPE(MPI_Status); MPI_Alloc_mem and MPI_Win_allocate returning
-! TYPE(C_PTR); MPI_Info_get, MPI_Status_set_elements_x,
+! TYPE(C_PTR), MPI_Win_allocate_shared and MPI_Win_shared_query's TYPE(C_PTR)
+! for a neighbour's segment, MPI_Buffer_detach's TYPE(C_PTR); MPI_Info_get, MPI_Status_set_elements_x,
 ! MPI_Group_range_incl, MPI_Aint_add and MPI_Pcontrol.
 program f08_procs
   use mpi_f08
-  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_associated
+  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer, c_associated, c_null_ptr
   implicit none
   integer :: rank, nproc
   ! what the procedures (external, after the program) saw
@@ -161,9 +162,12 @@ contains
   subroutine memory()
     type(c_ptr) :: p
     integer, pointer :: a(:)
-    integer(kind=MPI_ADDRESS_KIND) :: sz
+    integer(kind=MPI_ADDRESS_KIND) :: sz, qsize
     type(MPI_Win) :: win
-    integer :: next, prev
+    type(MPI_Comm) :: node
+    integer :: next, prev, nrank, nsize, du, i, j
+    type(c_ptr) :: pa
+    character, pointer :: bbuf(:), b(:)
     next = mod(rank + 1, nproc)
     prev = mod(rank + nproc - 1, nproc)
     sz = 16
@@ -181,6 +185,42 @@ contains
     call MPI_Win_fence(0, win)
     call chk(a(2) == prev .and. a(1) == -1, 'MPI_Win_allocate memory')
     call MPI_Win_free(win)
+    ! each rank's shared segment written by itself, read by the next on its node
+    call MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node)
+    call MPI_Comm_rank(node, nrank)
+    call MPI_Comm_size(node, nsize)
+    call MPI_Win_allocate_shared(sz, 4, MPI_INFO_NULL, node, p, win)
+    call c_f_pointer(p, a, (/ 4 /))
+    call MPI_Win_lock_all(0, win)
+    a = (/ (10 * nrank + i, i = 1, 4) /)
+    call MPI_Win_sync(win)
+    call MPI_Barrier(node)
+    call MPI_Win_sync(win)
+    j = mod(nrank + 1, nsize)
+    call MPI_Win_shared_query(win, j, qsize, du, p)
+    call chk(qsize == sz .and. du == 4, 'MPI_Win_shared_query size, disp_unit')
+    call c_f_pointer(p, a, (/ 4 /))
+    call chk(all(a == (/ (10 * j + i, i = 1, 4) /)), &
+             'a neighbour''s segment through MPI_Win_shared_query')
+    call MPI_Win_unlock_all(win)
+    call MPI_Win_free(win)
+    call MPI_Comm_free(node)
+    ! MPI_Buffer_detach returns the buffer's address (MPI-3.1 3.6.1), here
+    ! memory from MPI_Alloc_mem
+    sz = 64 + MPI_BSEND_OVERHEAD
+    call MPI_Alloc_mem(sz, MPI_INFO_NULL, pa)
+    call c_f_pointer(pa, bbuf, (/ sz /))
+    call MPI_Buffer_attach(bbuf, int(sz))
+    call MPI_Bsend(rank, 1, MPI_INTEGER, rank, 3, MPI_COMM_WORLD)
+    call MPI_Recv(j, 1, MPI_INTEGER, rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call chk(j == rank, 'MPI_Bsend to self')
+    p = c_null_ptr
+    call MPI_Buffer_detach(p, j)
+    call chk(j == sz .and. c_associated(p, pa), 'MPI_Buffer_detach size and address')
+    call c_f_pointer(p, b, (/ j /))
+    b(1:3) = (/ 'a', 'b', 'c' /)
+    call chk(all(bbuf(1:3) == (/ 'a', 'b', 'c' /)), 'the detached buffer through C_F_POINTER')
+    call MPI_Free_mem(bbuf)
   end subroutine memory
 
   subroutine misc()

@@ -10,13 +10,14 @@
 ! MPI_GATHERV, MPI_ISSEND with MPI_TESTALL, info objects, a type's name, and
 ! a distributed graph made with MPI_UNWEIGHTED. Memory from MPI_ALLOC_MEM
 ! (through C_F_POINTER) as a window, MPI_WIN_ALLOCATE and its attributes,
-! MPI_WIN_ALLOCATE_SHARED read through MPI_WIN_SHARED_QUERY's pointer;
+! MPI_WIN_ALLOCATE_SHARED read through MPI_WIN_SHARED_QUERY's pointer, each
+! also in its TYPE(C_PTR) form (MPI_ALLOC_MEM_CPTR, ...);
 ! datatype and window keyvals and a window error handler in Fortran, a
 ! user op on DOUBLE PRECISION; the _X calls, MPI_AINT_ADD/DIFF, buffered
 ! sends and MPI_BUFFER_DETACH, MPI_PCONTROL.
 program usempi
   use mpi
-  use, intrinsic :: iso_c_binding, only: c_f_pointer, c_null_ptr
+  use, intrinsic :: iso_c_binding, only: c_f_pointer, c_null_ptr, c_ptr, c_associated
   implicit none
   ! what the callbacks (external procedures, after the program) saw
   integer :: ncopy, ndel, nerr, lasth, lastcode
@@ -363,6 +364,7 @@ contains
     integer, pointer :: a(:), q(:)
     integer :: win, node, nrank, nsize, du, i, j
     logical :: flag
+    type(c_ptr) :: cp
     sz = 4 * n
     call MPI_ALLOC_MEM(sz, MPI_INFO_NULL, baseptr, ierr)
     call chk(ierr == MPI_SUCCESS .and. baseptr /= 0, 'ALLOC_MEM')
@@ -372,6 +374,24 @@ contains
     call MPI_WIN_FREE(win, ierr)
     call MPI_FREE_MEM(a, ierr)
     call chk(ierr == MPI_SUCCESS, 'FREE_MEM')
+    ! MPI-3.1 8.2's overloads with a TYPE(C_PTR), by the generic and the specific name
+    call MPI_ALLOC_MEM(sz, MPI_INFO_NULL, cp, ierr)
+    call chk(ierr == MPI_SUCCESS .and. c_associated(cp), 'ALLOC_MEM into a TYPE(C_PTR)')
+    call c_f_pointer(cp, a, (/ n /))
+    a = (/ (i, i = 1, n) /)
+    call chk(sum(a) == n * (n + 1) / 2, 'ALLOC_MEM''s memory through a TYPE(C_PTR)')
+    call MPI_FREE_MEM(a, ierr)
+    call MPI_ALLOC_MEM_CPTR(sz, MPI_INFO_NULL, cp, ierr)
+    call chk(ierr == MPI_SUCCESS .and. c_associated(cp), 'ALLOC_MEM_CPTR')
+    call c_f_pointer(cp, a, (/ n /))
+    call MPI_FREE_MEM(a, ierr)
+    call MPI_WIN_ALLOCATE(sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, cp, win, ierr)
+    call chk(ierr == MPI_SUCCESS .and. c_associated(cp), 'WIN_ALLOCATE into a TYPE(C_PTR)')
+    call c_f_pointer(cp, a, (/ n /))
+    call MPI_WIN_GET_ATTR(win, MPI_WIN_BASE, val, flag, ierr)
+    call chk(flag .and. val == transfer(cp, val), 'MPI_WIN_BASE of WIN_ALLOCATE_CPTR')
+    call put_next(a, win)
+    call MPI_WIN_FREE(win, ierr)
 
     call MPI_WIN_ALLOCATE(sz, 4, MPI_INFO_NULL, MPI_COMM_WORLD, baseptr, win, ierr)
     call chk(ierr == MPI_SUCCESS .and. baseptr /= 0, 'WIN_ALLOCATE')
@@ -404,7 +424,17 @@ contains
     call chk(qsize == sz .and. du == 4, 'WIN_SHARED_QUERY size and disp_unit')
     call c_f_pointer(transfer(baseptr, c_null_ptr), q, (/ n /))
     call chk(all(q == (/ (100 * j + i, i = 1, n) /)), 'a neighbour''s shared segment')
+    call MPI_WIN_SHARED_QUERY(win, j, qsize, du, cp, ierr)
+    call chk(qsize == sz .and. du == 4, 'WIN_SHARED_QUERY_CPTR size and disp_unit')
+    call c_f_pointer(cp, q, (/ n /))
+    call chk(all(q == (/ (100 * j + i, i = 1, n) /)), &
+             'a neighbour''s shared segment through a TYPE(C_PTR)')
     call MPI_WIN_UNLOCK_ALL(win, ierr)
+    call MPI_WIN_FREE(win, ierr)
+    call MPI_WIN_ALLOCATE_SHARED(sz, 4, MPI_INFO_NULL, node, cp, win, ierr)
+    call chk(ierr == MPI_SUCCESS .and. c_associated(cp), 'WIN_ALLOCATE_SHARED_CPTR')
+    call MPI_WIN_SHARED_QUERY(win, nrank, qsize, du, baseptr, ierr)
+    call chk(baseptr == transfer(cp, baseptr), 'WIN_ALLOCATE_SHARED_CPTR''s address')
     call MPI_WIN_FREE(win, ierr)
     call MPI_COMM_FREE(node, ierr)
   end subroutine memory
