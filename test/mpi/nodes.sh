@@ -21,8 +21,8 @@
 # spawn, the name service) directly and in offload mode, intercommunicators
 # whose groups hold a process twice (twice_held) directly and in offload
 # mode; the C++ program (cxx) and, with the Fortran bindings, the Fortran
-# ones (f77, usempi, f08 directly and in offload mode, mixed_f08,
-# f08_procs, spawn).
+# ones (f77, usempi, f08, mixed_f08, f08_procs and spawn directly and in
+# offload mode, mixed in offload mode, f08_tool directly).
 # `make check-long` runs every test at every rank count and variant with
 # --nodes 2 and --nodes 4 instead (check-long-nodes in test/Makefile.mk).
 # Exit status: 0 when all passed, 1 otherwise (each failure is listed).
@@ -99,12 +99,19 @@ done <<'EOF'
 2 3 names CLUMPI_NET=agent
 2 5 cxx
 2 4 ../fortran/f77
+2 3 ../fortran/f77 CLUMPI_NET=agent
 2 3 ../fortran/usempi
+2 4 ../fortran/usempi CLUMPI_NET=agent
 2 3 ../fortran/f08
 2 4 ../fortran/f08 CLUMPI_NET=agent
 2 2 ../fortran/mixed_f08
+2 3 ../fortran/mixed_f08 CLUMPI_NET=agent
+2 3 ../fortran/mixed CLUMPI_NET=agent
 2 3 ../fortran/f08_procs
+2 4 ../fortran/f08_procs CLUMPI_NET=agent
+2 3 ../fortran/f08_tool
 2 2 ../fortran/spawn
+2 2 ../fortran/spawn CLUMPI_NET=agent
 EOF
 # Emulated nodes use loopback (CLUMPI_ONE_HOST from mpirun, netmod/common/fabric_select.c):
 # another interface may vanish under a running job (the netns tests' bridge).
