@@ -7,7 +7,8 @@
 EXTRA_DIST += test/fortran/f77.f90 test/fortran/usempi.f90 test/fortran/mixed.f90 \
 	test/fortran/mixed_c.c test/fortran/f08.f90 test/fortran/mixed_f08.f90 \
 	test/fortran/mixed_f77.f90 test/fortran/spawn.f90 test/fortran/fail.f90 \
-	test/fortran/f08_procs.f90 test/fortran/late_load.c test/fortran/f08_tool.f90
+	test/fortran/f08_procs.f90 test/fortran/late_load.c test/fortran/f08_tool.f90 \
+	test/fortran/f08_uop.inc
 if HAVE_FORTRAN
 FORTRAN_TESTS = test/fortran/f77 test/fortran/usempi test/fortran/mixed test/fortran/f08 \
 	test/fortran/mixed_f08 test/fortran/spawn test/fortran/f08_procs test/fortran/late_load \
@@ -61,4 +62,6 @@ $(test_fortran_f77_OBJECTS) $(test_fortran_usempi_OBJECTS) $(test_fortran_mixed_
 	$(test_fortran_f08_OBJECTS) $(test_fortran_mixed_f08_OBJECTS) $(test_fortran_spawn_OBJECTS) \
 	$(test_fortran_f08_procs_OBJECTS) $(test_fortran_f08_tool_OBJECTS): \
 	src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
+# the user op both include
+$(test_fortran_f08_OBJECTS) $(test_fortran_f08_procs_OBJECTS): test/fortran/f08_uop.inc
 endif

@@ -441,17 +441,4 @@ contains
   end subroutine errors
 end program f08
 
-! the user op of callbacks(): the larger magnitude, element by element
-subroutine absmax(invec, inoutvec, len, datatype)
-  use, intrinsic :: iso_c_binding, only: c_ptr, c_f_pointer
-  use mpi_f08, only: MPI_Datatype, MPI_INTEGER, operator(/=)
-  implicit none
-  type(c_ptr), value :: invec, inoutvec
-  integer :: len
-  type(MPI_Datatype) :: datatype
-  integer, pointer :: a(:), b(:)
-  call c_f_pointer(invec, a, [len])
-  call c_f_pointer(inoutvec, b, [len])
-  b = max(abs(a), abs(b))
-  if (datatype /= MPI_INTEGER) b = -1   ! the datatype reaches the op too
-end subroutine absmax
+include 'f08_uop.inc'

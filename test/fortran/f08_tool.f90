@@ -65,6 +65,7 @@ program f08_tool
   common /tool_counts/ nsend, nrecv, nallreduce
   integer :: rank, nproc, next, prev, v(3), r(3), ierr, cls, n
   type(MPI_Status) :: st
+  external :: test_fail
   nsend = 0
   nrecv = 0
   nallreduce = 0
@@ -80,13 +81,17 @@ program f08_tool
     if (mod(rank, 2) == 0) call MPI_Send(v, 3, MPI_INTEGER, next, 7, MPI_COMM_WORLD)
     call MPI_Recv(r, 3, MPI_INTEGER, prev, 7, MPI_COMM_WORLD, st, ierr)
     if (mod(rank, 2) == 1) call MPI_Send(v, 3, MPI_INTEGER, next, 7, MPI_COMM_WORLD, ierr)
-    call chk(ierr == MPI_SUCCESS .and. all(r == (/ prev, 2 * prev, 3 * prev /)), 'ring data')
-    call chk(st%MPI_SOURCE == prev .and. st%MPI_TAG == 7, 'ring status')
+    if (.not. (ierr == MPI_SUCCESS .and. all(r == (/ prev, 2 * prev, 3 * prev /)))) &
+        call test_fail('f08_tool', 'ring data', rank)
+    if (.not. (st%MPI_SOURCE == prev .and. st%MPI_TAG == 7)) &
+        call test_fail('f08_tool', 'ring status', rank)
     n = 1
   end if
-  call chk(nsend == n .and. nrecv == n, 'MPI_Send, MPI_Recv reach the tool')
+  if (.not. (nsend == n .and. nrecv == n)) &
+      call test_fail('f08_tool', 'MPI_Send, MPI_Recv reach the tool', rank)
   call MPI_Allreduce(rank, v(1), 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-  call chk(nallreduce == 1 .and. v(1) == nproc * (nproc - 1) / 2, 'MPI_Allreduce')
+  if (.not. (nallreduce == 1 .and. v(1) == nproc * (nproc - 1) / 2)) &
+      call test_fail('f08_tool', 'MPI_Allreduce', rank)
   ! the PMPI_ names go past the tool
   if (nproc > 1) then
     if (mod(rank, 2) == 0) call PMPI_Send(v, 3, MPI_INTEGER, next, 8, MPI_COMM_WORLD)
@@ -94,18 +99,13 @@ program f08_tool
     if (mod(rank, 2) == 1) call PMPI_Send(v, 3, MPI_INTEGER, next, 8, MPI_COMM_WORLD)
   end if
   call PMPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)
-  call chk(nsend == n .and. nrecv == n .and. nallreduce == 1, 'PMPI_ calls pass the tool')
+  if (.not. (nsend == n .and. nrecv == n .and. nallreduce == 1)) &
+      call test_fail('f08_tool', 'PMPI_ calls pass the tool', rank)
   ! an error comes back through the tool's ierror
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
   call MPI_Send(v, 1, MPI_INTEGER, nproc + 3, 0, MPI_COMM_WORLD, ierr)
   call MPI_Error_class(ierr, cls)
-  call chk(cls == MPI_ERR_RANK .and. nsend == n + 1, 'an invalid rank through the tool')
+  if (.not. (cls == MPI_ERR_RANK .and. nsend == n + 1)) &
+      call test_fail('f08_tool', 'an invalid rank through the tool', rank)
   call MPI_Finalize()
-contains
-  subroutine chk(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    external :: test_fail
-    if (.not. ok) call test_fail('f08_tool', what, rank)
-  end subroutine chk
 end program f08_tool
