@@ -62,6 +62,9 @@ $(test_fortran_f77_OBJECTS) $(test_fortran_usempi_OBJECTS) $(test_fortran_mixed_
 	$(test_fortran_f08_OBJECTS) $(test_fortran_mixed_f08_OBJECTS) $(test_fortran_spawn_OBJECTS) \
 	$(test_fortran_f08_procs_OBJECTS) $(test_fortran_f08_tool_OBJECTS): \
 	src/fortran/mpif.h src/fortran/mpi.mod src/fortran/mpi_f08.mod
+# test/tools/test_mpicc.sh builds f77 with mpifort and these flags
+AM_TESTS_ENVIRONMENT += FC_FIXED='$(FC_FIXED)'; export FC_FIXED;
+
 # the user op both include
 $(test_fortran_f08_OBJECTS) $(test_fortran_f08_procs_OBJECTS): test/fortran/f08_uop.inc
 endif

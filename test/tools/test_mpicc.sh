@@ -1,6 +1,8 @@
 #!/bin/sh
 # test_mpicc.sh — the mpicc wrapper: flags, -show quoting (what it prints
-# runs the same command), no link flags when not linking, --help.
+# runs the same command), no link flags when not linking, --help; the
+# examples built by the wrappers, the C++ and Fortran ones run on 1 and 2
+# emulated nodes, and an mpif.h program built by mpifort.
 . "${top_srcdir:-$(dirname "$0")/../..}/test/tools/common.sh"
 MPICC=$top_builddir/src/tools/mpicc
 [ -x "$MPICC" ] || { echo "no $MPICC: configure makes it"; exit 99; }
@@ -82,7 +84,29 @@ if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
             CLUMPI_CFLAGS="-I$top_srcdir/src/include -I$top_builddir/src/fortran -L$top_builddir/.libs" \
                 "$wrapper" "$src" "$@" -o "$out" >"$TMP/err" 2>&1
             check "examples/$name builds as its header says ($line)" [ -x "$out" ]
+            # the C++ and Fortran ones (mpicxx, mpifort: use mpi, use mpi_f08)
+            # run on one node and on 2 emulated nodes, against this tree's
+            # libraries (their rpath names the install's)
+            case $src in *.c) continue ;; esac
+            ex="examples/${src#"$top_srcdir"/examples/} built by ${wrapper##*/}"
+            for nodes in 1 2; do
+                LD_LIBRARY_PATH=$top_builddir/.libs run --nodes $nodes -n 3 "$out"
+                check "$ex runs with 3 ranks on $nodes node(s)" [ "$rc" -eq 0 ]
+            done
         done
+        # and a program with mpif.h, test/fortran/f77 (fixed form: configure's
+        # FC_FIXED, which make check passes)
+        if [ -e "$top_builddir/src/tools/mpifort" ] && [ -n "${FC_FIXED+set}" ]; then
+            out=$TMP/f77
+            CLUMPI_CFLAGS="-I$top_builddir/src/fortran -L$top_builddir/.libs" \
+                "$top_builddir/src/tools/mpifort" $FC_FIXED "$top_srcdir/test/fortran/f77.f90" \
+                -o "$out" >"$TMP/err" 2>&1
+            check "mpifort builds an mpif.h program (test/fortran/f77)" [ -x "$out" ]
+            for nodes in 1 2; do
+                LD_LIBRARY_PATH=$top_builddir/.libs run --nodes $nodes -n 3 "$out"
+                check "the mpif.h program built by mpifort runs with 3 ranks on $nodes node(s)" [ "$rc" -eq 0 ]
+            done
+        fi
     fi
 fi
 
