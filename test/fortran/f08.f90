@@ -1,4 +1,4 @@
-! np: 1 2 3 4
+! np: 1 2 3 4 8
 !
 ! f08.f90 - `use mpi_f08`: handles as derived types with == and /=, the
 ! TYPE(MPI_Status) of point-to-point (source, tag, MPI_GET_COUNT,
@@ -9,7 +9,8 @@
 ! INTEGER(8), REAL, DOUBLE PRECISION, COMPLEX and LOGICAL with several ops,
 ! in place and not, against a reference computed here; derived types over
 ! a 2-D array (a vector over a row, a subarray); communicators (split, dup,
-! compare, names); one-sided put, get and accumulate with fences; strings;
+! compare, names); a periodic 2-D Cartesian topology (dims, coords, shift,
+! a sub-grid) and a distributed graph of each rank's successor; one-sided put, get and accumulate with fences; strings;
 ! a user op and attributes with the predefined copy callbacks; ierror
 ! present and absent, a bad rank's error class; a PMPI_ name.
 program f08
@@ -27,6 +28,7 @@ program f08
   call collectives()
   call derived()
   call comms()
+  call topologies()
   call onesided()
   call strings()
   call callbacks()
@@ -317,6 +319,45 @@ contains
     call MPI_Comm_free(half)
     call chk(dup == MPI_COMM_NULL .and. half == MPI_COMM_NULL, 'Comm_free')
   end subroutine comms
+
+  subroutine topologies()
+    type(MPI_Comm) :: cart, row, ring
+    integer :: dims(2), coords(2), src, dst, r, n, k, indeg, outdeg, srcs(1), dsts(1)
+    logical :: periods(2), remain(2), weighted
+    dims = 0
+    call MPI_Dims_create(nproc, 2, dims)
+    call chk(dims(1) * dims(2) == nproc .and. dims(1) >= dims(2), 'Dims_create')
+    periods = (/ .true., .false. /)
+    call MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, .false., cart)
+    call MPI_Cart_coords(cart, rank, 2, coords)
+    call chk(coords(1) == rank / dims(2) .and. coords(2) == mod(rank, dims(2)), &
+             'Cart_coords, row-major')
+    call MPI_Cart_rank(cart, coords, r)
+    call chk(r == rank, 'Cart_rank')
+    ! periodic in the first dimension, not in the second
+    call MPI_Cart_shift(cart, 0, 1, src, dst)
+    call chk(src == mod(coords(1) - 1 + dims(1), dims(1)) * dims(2) + coords(2) .and. &
+             dst == mod(coords(1) + 1, dims(1)) * dims(2) + coords(2), 'Cart_shift periodic')
+    call MPI_Cart_shift(cart, 1, 1, src, dst)
+    call chk(dst == merge(MPI_PROC_NULL, rank + 1, coords(2) == dims(2) - 1) .and. &
+             src == merge(MPI_PROC_NULL, rank - 1, coords(2) == 0), 'Cart_shift at the edge')
+    remain = (/ .false., .true. /)
+    call MPI_Cart_sub(cart, remain, row)
+    call MPI_Comm_size(row, n)
+    call MPI_Allreduce(coords(2), k, 1, MPI_INTEGER, MPI_SUM, row)
+    call chk(n == dims(2) .and. k == dims(2) * (dims(2) - 1) / 2, 'Cart_sub row')
+    call MPI_Comm_free(row)
+    call MPI_Comm_free(cart)
+    srcs(1) = mod(rank - 1 + nproc, nproc)
+    dsts(1) = mod(rank + 1, nproc)
+    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, srcs, MPI_UNWEIGHTED, 1, dsts, &
+                                        MPI_UNWEIGHTED, MPI_INFO_NULL, .false., ring)
+    call MPI_Dist_graph_neighbors_count(ring, indeg, outdeg, weighted)
+    call chk(indeg == 1 .and. outdeg == 1 .and. .not. weighted, 'Dist_graph counts')
+    call MPI_Neighbor_allgather(rank, 1, MPI_INTEGER, k, 1, MPI_INTEGER, ring)
+    call chk(k == srcs(1), 'Neighbor_allgather on the ring')
+    call MPI_Comm_free(ring)
+  end subroutine topologies
 
   subroutine onesided()
     integer, parameter :: n = 4
