@@ -12,7 +12,8 @@
 ! compare, names); a periodic 2-D Cartesian topology (dims, coords, shift,
 ! a sub-grid) and a distributed graph of each rank's successor; one-sided put, get and accumulate with fences; strings;
 ! a user op and attributes with the predefined copy callbacks; ierror
-! present and absent, a bad rank's error class; a PMPI_ name.
+! present and absent, a bad rank's, count's, datatype's and communicator's
+! error class, the Fortran call named in the message; a PMPI_ name.
 program f08
   use mpi_f08
   implicit none
@@ -459,6 +460,7 @@ contains
 
   subroutine errors()
     integer :: cls, r, x
+    character(len=MPI_MAX_ERROR_STRING) :: estr
     type(MPI_Errhandler) :: eh
     call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
     call MPI_Comm_get_errhandler(MPI_COMM_WORLD, eh)
@@ -468,6 +470,11 @@ contains
     call MPI_Send(x, 1, MPI_INTEGER, nproc + 3, 0, MPI_COMM_WORLD, ierr)
     call MPI_Error_class(ierr, cls)
     call chk(cls == MPI_ERR_RANK, 'a bad rank: MPI_ERR_RANK')
+    call MPI_Error_string(ierr, estr, r)
+    call chk(index(estr(1:r), 'MPI_SEND (Fortran)') > 0, 'the error names the Fortran call')
+    call MPI_Recv(x, -1, MPI_INTEGER, rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call MPI_Error_class(ierr, cls)
+    call chk(cls == MPI_ERR_COUNT, 'a negative count: MPI_ERR_COUNT')
     call MPI_Send(x, 1, MPI_DATATYPE_NULL, rank, 0, MPI_COMM_WORLD, ierr)
     call MPI_Error_class(ierr, cls)
     call chk(cls == MPI_ERR_TYPE, 'a null datatype: MPI_ERR_TYPE')
