@@ -100,7 +100,8 @@ CTYPE = {'int': 'MPI_Fint *', 'h': 'MPI_Fint *', 'aint': 'MPI_Aint *', 'lin': 'M
 CALL = {'int': '*%s', 'h': '*%s', 'aint': '*%s', 'count': '*%s', 'lin': '*%s != 0',
         'wts': 'mpir_f_weights(%s)', 'ranges': '(int (*)[3])%s', 'errcodes': 'mpir_f_errcodes(%s)',
         'attr': '(void *)*%s', 'iattr': '(void *)(MPI_Aint)*%s'}
-CALL.update((k, '%s') for k in ('p', 'pa', 'la', 'ap', 'apa', 'cp', 'fn', 'baseptr'))
+CALL.update((k, '%s') for k in ('p', 'pa', 'la', 'ap', 'apa', 'cp', 'fn', 'baseptr', 'fstat'))
+CALL['f08stat'] = '(MPI_F08_status *)%s'
 
 
 def wrapper(name, ret, args, suffix=''):
@@ -298,7 +299,8 @@ def interfaces(prefix):
                 head = '        '
             if not argn and ret == 'none':
                 lines.append(head + ')')
-            lines.append('      import :: MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE')
+            lines.append('      import :: MPI_ADDRESS_KIND, MPI_COUNT_KIND, MPI_STATUS_SIZE, '
+                         'MPI_Status')
             lines.append('      implicit none')
         for a, k in args:
             kind = k.split('=')[0]
@@ -315,8 +317,10 @@ def interfaces(prefix):
                 lines.append('      integer :: %s(3, *)' % a)
             elif kind == 'strn':
                 lines.append('      character(len=*) :: %s' % a)
-            elif kind in ('status', 'statin', 'statio'):
+            elif kind in ('status', 'statin', 'statio', 'fstat'):
                 lines.append('      integer :: %s(MPI_STATUS_SIZE)' % a)
+            elif kind == 'f08stat':
+                lines.append('      type(MPI_Status) :: %s' % a)
             elif kind == 'statuses':
                 lines.append('      integer :: %s(MPI_STATUS_SIZE, *)' % a)
             elif kind in ('pa', 'wts', 'errcodes'):
@@ -389,9 +393,14 @@ with open(outdir + '/fgen.c', 'w') as f:
     f.write('        return 0;\n    }\n')
     f.write('    if (argc == 2 && !strcmp(argv[1], "module")) {\n')
     for l in ['! mpi.f90 - the mpi module of clumpi. Generated: do not edit.',
-              'module mpi', '  implicit none']:
+              'module mpi', '  use, intrinsic :: iso_c_binding, only: c_int', '  implicit none',
+              '  private :: c_int']:
         f.write('        fputs(%s, stdout);\n' % cstr(l))
     f.write('        consts();\n        sentinels();\n')
+    # mpi_f08's TYPE(MPI_Status), for MPI_STATUS_F2F08 and MPI_STATUS_F082F
+    # (MPI-3.1 17.2.5): the same BIND(C) type, so the two modules' agree
+    for l in gen_f08.status_type(gen_f08.f_status_size(open(mpi_h).read())):
+        f.write('        fputs(%s, stdout);\n' % cstr(l))
     for l in ['  external :: %s' % x for x in externals] + interfaces('MPI') + interfaces('PMPI') + ['end module mpi']:
         f.write('        fputs(%s, stdout);\n' % cstr(l))
     f.write('        return 0;\n    }\n')

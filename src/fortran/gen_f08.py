@@ -126,6 +126,8 @@ F08_KIND = {
                None, '{a}', None),
     'argvs':  ('character(len=*), intent(in) :: {a}({n}, *)',
                'character(kind=c_char) :: {a}(*)', None, '{a}', None),
+    'fstat':  ('integer :: {a}(MPI_STATUS_SIZE)', 'integer(c_int) :: {a}(*)', None, '{a}', None),
+    'f08stat': ('type(MPI_Status) :: {a}', 'type(MPI_Status) :: {a}', None, '{a}', None),
     # the procedure's address, which the glue passes on or wraps (keyval.c,
     # grequest.c); the dummy has its abstract interface (ABSTRACT below) or,
     # for MPI-1's MPI_Keyval_create that mpi_f08 does not define, none
@@ -325,17 +327,27 @@ def _helpers(handles, status_size):
     out = []
     for h in handles:
         out += ['  type, bind(C) :: %s' % h, '    integer(c_int) :: MPI_VAL', '  end type %s' % h]
-    out += ['  ! The layout of the integer status array: MPI_SOURCE, MPI_TAG, MPI_ERROR',
-            '  ! are its first three elements.',
-            '  type, bind(C) :: MPI_Status',
-            '    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
-            '    integer(c_int) :: mpir_hidden(%d)' % (status_size - 3),
-            '  end type MPI_Status',
-            '  ! choice buffers are one address: sections are copied, and then not',
+    out += status_type(status_size)
+    out += ['  ! choice buffers are one address: sections are copied, and then not',
             '  ! safely for a nonblocking call (MPI-3.1 17.1.12)',
             '  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .false.',
             '  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.']
     return out
+
+
+def f_status_size(mpi_h_text):
+    """MPI_F_STATUS_SIZE of mpi.h: the integer status array's length."""
+    return int(re.search(r'#define\s+MPI_F_STATUS_SIZE\s+(\d+)', mpi_h_text).group(1))
+
+
+def status_type(status_size):
+    """TYPE(MPI_Status), in mpi_f08 and in the mpi module (its c_int needed)."""
+    return ['  ! The layout of the integer status array: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+            '  ! are its first three elements.',
+            '  type, bind(C) :: MPI_Status',
+            '    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR',
+            '    integer(c_int) :: mpir_hidden(%d)' % (status_size - 3),
+            '  end type MPI_Status']
 
 
 def _operators(handles):
@@ -359,24 +371,6 @@ def _operator_procs(handles):
                     '    %s = x%%MPI_VAL %s y%%MPI_VAL' % (f, sym),
                     '  end function %s' % f]
     return out
-
-
-def _status_conversions(prefix):
-    """MPI_Status_f2f08 and MPI_Status_f082f (MPI-3.1 17.2.5): the layouts match."""
-    return [_external(['  subroutine %s_Status_f2f08_f08(f_status, f08_status, ierror)' % prefix],
-                      ['integer, intent(in) :: f_status(MPI_STATUS_SIZE)',
-                       'type(MPI_Status), intent(out) :: f08_status',
-                       'integer, optional, intent(out) :: ierror'],
-                      ['    f08_status = transfer(f_status, f08_status)',
-                       '    if (present(ierror)) ierror = MPI_SUCCESS'],
-                      '  end subroutine %s_Status_f2f08_f08' % prefix),
-            _external(['  subroutine %s_Status_f082f_f08(f08_status, f_status, ierror)' % prefix],
-                      ['type(MPI_Status), intent(in) :: f08_status',
-                       'integer, intent(out) :: f_status(MPI_STATUS_SIZE)',
-                       'integer, optional, intent(out) :: ierror'],
-                      ['    f_status = transfer(f08_status, f_status)',
-                       '    if (present(ierror)) ierror = MPI_SUCCESS'],
-                      '  end subroutine %s_Status_f082f_f08' % prefix)]
 
 
 def _sync_reg(prefix):
@@ -412,12 +406,10 @@ def f08_source(funcs, consts, fconsts, sentinels, mpi_h, externals=()):
     handles = _handle_types(text)
     protos = _prototypes(text)
     hconsts = _handle_consts(text, handles)
-    status_size = int(re.search(r'#define\s+MPI_F_STATUS_SIZE\s+(\d+)', text).group(1))
+    status_size = f_status_size(text)
     procs = {}   # the generic name -> (its specific's interface body, definition)
     for prefix in ('MPI', 'PMPI'):
-        f2f08, f082f = _status_conversions(prefix)
-        procs.update({prefix + '_Status_f2f08': f2f08, prefix + '_Status_f082f': f082f,
-                      prefix + '_F_sync_reg': _sync_reg(prefix)})
+        procs[prefix + '_F_sync_reg'] = _sync_reg(prefix)
         for name, ret, args in funcs:
             procs['%s_%s' % (prefix, name)] = _procedure(prefix, name, ret, args, protos,
                                                          handles)

@@ -14,7 +14,8 @@
 ! also in its TYPE(C_PTR) form (MPI_ALLOC_MEM_CPTR, ...);
 ! datatype and window keyvals and a window error handler in Fortran, a
 ! user op on DOUBLE PRECISION; the _X calls, MPI_AINT_ADD/DIFF, buffered
-! sends and MPI_BUFFER_DETACH, MPI_PCONTROL.
+! sends and MPI_BUFFER_DETACH, MPI_PCONTROL; a status to the module's
+! TYPE(MPI_Status) and back (MPI_STATUS_F2F08, MPI_STATUS_F082F).
 program usempi
   use mpi
   use, intrinsic :: iso_c_binding, only: c_f_pointer, c_null_ptr, c_ptr, c_associated
@@ -493,6 +494,7 @@ contains
     integer(kind=MPI_COUNT_KIND) :: c, lb, ext
     integer(kind=MPI_ADDRESS_KIND) :: a1, a3
     integer :: arr(3), st(MPI_STATUS_SIZE), vec, bsize, k
+    type(MPI_Status) :: st08
     character, allocatable :: buf(:)
     call MPI_TYPE_SIZE_X(MPI_DOUBLE_PRECISION, c, ierr)
     call chk(c == 8, 'TYPE_SIZE_X')
@@ -521,6 +523,18 @@ contains
     call MPI_BUFFER_DETACH(buf, k, ierr)
     call chk(ierr == MPI_SUCCESS .and. k == bsize, 'BUFFER_DETACH size')
     deallocate(buf)
+    ! a status to mpi_f08's TYPE(MPI_Status) and back (MPI-3.1 17.2.5)
+    st = -7
+    st(MPI_SOURCE) = 3
+    st(MPI_TAG) = 9
+    st(MPI_ERROR) = MPI_ERR_TRUNCATE
+    call MPI_STATUS_F2F08(st, st08, ierr)
+    call chk(ierr == MPI_SUCCESS .and. st08%MPI_SOURCE == 3 .and. st08%MPI_TAG == 9 .and. &
+             st08%MPI_ERROR == MPI_ERR_TRUNCATE, 'STATUS_F2F08')
+    st = 0
+    call MPI_STATUS_F082F(st08, st, ierr)
+    call chk(ierr == MPI_SUCCESS .and. st(MPI_SOURCE) == 3 .and. st(MPI_TAG) == 9 .and. &
+             all(st(4:) == -7), 'STATUS_F082F')
   end subroutine counts
 end program usempi
 
