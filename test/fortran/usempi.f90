@@ -1,8 +1,10 @@
 ! np: 1 2 3 4 7
 !
 ! usempi.f90 - `use mpi` (explicit interfaces): MPI_ALLREDUCE of every
-! Fortran type with every predefined op MPI-3.1 5.9.2 defines on it,
-! against a reference computed here, in place and not; MPI_MINLOC and
+! Fortran type with every predefined op MPI-3.1 5.9.2 defines on it
+! (INTEGER, INTEGER1/2/4/8, MPI_BYTE, REAL, REAL4/8, DOUBLE PRECISION,
+! COMPLEX, COMPLEX8/16, DOUBLE COMPLEX, LOGICAL), against a reference
+! computed here, in place and not; MPI_MINLOC and
 ! MPI_MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION; MPI_REDUCE
 ! and MPI_GATHER with MPI_IN_PLACE at the root; a vector type over a
 ! column of a 2-D array; communicators (split, dup, compare, names) and a
@@ -31,6 +33,7 @@ program usempi
   ndel = 0
   nerr = 0
   call reductions()
+  call matrix()
   call pairs()
   call rooted()
   call derived()
@@ -155,6 +158,135 @@ contains
     call chk((lw(1) .eqv. mod(nproc, 2) == 1) .and. lw(2), 'LOGICAL LXOR')
   end subroutine reductions
 
+  ! Every predefined op on every Fortran type MPI-3.1 5.9.2 defines it on,
+  ! each rank's value small enough for INTEGER1, against the ranks' values
+  ! folded here in INTEGER(8) (exact in every type)
+  subroutine matrix()
+    integer :: ops(7), k, r, t
+    integer(kind=8) :: want
+    integer(kind=1) :: b1
+    integer(kind=2) :: b2
+    integer(kind=4) :: b4
+    integer(kind=8) :: b8
+    real(kind=4) :: f4
+    real(kind=8) :: f8
+    complex(kind=4) :: z4
+    complex(kind=8) :: z8
+    character(len=8), parameter :: names(7) = (/ 'SUM ', 'PROD', 'MAX ', 'MIN ', 'BAND', &
+                                                  'BOR ', 'BXOR' /)
+    ops = (/ MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, MPI_BAND, MPI_BOR, MPI_BXOR /)
+    do k = 1, 7
+      want = val(0, k)
+      do r = 1, nproc - 1
+        want = fold(want, val(r, k), k)
+      end do
+      ! the integers, MPI_BYTE with the bitwise ops
+      do t = 1, 6
+        b8 = val(rank, k)
+        b1 = int(b8, 1)
+        b2 = int(b8, 2)
+        b4 = int(b8, 4)
+        select case (t)
+        case (1)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b1, 1, MPI_INTEGER1, ops(k), MPI_COMM_WORLD, ierr)
+          b8 = b1
+        case (2)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b2, 1, MPI_INTEGER2, ops(k), MPI_COMM_WORLD, ierr)
+          b8 = b2
+        case (3)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b4, 1, MPI_INTEGER4, ops(k), MPI_COMM_WORLD, ierr)
+          b8 = b4
+        case (4)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b4, 1, MPI_INTEGER, ops(k), MPI_COMM_WORLD, ierr)
+          b8 = b4
+        case (5)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b8, 1, MPI_INTEGER8, ops(k), MPI_COMM_WORLD, ierr)
+        case (6)
+          if (k < 5) cycle
+          call MPI_ALLREDUCE(MPI_IN_PLACE, b1, 1, MPI_BYTE, ops(k), MPI_COMM_WORLD, ierr)
+          b8 = b1
+        end select
+        call chk(b8 == want, 'integer type ' // achar(48 + t) // ' ' // names(k))
+      end do
+      if (k > 4) cycle
+      ! the reals with the arithmetic ops
+      do t = 1, 4
+        f4 = real(val(rank, k), 4)
+        f8 = real(val(rank, k), 8)
+        select case (t)
+        case (1)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, f4, 1, MPI_REAL, ops(k), MPI_COMM_WORLD, ierr)
+        case (2)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, f4, 1, MPI_REAL4, ops(k), MPI_COMM_WORLD, ierr)
+        case (3)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, f8, 1, MPI_DOUBLE_PRECISION, ops(k), &
+                             MPI_COMM_WORLD, ierr)
+        case (4)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, f8, 1, MPI_REAL8, ops(k), MPI_COMM_WORLD, ierr)
+        end select
+        if (t <= 2) f8 = f4
+        call chk(f8 == real(want, 8), 'real type ' // achar(48 + t) // ' ' // names(k))
+      end do
+      if (k > 2) cycle
+      ! the complexes with sum and product: (v, -v) and v
+      do t = 1, 4
+        z8 = cmplx(val(rank, k), merge(-val(rank, k), 0_8, k == 1), 8)
+        z4 = cmplx(z8, kind=4)
+        select case (t)
+        case (1)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, z4, 1, MPI_COMPLEX, ops(k), MPI_COMM_WORLD, ierr)
+        case (2)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, z4, 1, MPI_COMPLEX8, ops(k), MPI_COMM_WORLD, ierr)
+        case (3)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, z8, 1, MPI_DOUBLE_COMPLEX, ops(k), MPI_COMM_WORLD, &
+                             ierr)
+        case (4)
+          call MPI_ALLREDUCE(MPI_IN_PLACE, z8, 1, MPI_COMPLEX16, ops(k), MPI_COMM_WORLD, ierr)
+        end select
+        if (t <= 2) z8 = z4
+        call chk(z8 == cmplx(want, merge(-want, 0_8, k == 1), 8), &
+                 'complex type ' // achar(48 + t) // ' ' // names(k))
+      end do
+    end do
+  end subroutine matrix
+
+  ! a rank's value for op k of matrix(): sums of rank+1, products of 1 or 2,
+  ! signed maxima and minima, bit patterns
+  integer(kind=8) function val(r, k)
+    integer, intent(in) :: r, k
+    select case (k)
+    case (1)
+      val = r + 1
+    case (2)
+      val = 1 + mod(r, 2)
+    case (3, 4)
+      val = mod(5 * r, 7) - 3
+    case default
+      val = ior(ishft(1, mod(r, 6)), 64)
+    end select
+  end function val
+
+  integer(kind=8) function fold(a, b, k)
+    integer(kind=8), intent(in) :: a, b
+    integer, intent(in) :: k
+    select case (k)
+    case (1)
+      fold = a + b
+    case (2)
+      fold = a * b
+    case (3)
+      fold = max(a, b)
+    case (4)
+      fold = min(a, b)
+    case (5)
+      fold = iand(a, b)
+    case (6)
+      fold = ior(a, b)
+    case default
+      fold = ieor(a, b)
+    end select
+  end function fold
+
   ! MINLOC/MAXLOC: value rank%2, index rank
   subroutine pairs()
     integer :: ip(2), iq(2)
@@ -170,9 +302,13 @@ contains
     rp = (/ real(mod(rank, 2)), real(rank) /)
     call MPI_ALLREDUCE(rp, rq, 1, MPI_2REAL, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
     call chk(rq(1) == real(wmax) .and. rq(2) == real(wmax), '2REAL MAXLOC')
+    call MPI_ALLREDUCE(rp, rq, 1, MPI_2REAL, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+    call chk(rq(1) == 0.0 .and. rq(2) == 0.0, '2REAL MINLOC')
     dp = (/ dble(-rank), dble(rank) /)
     call MPI_ALLREDUCE(dp, dq, 1, MPI_2DOUBLE_PRECISION, MPI_MINLOC, MPI_COMM_WORLD, ierr)
     call chk(dq(1) == dble(1 - nproc) .and. dq(2) == dble(nproc - 1), '2DOUBLE_PRECISION MINLOC')
+    call MPI_ALLREDUCE(dp, dq, 1, MPI_2DOUBLE_PRECISION, MPI_MAXLOC, MPI_COMM_WORLD, ierr)
+    call chk(dq(1) == 0d0 .and. dq(2) == 0d0, '2DOUBLE_PRECISION MAXLOC')
   end subroutine pairs
 
   subroutine rooted()
