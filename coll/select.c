@@ -21,7 +21,9 @@
  *   needs its core once to arrive and once to leave, instead of once per
  *   round; with a core each, messages are as fast and the rule stays off;
  *   oversubscribed, broadcasts above 16 KiB and gathers of blocks above
- *   64 KiB take the shm forms too (single copy from / into the root).
+ *   64 KiB take the shm forms too (single copy from / into the root), and
+ *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
+ *   instead of Rabenseifner's twice as many rounds.
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -199,6 +201,11 @@ static const coll_rule reduce_rules[] = {
     { ANY, ALL, 2, 0, "hier" },
     { 32768, ALL, 1, 0, "binomial" },
     { ANY, 2, 1, 0, "binomial" },   /* one message against halving's two */
+    /* oversubscribed: every round waits for a peer to be scheduled, so
+     * the fewest rounds win over halving's 2 log2 p: two pipelined eager
+     * segments up the binary tree, then whole messages up the binomial one */
+    { 131072, 8, 1, 0, "binary", 1 },
+    { ANY, ALL, 1, 0, "binomial", 1 },
     { ANY, ALL, 1, 0, "rabenseifner" },
     { ANY, ALL, 1, 0, "binary" },
 };
