@@ -12,28 +12,44 @@
 #include <stdlib.h>
 #include "coll/reduce_impl.h"
 
+/* The ring straight from the input: step k sends the block combined in
+ * step k-1 (the first, an input block as it is) and receives the next into
+ * a work block, into which the input's own block of it is then combined;
+ * the last step receives into rbuf (a work block when in place, where
+ * rbuf's start still holds input). No copy of the whole input first. */
 static int ring(const void *sbuf, void *rbuf, const size_t *bs, const size_t *bc, size_t total,
                 const cu_dtype *dt, const coll_op *op, const mpid_comm *comm)
 {
-    int p = comm->size, rank = comm->rank, rc;
+    (void)total;
+    int p = comm->size, rank = comm->rank, rc = MPI_SUCCESS;
+    int right = (rank + 1) % p, left = (rank - 1 + p) % p;
     /* MPI_IN_PLACE: the input is the whole of rbuf, my block goes to its start. */
-    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    int inplace = sbuf == MPI_IN_PLACE;
+    const void *in = inplace ? rbuf : sbuf;
     size_t maxb = 0;
     for (int i = 0; i < p; i++)
         if (bc[i] > maxb)
             maxb = bc[i];
-    coll_tmp acc, tmp;
-    tmp.heap = NULL;
-    if ((rc = coll_tmp_alloc(&acc, total, dt)) != MPI_SUCCESS)
-        return rc;
-    if ((rc = coll_tmp_alloc(&tmp, maxb, dt)) == MPI_SUCCESS &&
-        (rc = coll_copy_same(in, acc.buf, total, dt)) == MPI_SUCCESS)
-        rc = coll_ring_reduce_scatter(acc.buf, tmp.buf, bs, bc, dt, op, 0, comm,
-                                      COLL_TAG_REDUCE_SCATTER);
-    if (rc == MPI_SUCCESS)
-        rc = coll_copy_same(coll_elem(acc.buf, bs[rank], dt), rbuf, bc[rank], dt);
-    coll_tmp_free(&acc);
-    coll_tmp_free(&tmp);
+    coll_tmp w[2];
+    w[1].heap = NULL;
+    if ((rc = coll_tmp_alloc(&w[0], maxb, dt)) != MPI_SUCCESS ||
+        (rc = coll_tmp_alloc(&w[1], maxb, dt)) != MPI_SUCCESS)
+        goto out;
+    const void *src = coll_elem(in, bs[(rank - 1 + p) % p], dt);
+    for (int k = 0; k < p - 1 && rc == MPI_SUCCESS; k++) {
+        int sb = ((rank - k - 1) % p + p) % p, rb = ((rank - k - 2) % p + p) % p;
+        void *dst = k == p - 2 && !inplace ? rbuf : w[k & 1].buf;
+        rc = coll_sendrecv(src, bc[sb], dt, right, dst, bc[rb], dt, left,
+                           COLL_TAG_REDUCE_SCATTER, comm);
+        if (rc == MPI_SUCCESS)
+            coll_op_apply(op, coll_elem(in, bs[rb], dt), dst, bc[rb], dt);
+        src = dst;
+    }
+    if (rc == MPI_SUCCESS && inplace)
+        rc = coll_copy_same(src, rbuf, bc[rank], dt);
+out:
+    coll_tmp_free(&w[0]);
+    coll_tmp_free(&w[1]);
     return rc;
 }
 
