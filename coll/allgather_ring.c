@@ -18,13 +18,25 @@ int coll_allgather_ring_tag(const void *sendbuf, size_t sendcount, const cu_dtyp
     int p = comm->size, me = comm->rank;
     ptrdiff_t blk = (ptrdiff_t)recvcount * recvtype->extent;
     char *rb = recvbuf;
-    if (sendbuf != MPI_IN_PLACE) {
-        int rc = coll_copy(sendbuf, sendcount, sendtype, rb + me * blk, recvcount, recvtype);
-        if (rc != MPI_SUCCESS)
-            return rc;
-    }
     int right = (me + 1) % p, left = (me - 1 + p) % p;
-    for (int s = 0; s < p - 1; s++) {
+    int s = 0;
+    if (sendbuf != MPI_IN_PLACE) {
+        /* My block leaves from sendbuf, not from its copy in recvbuf: the
+         * exchange starts at once, the copy runs while the peer reads, and
+         * the peer does not read lines this core has just dirtied. */
+        mpid_request *r[2] = { NULL, NULL };
+        int rc = p > 1 ? coll_sendrecv_start(sendbuf, sendcount, sendtype, right,
+                                             rb + left * blk, recvcount, recvtype, left,
+                                             tag, comm, r)
+                       : MPI_SUCCESS;
+        if (rc == MPI_SUCCESS)
+            rc = coll_copy(sendbuf, sendcount, sendtype, rb + me * blk, recvcount, recvtype);
+        int rc2 = coll_waitall(2, r);
+        if (rc != MPI_SUCCESS || rc2 != MPI_SUCCESS)
+            return rc != MPI_SUCCESS ? rc : rc2;
+        s = 1;
+    }
+    for (; s < p - 1; s++) {
         int sblk = (me - s + p) % p, rblk = (me - s - 1 + p) % p;
         int rc = coll_sendrecv(rb + sblk * blk, recvcount, recvtype, right,
                                rb + rblk * blk, recvcount, recvtype, left, tag, comm);

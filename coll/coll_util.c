@@ -28,16 +28,25 @@ int coll_waitall(int n, mpid_request **reqs)
     return rc;
 }
 
-int coll_sendrecv(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
-                  void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
-                  int tag, const mpid_comm *comm)
+int coll_sendrecv_start(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
+                        void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
+                        int tag, const mpid_comm *comm, mpid_request *r[2])
 {
-    mpid_request *r[2] = { NULL, NULL };
+    r[0] = r[1] = NULL;
     /* Receive first so a message that arrives early matches a posted
      * receive rather than going through the unexpected queue. */
     int rc = mpid_irecv(rbuf, rcount, rdt, src, tag, comm, MPID_CTX_COLL, &r[0]);
     if (rc == MPI_SUCCESS)
         rc = mpid_isend(sbuf, scount, sdt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r[1]);
+    return rc;
+}
+
+int coll_sendrecv(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
+                  void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
+                  int tag, const mpid_comm *comm)
+{
+    mpid_request *r[2];
+    int rc = coll_sendrecv_start(sbuf, scount, sdt, dst, rbuf, rcount, rdt, src, tag, comm, r);
     int rc2 = coll_waitall(2, r);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
