@@ -28,6 +28,7 @@
  * picks the algorithm.
  */
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -351,6 +352,8 @@ static unsigned env_gen;
 static int verbose;
 static const coll_algo *forced[COLL_OP_COUNT];
 static const char *forced_bad[COLL_OP_COUNT];   /* unknown name given */
+static char upper[COLL_OP_COUNT][40];            /* the op in CLUMPI_COLL_<OP> */
+static atomic_int area_warned[COLL_OP_COUNT];   /* a forced shm refused, said once */
 static char errmsg[COLL_OP_COUNT][512];
 /* The algorithm each rule names, looked up once instead of by name in
  * every call (rules past RULES_MAX are looked up by name). */
@@ -443,10 +446,19 @@ void coll_select_finalize(void)
     tuned_loaded = 0;
 }
 
+/* The node area holds this job's processes, each once: not on a
+ * communicator with another job's processes or one process twice (its
+ * members would share one line of the area). */
+static int area_fits(const mpid_comm *comm)
+{
+    return !(comm->foreign || (comm->remote_context_id & MPID_CTX_BY_RANK));
+}
+
 /* Whether a default may run this call with algorithm a: a non-commutative
  * op needs an ordered one, a hierarchy several nodes with several ranks on
  * one, the node area this job's processes, each once. The table's picks
- * and the rules' both pass here; a forced algorithm is the user's. */
+ * and the rules' both pass here; a forced algorithm is the user's, but for
+ * the order and the node area (coll_select). */
 static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nodes)
 {
     if (!a || !a->fn || (commute == 0 && !(a->flags & COLL_ALGO_ORDERED)))
@@ -457,8 +469,7 @@ static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nod
         if (*nodes <= 1 || *nodes >= comm->size)
             return 0;
     }
-    return !(a->flags & COLL_ALGO_AREA) ||
-           !(comm->foreign || (comm->remote_context_id & MPID_CTX_BY_RANK));
+    return !(a->flags & COLL_ALGO_AREA) || area_fits(comm);
 }
 
 /* The table's algorithm for this call, if it has one the call can run. */
@@ -489,10 +500,10 @@ static void read_env(void)
     for (int op = 0; op < COLL_OP_COUNT; op++) {
         char var[64];
         size_t n = 0;
-        n += (size_t)snprintf(var, sizeof var, "COLL_");
-        for (const char *s = table[op].op; *s && n + 1 < sizeof var; s++)
-            var[n++] = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
-        var[n] = 0;
+        for (const char *s = table[op].op; *s && n + 1 < sizeof upper[op]; s++)
+            upper[op][n++] = (char)(*s >= 'a' && *s <= 'z' ? *s - 'a' + 'A' : *s);
+        upper[op][n] = 0;
+        snprintf(var, sizeof var, "COLL_%.39s", upper[op]);
         const char *v = cu_param_str(var);
         forced[op] = NULL;
         forced_bad[op] = NULL;
@@ -590,6 +601,16 @@ coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *com
     if (a && commute == 0 && !(a->flags & COLL_ALGO_ORDERED)) {
         a = NULL;
         why = "default: the forced algorithm does not keep a non-commutative op's order";
+    } else if (a && (a->flags & COLL_ALGO_AREA) && !area_fits(comm)) {
+        /* it would wait for itself in the area (hung), or for a process
+         * of another job that has no map of it */
+        if (!atomic_exchange(&area_warned[opid], 1))
+            cu_warn("CLUMPI_COLL_%s=%s: not on a communicator holding another job's "
+                    "processes or one process twice; the default runs there", upper[opid],
+                    a->name);
+        a = NULL;
+        why = "default: the forced algorithm needs the node area of this job's processes, "
+              "each once";
     }
     if (!a) {
         if (!tuned_loaded)

@@ -1,5 +1,8 @@
 /* np: 1 2 3 4
  * env: CLUMPI_NET=agent
+ * env: CLUMPI_COLL_BARRIER=shm CLUMPI_COLL_BCAST=shm CLUMPI_COLL_GATHER=shm
+ * env: CLUMPI_COLL_SCATTER=shm CLUMPI_COLL_ALLGATHER=shm CLUMPI_COLL_ALLTOALL=shm
+ * env: CLUMPI_COLL_REDUCE=shm CLUMPI_COLL_ALLREDUCE=shm
  *
  * Intercommunicators whose groups hold one process twice. Every process
  * connects to itself (MPI_THREAD_MULTIPLE: thread 0 accepts on a duplicate
@@ -24,7 +27,10 @@
  * traffic. Every value names its sender and receiver by identity (a member
  * of m: its rank in m; a child: 1000 + its rank), so a message delivered
  * to the process's other member is caught, and every result is compared
- * with a reference computed here.
+ * with a reference computed here. Forced by name (the CLUMPI_COLL_* env
+ * lines), the node area's (shm) algorithms run where they can; over a
+ * communicator holding a process twice or a child the default runs instead
+ * (forced allreduce shm hung there, waiting in the area for itself).
  */
 #include <limits.h>
 #include <pthread.h>
