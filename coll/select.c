@@ -403,6 +403,7 @@ static const coll_algo *find_algo_or_alias(const coll_optab *t, const char *name
 /* ---- the measured table (coll/tuning.c) -------------------------------- */
 static coll_tuning tuned;
 static int tuned_loaded;
+static unsigned tuned_gen;   /* bumped when a table is loaded (by_table's memo) */
 extern const char coll_tuning_default[];   /* coll/tuning_default.txt, built in */
 
 static int op_by_name(const char *name)
@@ -437,6 +438,7 @@ void coll_select_init(void)
                                       &tuning_names, &tuned, err, sizeof err);
     if (rc)
         cu_fatal("CLUMPI_COLL_TUNING: %s", err);
+    tuned_gen++;
     tuned_loaded = 1;
 }
 
@@ -472,6 +474,23 @@ static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nod
     return !(a->flags & COLL_ALGO_AREA) || area_fits(comm);
 }
 
+/* The group of table rows for the last communicator each thread called an
+ * operation on: a loop of calls on one communicator finds it again at
+ * once, instead of counting the communicator's nodes and walking the
+ * operation's rows in each call (tens of nanoseconds, as long as a 2-rank
+ * 8-byte broadcast). Keyed by what the group depends on, and by the
+ * communicator's identity (a new one at a freed one's address, context and
+ * size at worst reuses its node count: only a performance hint, and fits()
+ * checks the node area on the call's own communicator). */
+typedef struct {
+    const mpid_comm *comm;
+    const int *world_ranks;
+    uint32_t context_id;
+    int size, oversub, nodes, group;
+    unsigned gen;
+} table_memo;
+static _Thread_local table_memo memo[COLL_OP_COUNT];
+
 /* The table's algorithm for this call, if it has one the call can run. */
 static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid_comm *comm,
                                  int *nodes)
@@ -479,10 +498,23 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
     const coll_optab *t = &table[opid];
     if (tuned.first[opid] == tuned.first[opid + 1])
         return NULL;
-    if (*nodes < 0)
-        *nodes = coll_comm_nodes(comm);
     int oversub = mpid_oversubscribed() && !comm->foreign;
-    int i = coll_tuning_lookup(&tuned, opid, comm->size, *nodes, oversub, bytes);
+    table_memo *m = &memo[opid];
+    if (m->gen != tuned_gen || m->comm != comm || m->world_ranks != comm->world_ranks ||
+        m->context_id != comm->context_id || m->size != comm->size || m->oversub != oversub) {
+        if (*nodes < 0)
+            *nodes = coll_comm_nodes(comm);
+        m->group = coll_tuning_group(&tuned, opid, comm->size, *nodes, oversub);
+        m->comm = comm;
+        m->world_ranks = comm->world_ranks;
+        m->context_id = comm->context_id;
+        m->size = comm->size;
+        m->oversub = oversub;
+        m->nodes = *nodes;
+        m->gen = tuned_gen;
+    } else if (*nodes < 0)
+        *nodes = m->nodes;
+    int i = coll_tuning_in_group(&tuned, m->group, bytes);
     if (i < 0)
         return NULL;
     const coll_algo *a = &t->algos[i];

@@ -246,8 +246,7 @@ static double ratio(int a, int b)
     return a > b ? (double)a / b : (double)b / a;
 }
 
-int coll_tuning_lookup(const coll_tuning *t, int op, int ranks, int nodes, int oversub,
-                       size_t bytes)
+int coll_tuning_group(const coll_tuning *t, int op, int ranks, int nodes, int oversub)
 {
     if (!t->first || op < 0 || op >= t->nops)
         return -1;
@@ -276,8 +275,25 @@ int coll_tuning_lookup(const coll_tuning *t, int op, int ranks, int nodes, int o
     }
     if (!best)
         return -1;
-    for (int i = (int)(best - t->rows); i < hi && same_group(&t->rows[i], best); i++)
+    /* the group's first row: rows sort by lo within a group */
+    int i = (int)(best - t->rows);
+    while (i > lo && same_group(&t->rows[i - 1], best))
+        i--;
+    return i;
+}
+
+int coll_tuning_in_group(const coll_tuning *t, int group, size_t bytes)
+{
+    if (group < 0)
+        return -1;
+    for (int i = group; i < t->nrows && same_group(&t->rows[i], &t->rows[group]); i++)
         if (bytes >= t->rows[i].lo && bytes <= t->rows[i].hi)
             return t->rows[i].algo;
     return -1;
+}
+
+int coll_tuning_lookup(const coll_tuning *t, int op, int ranks, int nodes, int oversub,
+                       size_t bytes)
+{
+    return coll_tuning_in_group(t, coll_tuning_group(t, op, ranks, nodes, oversub), bytes);
 }

@@ -51,5 +51,11 @@ void coll_tuning_free(coll_tuning *t);
  * whose bytes hold the size. */
 int coll_tuning_lookup(const coll_tuning *t, int op, int ranks, int nodes, int oversub,
                        size_t bytes);
+/* The lookup in two steps, for a caller that keeps the first per
+ * communicator: the group of rows a call of these ranks, nodes and
+ * oversubscription takes (the index of its first row, or -1), and the
+ * algorithm index of the group's row holding bytes (or -1). */
+int coll_tuning_group(const coll_tuning *t, int op, int ranks, int nodes, int oversub);
+int coll_tuning_in_group(const coll_tuning *t, int group, size_t bytes);
 
 #endif

@@ -75,6 +75,14 @@ Test(tuning, lookup_rules)
     cr_assert_eq(coll_tuning_lookup(&t, BCAST, 2, 1, 0, 1023), BINOMIAL);
     cr_assert_eq(coll_tuning_lookup(&t, BCAST, 2, 1, 0, 1024), BINARY);
     cr_assert_eq(coll_tuning_lookup(&t, BCAST, 2, 1, 0, SIZE_MAX), BINARY);
+    /* in two steps (select.c keeps the group per communicator) */
+    int g = coll_tuning_group(&t, BCAST, 2, 1, 0);
+    cr_assert_eq(t.rows[g].ranks, 2);
+    cr_assert_eq(t.rows[g].lo, 0);
+    cr_assert_eq(coll_tuning_in_group(&t, g, 1023), BINOMIAL);
+    cr_assert_eq(coll_tuning_in_group(&t, g, 1024), BINARY);
+    cr_assert_eq(coll_tuning_group(&t, BCAST, 17, 1, 1), -1);
+    cr_assert_eq(coll_tuning_in_group(&t, -1, 0), -1);
     /* oversubscribed: rows of that regime only (8 ranks' '*' holds both);
      * the nearest rank count within a factor of two; the nearest group
      * decides even when it has no row for the size */
