@@ -5,13 +5,17 @@
  * stdout and as CSV (-c FILE, appended).
  *
  * usage: coll [-o op,op,...] [-m MIN] [-M MAX] [-S SIZE,SIZE,...] [-i ITERS]
- *             [-l LABEL] [-c FILE]
+ *             [-s SCALE%] [-C CAP] [-l LABEL] [-c FILE]
  *   ops: barrier bcast gather scatter allgather alltoall allreduce reduce
- *        reduce_scatter (default: all); sizes in bytes, powers of two from
- *        MIN (1) to MAX (1 MiB), or the list of -S: the whole buffer for
- *        bcast, reduce, allreduce and reduce_scatter (each rank gets its
- *        share), one rank's block for the others. Reductions sum doubles
- *        (sizes < 8 skipped).
+ *        reduce_scatter (default: these), reduce_scatter_block scan exscan
+ *        ibarrier ibcast ireduce iallreduce iallgather (each i* call waited
+ *        for at once); sizes in bytes, powers of two from MIN (1) to MAX
+ *        (1 MiB), or the list of -S: the whole buffer for bcast, scan and
+ *        the reductions (reduce_scatter(_block): the whole input, each rank
+ *        gets its share), one rank's block for the others. Reductions sum
+ *        doubles (sizes < 8 skipped, and reduce_scatter_block's below 8
+ *        per rank). CAP: block sizes whose all ranks' blocks pass CAP bytes
+ *        are skipped (bench/coll_tune.sh's 4 MiB blocks on 16 ranks).
  *   LABEL names the MPI in the output (default: from MPI_Get_library_version);
  *   the algorithm column comes from CLUMPI_COLL_<OP> (else "default").
  */
@@ -50,7 +54,41 @@ static void run(const char *op, size_t size, char *a, char *b)
         for (int i = 0; i < np; i++)
             shares[i] = n / 8 / np + (i < n / 8 % np);
         MPI_Reduce_scatter(a, b, shares, MPI_DOUBLE, MPI_SUM, w);
+    } else if (!strcmp(op, "reduce_scatter_block"))
+        MPI_Reduce_scatter_block(a, b, n / 8 / np, MPI_DOUBLE, MPI_SUM, w);
+    else if (!strcmp(op, "scan"))
+        MPI_Scan(a, b, n / 8, MPI_DOUBLE, MPI_SUM, w);
+    else if (!strcmp(op, "exscan"))
+        MPI_Exscan(a, b, n / 8, MPI_DOUBLE, MPI_SUM, w);
+    else {
+        MPI_Request r;
+        if (!strcmp(op, "ibarrier"))
+            MPI_Ibarrier(w, &r);
+        else if (!strcmp(op, "ibcast"))
+            MPI_Ibcast(a, n, MPI_BYTE, 0, w, &r);
+        else if (!strcmp(op, "ireduce"))
+            MPI_Ireduce(a, b, n / 8, MPI_DOUBLE, MPI_SUM, 0, w, &r);
+        else if (!strcmp(op, "iallreduce"))
+            MPI_Iallreduce(a, b, n / 8, MPI_DOUBLE, MPI_SUM, w, &r);
+        else
+            MPI_Iallgather(a, n, MPI_BYTE, b, n, MPI_BYTE, w, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
+}
+
+static const char *const known_ops[] = {
+    "barrier", "bcast", "gather", "scatter", "allgather", "alltoall", "allreduce", "reduce",
+    "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "ibarrier", "ibcast",
+    "ireduce", "iallreduce", "iallgather",
+};
+
+static int op_is(const char *op, const char *list)
+{
+    size_t n = strlen(op);
+    for (const char *p = strstr(list, op); p; p = strstr(p + 1, op))
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+            return 1;
+    return 0;
 }
 
 static int iters_for(size_t size, int scale)
@@ -65,7 +103,7 @@ int main(int argc, char **argv)
     const char *ops = "barrier,bcast,gather,scatter,allgather,alltoall,allreduce,reduce,"
                       "reduce_scatter";
     const char *label = NULL, *csv = NULL, *list = NULL;
-    size_t lo = 1, hi = 1 << 20;
+    size_t lo = 1, hi = 1 << 20, blockcap = 0;
     int scale = 100, fixed = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -79,10 +117,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) scale = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-l") && i + 1 < argc) label = argv[++i];
         else if (!strcmp(argv[i], "-c") && i + 1 < argc) csv = argv[++i];
+        else if (!strcmp(argv[i], "-C") && i + 1 < argc) blockcap = strtoul(argv[++i], NULL, 0);
         else {
             if (me == 0)
                 fprintf(stderr, "usage: %s [-o ops] [-m min] [-M max] [-S sizes] [-i iters] [-s scale%%] "
-                        "[-l label] [-c csv]\n", argv[0]);
+                        "[-C cap] [-l label] [-c csv]\n", argv[0]);
             MPI_Finalize();
             return 2;
         }
@@ -115,6 +154,8 @@ int main(int argc, char **argv)
         hi = sizes[k] > hi ? sizes[k] : hi;
     shares = malloc(sizeof(int) * (size_t)np);
     size_t cap = (hi ? hi : 1) * (size_t)np;
+    if (blockcap && cap > blockcap)
+        cap = blockcap > hi ? blockcap : hi;
     char *a = malloc(cap), *b = malloc(cap);
     memset(a, 1, cap);
     memset(b, 0, cap);
@@ -122,19 +163,33 @@ int main(int argc, char **argv)
     char opsbuf[256];
     snprintf(opsbuf, sizeof opsbuf, "%s", ops);
     for (char *op = strtok(opsbuf, ","); op; op = strtok(NULL, ",")) {
+        int known = 0;
+        for (size_t k = 0; k < sizeof known_ops / sizeof known_ops[0]; k++)
+            known |= !strcmp(op, known_ops[k]);
+        if (!known) {
+            if (me == 0)
+                fprintf(stderr, "%s: unknown operation %s\n", argv[0], op);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
         char var[64] = "CLUMPI_COLL_";
         for (size_t k = 0; op[k] && k < 40; k++)
             var[12 + k] = (char)toupper((unsigned char)op[k]);
         const char *algo = getenv(var);
         if (!algo || !*algo)
             algo = "default";
-        int isred = !strcmp(op, "allreduce") || !strcmp(op, "reduce") ||
-                    !strcmp(op, "reduce_scatter");
+        int isred = op_is(op, "allreduce reduce reduce_scatter reduce_scatter_block scan exscan "
+                              "ireduce iallreduce");
+        int isblock = op_is(op, "gather scatter allgather alltoall iallgather");
+        int nobytes = op_is(op, "barrier ibarrier");
         for (int k = 0; k < nsizes; k++) {
             size_t size = sizes[k];
             if (isred && size < 8)
                 continue;
-            if (!strcmp(op, "barrier") && k > 0)
+            if (!strcmp(op, "reduce_scatter_block") && size / 8 < (size_t)np)
+                continue;
+            if (isblock ? size * (size_t)np > cap : size > cap)
+                continue;
+            if (nobytes && k > 0)
                 break;
             int it = fixed ? fixed : iters_for(size, scale);
             for (int i = 0; i < it / 10 + 1; i++)     /* warm up */
@@ -152,7 +207,7 @@ int main(int argc, char **argv)
                     mx = all[i] > mx ? all[i] : mx;
                     sum += all[i];
                 }
-                size_t bytes = !strcmp(op, "barrier") ? 0 : size;
+                size_t bytes = nobytes ? 0 : size;
                 printf("%-8s %-10s %-18s %9zu %7d %11.2f %11.2f %11.2f\n", label, op, algo,
                        bytes, it, mn, sum / np, mx);
                 if (out)

@@ -1,5 +1,5 @@
 # bench/coll_algos.sh — sourced by coll_run.sh and coll_tune.sh: the
-# operations bench/coll_tune measures and the algorithms of each that run on
+# operations bench/coll_tune.sh measures and the algorithms of each that run on
 # every transport, as coll/select.c names them (the ni-* and host-* ones
 # need offload mode). coll_algos OP NODES: hier only where the run spans
 # several nodes.

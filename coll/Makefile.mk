@@ -174,10 +174,6 @@ test_coll_aliases_SOURCES = test/coll/aliases.c test/mpi/mtest.h
 test_coll_aliases_LDADD = $(COLL_TEST_LIBS)
 test_coll_aliases_LDFLAGS = $(COLL_TEST_LINK)
 
-# The selection table from measurement: bench/coll_tune.sh runs bench/coll_tune
-# (standard MPI, algorithms chosen through MPI_T) and writes the table.
-noinst_PROGRAMS += bench/coll_tune
-bench_coll_tune_SOURCES = bench/coll_tune.c
-bench_coll_tune_LDADD = libmpi.la
-bench_coll_tune_LDFLAGS = $(AM_LDFLAGS) -no-install
+# The selection table from measurement: bench/coll_tune.sh runs bench/coll,
+# one job per algorithm forced by CLUMPI_COLL_<OP>, and writes the table.
 EXTRA_DIST += bench/coll_tune.sh bench/coll_algos.sh
