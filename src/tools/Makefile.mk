@@ -34,6 +34,8 @@ AM_TESTS_ENVIRONMENT = top_builddir=$(top_builddir) top_srcdir=$(top_srcdir); \
 if SANITIZERS
 AM_TESTS_ENVIRONMENT += LSAN_OPTIONS="suppressions=$(abs_top_srcdir)/test/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"; \
 	export LSAN_OPTIONS;
+# (programs test_mpicc.sh builds with the wrappers need the runtime too)
+AM_TESTS_ENVIRONMENT += SAN_CFLAGS='$(SAN_CFLAGS)'; export SAN_CFLAGS;
 endif
 EXTRA_DIST += test/lsan.supp
 

@@ -81,7 +81,8 @@ if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
             name=${src#"$top_srcdir"/examples/}
             out=$TMP/$(echo "$name" | tr / _)
             rm -f "$out"
-            CLUMPI_CFLAGS="-I$top_srcdir/src/include -I$top_builddir/src/fortran -L$top_builddir/.libs" \
+            # (a sanitizer build's library wants its runtime in the program)
+            CLUMPI_CFLAGS="-I$top_srcdir/src/include -I$top_builddir/src/fortran -L$top_builddir/.libs ${SAN_CFLAGS:-}" \
                 "$wrapper" "$src" "$@" -o "$out" >"$TMP/err" 2>&1
             check "examples/$name builds as its header says ($line)" [ -x "$out" ]
             # the C++ and Fortran ones (mpicxx, mpifort: use mpi, use mpi_f08)
@@ -98,7 +99,7 @@ if command -v "$("$MPICC" -show x.c | cut -d' ' -f1)" >/dev/null 2>&1; then
         # FC_FIXED, which make check passes)
         if [ -e "$top_builddir/src/tools/mpifort" ] && [ -n "${FC_FIXED+set}" ]; then
             out=$TMP/f77
-            CLUMPI_CFLAGS="-I$top_builddir/src/fortran -L$top_builddir/.libs" \
+            CLUMPI_CFLAGS="-I$top_builddir/src/fortran -L$top_builddir/.libs ${SAN_CFLAGS:-}" \
                 "$top_builddir/src/tools/mpifort" $FC_FIXED "$top_srcdir/test/fortran/f77.f90" \
                 -o "$out" >"$TMP/err" 2>&1
             check "mpifort builds an mpif.h program (test/fortran/f77)" [ -x "$out" ]
