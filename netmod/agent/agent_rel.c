@@ -26,6 +26,13 @@
 #define ACK_DELAY_NS 200000ull
 /* Gap reports that trigger a retransmission before the timeout. */
 #define DUPACK_FAST 2
+/* Timeouts in a row, without news from the peer, before the timeout
+ * doubles: a datagram lost here is an injected fault or a full socket
+ * buffer, not a congested network; at 30% loss a retransmission and its
+ * ack both arrive only half the time, and doubling from the first timeout
+ * on would make the expected wait unbounded (2 ms x 2^k with probability
+ * 0.51^k). */
+#define BACKOFF_AFTER 2
 
 /* The sending half of one stream to a peer. */
 typedef struct rel_out {
@@ -35,6 +42,7 @@ typedef struct rel_out {
     uint64_t rto, srtt, rttvar;  /* ns; srtt 0: no sample yet */
     uint64_t rto_at;             /* 0: no timer */
     uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
+    uint32_t tmo_run;            /* timeouts since the peer last acknowledged something new */
 } rel_out;
 
 enum { MAIN, BULK, NSTREAM };
@@ -206,6 +214,7 @@ static void on_ack(int node, int s, uint32_t ack, int gap, uint64_t now)
         }
         p->una = ack;
         p->gaps = 0;
+        p->tmo_run = 0;
         rto_reset(p);
         p->rto_at = p->nq ? now + p->rto : 0;
         return;
@@ -297,7 +306,8 @@ void agt_rel_poll(void)
             rel_out *o = &p->out[s];
             if (o->rto_at && now >= o->rto_at) {
                 agt_st.timeouts++;
-                o->rto = o->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : o->rto * 2;
+                if (++o->tmo_run > BACKOFF_AFTER)
+                    o->rto = o->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : o->rto * 2;
                 resend_all(n, s, now);
             }
         }
