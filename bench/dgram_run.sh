@@ -13,7 +13,7 @@
 #
 # usage: bench/dgram_run.sh [-b BUILDDIR] [-N "2 4 8"] [-l LOSSES] [-a ACKS]
 #                           [-m MAXBYTES] [-C COLL] [-r ROUNDS] [-t SECONDS]
-#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-d OUTDIR] [-q]
+#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-R ARQS] [-d OUTDIR] [-q]
 #   -N node counts (pt2pt runs on the smallest), -l loss probabilities
 #   (default "0 0.001 0.01 0.05 0.3"), -a ack intervals (default "1 2 6 W/2",
 #   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB), -C the
@@ -24,7 +24,9 @@
 #   from 5% loss up), -B the
 #   benchmarks (default "lat bw bcast allreduce"), -P a command to run
 #   mpirun under (e.g. "chrt -r 1": real-time priority, so that other jobs
-#   on shared cores do not swamp a latency comparison), -q quick (2 nodes,
+#   on shared cores do not swamp a latency comparison), -R the
+#   retransmission schemes (CLUMPI_AGENT_ARQ; default sack; "gbn sack"
+#   measures both, labelled dgram-ARQ-aACK-lLOSS), -q quick (2 nodes,
 #   losses 0 and 0.05, acks 6, up to 64 KiB, one round).
 #   A loss above 0 also duplicates and reorders that fraction / 10 of the
 #   datagrams (CLUMPI_AGENT_DUP, _REORDER), seed 1.
@@ -32,12 +34,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=. nodes_list="2 4 8" losses="0 0.001 0.01 0.05 0.3" acks="1 2 6 W/2" maxb=1048576
 coll=ni-binary rounds=3 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
-benches="lat bw bcast allreduce" prefix=
-while getopts b:N:l:a:m:C:r:t:i:B:P:d:q f; do
+benches="lat bw bcast allreduce" prefix= arqs=sack
+while getopts b:N:l:a:m:C:r:t:i:B:P:R:d:q f; do
     case $f in
     b) build=$OPTARG ;; N) nodes_list=$OPTARG ;; l) losses=$OPTARG ;; a) acks=$OPTARG ;;
     m) maxb=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;; t) limit=$OPTARG ;;
-    i) scale=$OPTARG ;; B) benches=$OPTARG ;; P) prefix=$OPTARG ;; d) outdir=$OPTARG ;;
+    i) scale=$OPTARG ;; B) benches=$OPTARG ;; P) prefix=$OPTARG ;; R) arqs=$OPTARG ;;
+    d) outdir=$OPTARG ;;
     q) quick=1 ;; *) exit 2 ;;
     esac
 done
@@ -56,12 +59,16 @@ csv=$outdir/dgram.csv log=$outdir/dgram.log failed=$outdir/failed.txt
 echo "round,nodes,config,transport,ack,loss,bench,bytes,value,load" > "$csv"
 : > "$log"; : > "$failed"
 
-# the configurations: "label transport ack loss" lines; reliable at 0% only
-cfgs="reliable reliable - 0"
+# the configurations: "label transport ack loss arq" lines; reliable at 0% only
+cfgs="reliable reliable - 0 -"
 for loss in $losses; do
     for ack in $acks; do
-        cfgs="$cfgs
-dgram-a$ack-l$loss dgram $ack $loss"
+        for arq in $arqs; do
+            lab=dgram-a$ack-l$loss
+            [ "$arqs" = "$arq" ] || lab=dgram-$arq-a$ack-l$loss
+            cfgs="$cfgs
+$lab dgram $ack $loss $arq"
+        done
     done
 done
 
@@ -88,11 +95,11 @@ while [ $r -le "$rounds" ]; do
     for nodes in $nodes_list; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "# round $r, $nodes nodes, $(uptime | sed 's/.*load/load/')" | tee -a "$log"
-        echo "$cfgs" | while read -r lab tr ack loss; do
+        echo "$cfgs" | while read -r lab tr ack loss arq; do
             envs="CLUMPI_AGENT_TRANSPORT=$tr"
             if [ "$tr" = dgram ]; then
                 d=$(awk -v l="$loss" 'BEGIN { print l / 10 }')
-                envs="$envs CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
+                envs="$envs CLUMPI_AGENT_ARQ=$arq CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
                 envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
             fi
             # at 5% loss and more, a tenth of the iterations (timeouts of ms each)

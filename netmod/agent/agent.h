@@ -37,7 +37,7 @@ typedef struct agt_tx {
     agt_rel_hdr rh;
     uint64_t sent_ns;
     uint16_t inflight;        /* fabric sends not completed */
-    uint8_t  acked, rexmit;
+    uint8_t  acked, rexmit, sacked;   /* sacked: the peer holds it (agent_rel.c) */
 } agt_tx;
 
 struct agt {

@@ -57,6 +57,15 @@ static char *held;             /* dgram fault injection: a datagram held back */
 static size_t held_len;
 static uint32_t held_land;     /* held back is landing buffer held_land - 1 (0: a run's copy) */
 static uint64_t held_at;
+/* sack: datagrams that came after a gap, by peer and stream, at their
+ * number mod AGT_REL_SACK_MAX: a main-stream datagram's copy (buf,
+ * allocated once), a bulk chunk's landing buffer (kept unposted). */
+typedef struct ooo_ent { char *buf; size_t len; uint32_t land; } ooo_ent;
+static ooo_ent *ooo;            /* [nnodes][2][AGT_REL_SACK_MAX] */
+static ooo_ent *ooo_at(int node, int bulk, uint32_t seq)
+{
+    return &ooo[((size_t)node * 2 + (size_t)bulk) * AGT_REL_SACK_MAX + seq % AGT_REL_SACK_MAX];
+}
 /* A held datagram goes after the next one, or after this long without one. */
 #define HOLD_NS 500000ull
 /* UDP's largest payload: a datagram's runs and trains stay within it. */
@@ -178,7 +187,8 @@ int agt_net_open(void)
         nfrag = (uint32_t)((UDP_MAX - hsz) / A.mtu);   /* shorter trains */
     run_bytes = hsz + (size_t)nfrag * A.mtu;
     if (posix_memalign((void **)&runs, 4096, nruns * run_bytes) ||
-        !(run_tx = calloc(nruns, sizeof *run_tx)) || (A.dgram && !(held = malloc(run_bytes))))
+        !(run_tx = calloc(nruns, sizeof *run_tx)) || (A.dgram && !(held = malloc(run_bytes))) ||
+        (A.dgram && !(ooo = calloc((size_t)A.nnodes * 2 * AGT_REL_SACK_MAX, sizeof *ooo))))
         return -ENOMEM;
     if ((info->domain_attr->mr_mode & FI_MR_LOCAL) &&
         (rc = fi_mr_reg(domain, runs, nruns * run_bytes, FI_RECV, 0, 0, 0, &run_mr, NULL)))
@@ -245,6 +255,9 @@ void agt_net_close(void)
     free(runs);
     free(run_tx);
     free(held);
+    for (size_t i = 0; ooo && i < (size_t)A.nnodes * 2 * AGT_REL_SACK_MAX; i++)
+        free(ooo[i].buf);
+    free(ooo);
     if (A.dgram)
         agt_rel_fini();
 }
@@ -532,27 +545,11 @@ static void arrive(const agt_wire *w, int delivered, int delayed)
     on_credits(src, cred);
 }
 
-/* One datagram (or, over a reliable endpoint, one message) of len bytes:
- * its packets, A.mtu apart after agent_rel's header if any. Returns the
- * packets taken. */
-static int take(const char *run, size_t len)
+/* The packets of one message of len bytes (over datagrams after agent_rel's
+ * header, from node src; -1: a reliable endpoint's), A.mtu apart. Returns
+ * the packets taken. */
+static int take_packets(int src, const char *run, size_t len)
 {
-    int src = -1;
-    if (A.dgram) {
-        int cred;
-        if (len < hsz) {
-            fprintf(stderr, "clumpi-agent[node %d]: corrupt datagram (%zu bytes)\n", A.node,
-                    len);
-            exit(1);
-        }
-        const agt_rel_hdr *h = (const agt_rel_hdr *)run;
-        int fresh = agt_rel_input(h, &cred);
-        on_credits(h->src_node, cred);
-        if (!fresh || len == hsz)
-            return 0;
-        src = h->src_node;
-        run += hsz, len -= hsz;
-    }
     if (len == 0 || len + hsz > run_bytes) {
         fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, len);
         exit(1);
@@ -574,8 +571,42 @@ static int take(const char *run, size_t len)
     return (int)np;
 }
 
+/* One datagram (or, over a reliable endpoint, one message) of len bytes;
+ * over datagrams, then the ones held behind it that are now in order.
+ * Returns the packets taken. */
+static int take(const char *run, size_t len)
+{
+    if (!A.dgram)
+        return take_packets(-1, run, len);
+    int cred;
+    if (len < hsz) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt datagram (%zu bytes)\n", A.node, len);
+        exit(1);
+    }
+    const agt_rel_hdr *h = (const agt_rel_hdr *)run;
+    int src = h->src_node, fresh = agt_rel_input(h, &cred);
+    on_credits(src, cred);
+    if (fresh == AGT_REL_HOLD) {
+        ooo_ent *e = ooo_at(src, 0, h->seq);
+        if (!e->buf && !(e->buf = malloc(run_bytes)))
+            agt_die("out of memory");
+        memcpy(e->buf, run, len);
+        e->len = len;
+        return 0;
+    }
+    int n = fresh && len > hsz ? take_packets(src, run + hsz, len - hsz) : 0;
+    uint32_t seq;
+    while (fresh && agt_rel_pop(src, 0, &seq)) {
+        ooo_ent *e = ooo_at(src, 0, seq);
+        if (e->len > hsz)
+            n += take_packets(src, e->buf + hsz, e->len - hsz);
+    }
+    return n;
+}
+
 /* A bulk chunk in landing buffer j (dgram): agent_rel's header sits inside
- * the chunk's header; a copy or one after a gap goes back to be posted. */
+ * the chunk's header; a copy or one after a gap goes back to be posted
+ * (sack: one after a gap waits in its buffer for the gap to fill). */
 static int take_land(uint32_t j, size_t len)
 {
     char *p = agt_landing(A.h, j);
@@ -597,9 +628,21 @@ static int take_land(uint32_t j, size_t len)
         agt_bulk_unlanded(j);
         return 0;
     }
+    if (fresh == AGT_REL_HOLD) {
+        *ooo_at(h.src_node, 1, h.seq) = (ooo_ent){ .len = len, .land = j };
+        return 0;
+    }
     agt_bulk_landed(j, len);
     agt_rel_accepted(h.src_node);
-    return 1;
+    int n = 1;
+    uint32_t seq;
+    while (agt_rel_pop(h.src_node, 1, &seq)) {
+        ooo_ent *e = ooo_at(h.src_node, 1, seq);
+        agt_bulk_landed(e->land, e->len);
+        agt_rel_accepted(h.src_node);
+        n++;
+    }
+    return n;
 }
 
 static int take_held(void)

@@ -1,13 +1,14 @@
 /*
  * agent_rel.c — the reliability protocol over datagrams (see agent_rel.h).
  *
- * Go-back-N, not selective acks: the window is the credit window (W
- * packets per peer, 16 by default), the receiver keeps no out-of-order
- * datagrams (a held one would take a pool slot that its credit reserves
- * only once it is in order), and on a host the loss this protocol must
- * survive is a socket buffer overflowing, which loses a run of datagrams,
- * not one in the middle of a window. Sequence numbers count datagrams (a
- * train is one); credits count packets.
+ * Selective repeat by default (CLUMPI_AGENT_ARQ=sack): the receiver keeps up
+ * to AGT_REL_SACK_MAX datagrams that came after a gap (main-stream copies in
+ * agent_net.c, bulk chunks in their landing buffers), says which in every
+ * header, and the sender sends again only the ones not yet there.
+ * CLUMPI_AGENT_ARQ=gbn is go-back-N: the receiver keeps nothing out of
+ * order and the sender sends its whole window again after a loss. doc/
+ * OFFLOAD.md measures both. Sequence numbers count datagrams (a train is
+ * one); credits count packets.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ typedef struct rel_out {
     uint64_t rto, srtt, rttvar;  /* ns; srtt 0: no sample yet */
     uint64_t rto_at;             /* 0: no timer */
     uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
+    uint32_t sacked;             /* sack: bit i: una + i is held by the peer */
     uint32_t tmo_run;            /* timeouts since the peer last acknowledged something new */
 } rel_out;
 
@@ -56,6 +58,7 @@ typedef struct rel_peer {
     /* receiving from the peer */
     uint32_t epoch;              /* 0: not heard yet */
     uint32_t rx_next[NSTREAM];   /* next number we take */
+    uint32_t rx_held[NSTREAM];   /* sack: bit i: rx_next + i arrived and is held */
     uint32_t unacked;            /* datagrams taken since our last ack */
     uint64_t ack_at;             /* explicit ack due (0: none) */
     uint32_t cred_ret;           /* credits returned to it, in all */
@@ -64,6 +67,7 @@ typedef struct rel_peer {
 static rel_peer *P;
 static uint32_t my_epoch;
 static long ack_every;
+static int sack;                 /* CLUMPI_AGENT_ARQ=sack */
 static uint64_t deadline_ns;
 
 static int after(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
@@ -79,6 +83,8 @@ int agt_rel_init(void)
     clock_gettime(CLOCK_REALTIME, &ts);
     my_epoch = (uint32_t)(ts.tv_nsec ^ (ts.tv_sec << 20) ^ ((uint64_t)getpid() << 8)) | 1u;
     ack_every = cu_param_int("AGENT_ACK_EVERY");
+    const char *arq = cu_param_str("AGENT_ARQ");
+    sack = !arq || strcmp(arq, "gbn");
     if (ack_every < 1)
         ack_every = 1;
     const char *to = cu_param_str("AGENT_PEER_TIMEOUT");
@@ -111,6 +117,8 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
     h->src_node = (uint16_t)A.node;
     h->flags = (uint8_t)flags;
     h->pad = 0;
+    h->sack = p->rx_held[MAIN];
+    h->bsack = p->rx_held[BULK];
     if (p->unacked && (flags & AGT_REL_DATA))
         agt_st.acks_piggy++;
     p->unacked = 0;
@@ -127,7 +135,7 @@ void agt_rel_queue(agt_tx *t)
     rel_out *o = out_of(t);
     uint64_t now = agt_now_ns();
     t->rh.seq = o->next_seq++;
-    t->acked = 0, t->rexmit = 0, t->inflight = 0;
+    t->acked = 0, t->rexmit = 0, t->sacked = 0, t->inflight = 0;
     t->sent_ns = now;
     t->link.next = NULL;
     if (o->qt)
@@ -179,12 +187,22 @@ static void rto_reset(rel_out *p)
     p->rto = rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
 }
 
-/* Go back N: every held datagram of stream s to node again, oldest first. */
-static void resend_all(int node, int s, uint64_t now)
+/* Every held datagram of stream s to node again, oldest first (go back N);
+ * with sack only those the peer does not hold, and on a gap report
+ * (fast) only those below the newest it holds: the rest may be on the way. */
+static void resend_all(int node, int s, uint64_t now, int fast)
 {
     rel_out *o = &P[node].out[s];
+    uint32_t top = AGT_REL_SACK_MAX;
+    if (sack && fast)
+        for (top = AGT_REL_SACK_MAX; top > 1 && !(o->sacked >> (top - 1) & 1); top--)
+            ;   /* holding nothing we know of: the oldest alone */
     for (agt_pend *q = o->qh; q; q = q->next) {
         agt_tx *t = tx_of(q);
+        if (t->sacked)
+            continue;
+        if (sack && fast && t->rh.seq - o->una >= top)
+            break;
         t->rexmit = 1;
         t->sent_ns = now;
         if (s == BULK)
@@ -196,11 +214,35 @@ static void resend_all(int node, int s, uint64_t now)
     o->rto_at = now + o->rto;
 }
 
-static void on_ack(int node, int s, uint32_t ack, int gap, uint64_t now)
+/* sack: the peer's held set as of ack (an older header's is older news).
+ * A datagram's round trip is sampled when the peer first says it holds it:
+ * its cumulative ack waits for the gap before it to fill, often a timeout,
+ * and sampled then the timeout would feed on itself. */
+static void note_sacked(rel_out *p, uint32_t ack, uint32_t held, uint64_t now)
+{
+    p->sacked = held;
+    if (!held)
+        return;
+    for (agt_pend *q = p->qh; q; q = q->next) {
+        agt_tx *t = tx_of(q);
+        uint32_t d = t->rh.seq - ack;
+        if (d >= AGT_REL_SACK_MAX)
+            continue;
+        if ((held >> d & 1) && !t->sacked) {
+            t->sacked = 1;
+            if (!t->rexmit)
+                rtt_sample(p, now - t->sent_ns);
+        }
+    }
+}
+
+static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, uint64_t now)
 {
     rel_out *p = &P[node].out[s];
     if (after(ack, p->next_seq))
         agt_die("a peer agent acknowledged a datagram never sent");
+    if (sack && !after(p->una, ack))
+        note_sacked(p, ack, held, now);
     if (after(ack, p->una)) {
         while (p->qh && after(ack, tx_of(p->qh)->rh.seq)) {
             agt_tx *t = tx_of(p->qh);
@@ -208,7 +250,7 @@ static void on_ack(int node, int s, uint32_t ack, int gap, uint64_t now)
             if (!p->qh)
                 p->qt = NULL;
             p->nq--;
-            if (!t->rexmit)   /* Karn: no sample from a retransmitted one */
+            if (!t->rexmit && !t->sacked)   /* Karn: no sample from a retransmitted one */
                 rtt_sample(p, now - t->sent_ns);
             release(t);
         }
@@ -224,7 +266,7 @@ static void on_ack(int node, int s, uint32_t ack, int gap, uint64_t now)
         p->gaps = 0;
         p->recover = p->next_seq;
         agt_st.fast_rexmit++;
-        resend_all(node, s, now);
+        resend_all(node, s, now, 1);
     }
 }
 
@@ -252,8 +294,8 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
         *credits = (int)(h->credits - p->cred_seen);
         p->cred_seen = h->credits;
     }
-    on_ack(node, MAIN, h->ack, h->flags & AGT_REL_GAP, now);
-    on_ack(node, BULK, h->back, h->flags & AGT_REL_BGAP, now);
+    on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP, now);
+    on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP, now);
     if (h->flags & AGT_REL_PROBE)
         agt_net_ctl(node, 0);
     if (!(h->flags & AGT_REL_DATA))
@@ -261,17 +303,36 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
     int s = h->flags & AGT_REL_BULK ? BULK : MAIN;
     if (h->seq == p->rx_next[s]) {
         p->rx_next[s]++;
+        p->rx_held[s] >>= 1;
         return 1;
     }
     /* a copy (our ack was lost or late) or one after a gap: say where we are */
-    if (after(p->rx_next[s], h->seq)) {
+    uint32_t d = h->seq - p->rx_next[s];
+    int gap = s == BULK ? AGT_REL_BGAP : AGT_REL_GAP;
+    if (after(p->rx_next[s], h->seq) || (sack && d < AGT_REL_SACK_MAX && (p->rx_held[s] >> d & 1))) {
         agt_st.dup_dropped++;
         agt_net_ctl(node, 0);
+    } else if (sack && d < AGT_REL_SACK_MAX) {
+        p->rx_held[s] |= 1u << d;
+        agt_st.ooo_held++;
+        agt_net_ctl(node, gap);
+        return AGT_REL_HOLD;
     } else {
         agt_st.ooo_dropped++;
-        agt_net_ctl(node, s == BULK ? AGT_REL_BGAP : AGT_REL_GAP);
+        agt_net_ctl(node, gap);
     }
     return 0;
+}
+
+int agt_rel_pop(int node, int bulk, uint32_t *seq)
+{
+    rel_peer *p = &P[node];
+    int s = bulk ? BULK : MAIN;
+    if (!(p->rx_held[s] & 1))
+        return 0;
+    *seq = p->rx_next[s]++;
+    p->rx_held[s] >>= 1;
+    return 1;
 }
 
 void agt_rel_accepted(int node)
@@ -308,7 +369,7 @@ void agt_rel_poll(void)
                 agt_st.timeouts++;
                 if (++o->tmo_run > BACKOFF_AFTER)
                     o->rto = o->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : o->rto * 2;
-                resend_all(n, s, now);
+                resend_all(n, s, now, 0);
             }
         }
         if (starved(n)) {

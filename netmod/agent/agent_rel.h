@@ -6,8 +6,9 @@
  * the credit window (agent_flow) is also the retransmission window;
  * cumulative acks ride on every datagram, and an explicit one goes after
  * CLUMPI_AGENT_ACK_EVERY datagrams, a short delay, or before the agent
- * sleeps; go-back-N with a timeout from the smoothed round trip (Jacobson)
- * and fast retransmit on the receiver's gap reports. Credits travel as a
+ * sleeps; selective repeat (or, with CLUMPI_AGENT_ARQ=gbn, go-back-N) with
+ * a timeout from the smoothed round trip (Jacobson) and fast retransmit on
+ * the receiver's gap reports. Credits travel as a
  * running total in every header, so a lost ack loses none; a sender out of
  * credits with nothing unacknowledged probes until they come.
  *
@@ -28,6 +29,8 @@ typedef struct agt_rel_hdr {
     uint16_t src_node;
     uint8_t  flags;
     uint8_t  pad;
+    /* sack: bit i set: datagram ack + i (bulk: back + i) arrived and is held */
+    uint32_t sack, bsack;
 } agt_rel_hdr;
 
 /* DATA: packets follow; PROBE: answer with an ack now; GAP (BGAP): this
@@ -50,8 +53,16 @@ void agt_rel_queue(struct agt_tx *t);
 void agt_rel_fill(agt_rel_hdr *h, int node, int flags);
 /* A datagram's header arrived (len: the whole datagram's bytes). *credits:
  * credits it gives back. 1: its packets are new, take them, then call
- * agt_rel_accepted; 0: drop them. */
+ * agt_rel_accepted (and take what agt_rel_pop gives); 0: drop them;
+ * AGT_REL_HOLD (sack): it came after a gap, keep it under its number until
+ * agt_rel_pop names it. */
+enum { AGT_REL_HOLD = 2 };
 int  agt_rel_input(const agt_rel_hdr *h, int *credits);
+/* After an in-order datagram of node's stream bulk (0/1) was taken: 1 and
+ * *seq when the next one in order is held (take it now, then ask again). */
+int  agt_rel_pop(int node, int bulk, uint32_t *seq);
+/* Out-of-order datagrams a receiver may hold per peer and stream (sack). */
+#define AGT_REL_SACK_MAX 32u
 void agt_rel_accepted(int node);
 /* A fabric send of t completed. */
 void agt_rel_send_done(struct agt_tx *t);

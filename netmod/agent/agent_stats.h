@@ -22,7 +22,7 @@ typedef struct agt_stats {
      * timeouts and fast retransmits that sent them, copies and out-of-order
      * ones dropped, explicit acks, acks that rode on data, probes; faults
      * injected on receive */
-    uint64_t rexmit, timeouts, fast_rexmit, dup_dropped, ooo_dropped;
+    uint64_t rexmit, timeouts, fast_rexmit, dup_dropped, ooo_dropped, ooo_held;
     uint64_t acks_sent, acks_piggy, probes;
     uint64_t inj_loss, inj_dup, inj_reorder;
     int dgram;

@@ -8,8 +8,9 @@
 # (bcast, reduce, allreduce, barrier; test_agent_coll checks each against a
 # reference), agent-served RMA and the agents' fetch-and-add counters; a
 # peer agent killed, or stopped (silent), ends the job within 5 s naming it.
-# make check: a lean subset at 5% loss; DGRAM_TEST_FULL=1 (make check-long):
-# 5% and 30% loss, three seeds, 2-4 nodes.
+# make check: a lean subset at 5% loss, selective repeat and a part with
+# go-back-N (CLUMPI_AGENT_ARQ=gbn); DGRAM_TEST_FULL=1 (make check-long): 5%
+# and 30% loss, three seeds, 2-4 nodes, and part of it for gbn, one seed.
 . "$(dirname "$0")/test_env.sh"
 fail=0
 out=dgram-test.$$.out
@@ -30,17 +31,20 @@ faults() {
 }
 
 # The protocol repaired something: the counters show injected faults,
-# retransmissions and dropped copies (else the runs above prove nothing).
+# retransmissions and dropped copies, and with sack datagrams held after a
+# gap (else the runs above prove nothing).
 repaired() {
+    held=.
+    [ "${CLUMPI_AGENT_ARQ:-sack}" = sack ] && held="held [1-9]"
     if env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes 2 -n 2 --timeout 100 \
            "$T/order" </dev/null >"$out" 2>&1 &&
        grep -q "dgram: retransmits [1-9]" "$out" &&
-       grep -q "duplicates dropped [1-9]" "$out" &&
+       grep -q "duplicates dropped [1-9]" "$out" && grep -q "$held" "$out" &&
        grep -q "injected loss [1-9][0-9]* dup [1-9][0-9]* reorder [1-9]" "$out" &&
        grep -q "fault injection on receive: loss $CLUMPI_AGENT_LOSS" "$out"; then
-        echo "ok: faults injected and repaired (order, --nodes 2, counters)"
+        echo "ok: faults injected and repaired (order, --nodes 2, counters${CLUMPI_AGENT_ARQ:+, $CLUMPI_AGENT_ARQ})"
     else
-        echo "FAILED: faults injected and repaired (order, --nodes 2, counters)"
+        echo "FAILED: faults injected and repaired (order, --nodes 2, counters${CLUMPI_AGENT_ARQ:+, $CLUMPI_AGENT_ARQ})"
         cat "$out"; fail=1
     fi
 }
@@ -54,6 +58,11 @@ if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     T=$R; suite 2 "4" -- atomic; T=$top_builddir/test/mpi
     run 3 6 -- "$OB" 100
     repaired
+    export CLUMPI_AGENT_ARQ=gbn
+    suite 2 "2" -- order bulk
+    run 3 3 -- "$NI" ni-binary
+    repaired
+    unset CLUMPI_AGENT_ARQ
 else
     for loss in 0.05 0.3; do
         for seed in 1 2 3; do
@@ -70,6 +79,18 @@ else
         done
         repaired
     done
+    export CLUMPI_AGENT_ARQ=gbn
+    for loss in 0.05 0.3; do
+        faults $loss 5
+        suite 2 "2" -- order anysource persistent bulk
+        suite 3 "3" -- sendrecv
+        run 3 3 -- "$NI" ni-binomial
+        T=$R; suite 2 "4" -- atomic; T=$top_builddir/test/mpi
+        repaired
+    done
+    faults 0.05 6
+    suite 2 "2 4" -- pingpong
+    unset CLUMPI_AGENT_ARQ
     # every size class (0 B..8 MiB), without and with faults
     faults 0 1
     suite 2 "2" -- pingpong

@@ -62,6 +62,11 @@ static const char *agent_transport(const char *text)
     return strcmp(text, "reliable") && strcmp(text, "dgram") ? "reliable, dgram" : NULL;
 }
 
+static const char *agent_arq(const char *text)
+{
+    return strcmp(text, "gbn") && strcmp(text, "sack") ? "gbn, sack" : NULL;
+}
+
 static const char *probability(const char *text)
 {
     char *end;
@@ -180,6 +185,9 @@ const cu_param_def cu_param_defs[] = {
        "datagrams made reliable by the agents' own protocol; no bulk path)"),
     I("AGENT_ACK_EVERY", 6, "agent", FIXED, LOCAL, TUNER_DETAIL, -1,
       "dgram: an explicit ack after this many datagrams from a peer (else after a short delay)"),
+    SC("AGENT_ARQ", "sack", agent_arq, "agent", FIXED, ALL_EQ, TUNER_DETAIL,
+       "dgram: retransmission after a loss: sack (selective repeat: the receiver keeps what "
+       "came after a gap, the sender resends the rest) or gbn (go-back-N: the window again)"),
     SC("AGENT_PEER_TIMEOUT", "10", positive_seconds, "agent", FIXED, LOCAL, USER_DETAIL,
        "dgram: seconds a peer agent may leave our packets unanswered before the job ends"),
     FAULT("AGENT_LOSS", "dropped"),
