@@ -360,14 +360,16 @@ int agt_bulk_init(void)
 {
     size_t nl = (size_t)A.nlocal;
     uint32_t nb = A.h->nbulk;
-    window = (uint32_t)cu_param_int("AGENT_BULK_WINDOW");
+    /* chunks cut to one datagram (agent_chan.c): twice as many in flight */
+    uint32_t cut = A.dgram && (long)chunk() < cu_param_int("AGENT_BULK_CHUNK") ? 2 : 1;
+    window = cut * (uint32_t)cu_param_int("AGENT_BULK_WINDOW");
     if (window < 1)
         window = 1;
     if (window > AGT_BULK_RING)
         window = AGT_BULK_RING;
     if (window > nb)
         window = nb ? nb : 1;
-    A.nbounce = (uint32_t)cu_param_int("AGENT_BULK_BOUNCE");
+    A.nbounce = cut * (uint32_t)cu_param_int("AGENT_BULK_BOUNCE");
     if (A.nbounce < 1)
         A.nbounce = 1;
     rds = calloc(nl, sizeof *rds);
