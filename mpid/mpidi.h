@@ -196,7 +196,9 @@ typedef struct mpid_state {
         long spin_polls;              /* not oversubscribed: polls before blocking */
         long long yield_ns;           /* oversubscribed: idle time yielding, then block */
         long long yield_long_ns;      /* a yield this long: block instead */
-        long long noyield_until;      /* yielding off until then (after a long yield) */
+        long long noyield_until;      /* yielding off until then (after long yields) */
+        long long long_end;           /* when the last long yield ended */
+        int long_run;                 /* long yields in a row (progress.c) */
         long sleep_us;                /* blocking timeout: a safety net only */
         int oversubscribed;
     } wait;

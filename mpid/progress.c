@@ -150,12 +150,18 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
 
 /* Oversubscribed: poll, yielding the core whenever a pass finds nothing,
  * until CLUMPI_YIELD_US pass without progress. 1 when done.
- * A yield that kept us off the core for long (CLUMPI_YIELD_LONG_US) means a
- * process outside the job ran for a whole slice, and a blocked rank gets
- * back faster, by wakeup preemption: switch to blocking for the next
- * 100 ms. The bound must stay above a round of yields among the job's own
- * ranks (doc/ARCHITECTURE.md, "Progress and waiting"). */
+ * Yields that keep us off the core for long (CLUMPI_YIELD_LONG_US), one
+ * after another, mean processes outside the job run whole slices, and a
+ * blocked rank gets back faster, by wakeup preemption: switch to blocking
+ * for the next 100 ms. One long yield alone is a burst (a process starting,
+ * a compiler's slice) after which yielding is fast again, while blocking
+ * makes every hop of the next 100 ms a futex wake-up: the switch takes
+ * LONG_RUN long yields, each starting within LONG_GAP_NS of the last one's
+ * end (under lasting load every yield is long). The bound must stay above a round of yields among
+ * the job's own ranks (doc/ARCHITECTURE.md, "Progress and waiting"). */
 #define YIELD_OFF_NS  100000000LL
+#define LONG_RUN      3
+#define LONG_GAP_NS   10000000LL
 
 /* Oversubscribed and yielding is on (not switched off by a long yield). */
 static int yielding(void)
@@ -185,16 +191,22 @@ static long long yield_charged(int ns_per_pass)
     return d;
 }
 
-/* sched_yield; 0 when it kept us off the core for long (foreign load):
- * yielding is then off for YIELD_OFF_NS. */
+/* sched_yield; 0 when it was the last of a run of long ones (foreign
+ * load): yielding is then off for YIELD_OFF_NS. */
 static int yield_core(void)
 {
     long long d = yield_charged(64);
-    if (mpid_st.wait.yield_long_ns > 0 && d > mpid_st.wait.yield_long_ns) {
-        mpid_st.wait.noyield_until = cu_now_ns() - d + YIELD_OFF_NS;
-        return 0;
-    }
-    return 1;
+    if (mpid_st.wait.yield_long_ns <= 0 || d <= mpid_st.wait.yield_long_ns)
+        return 1;
+    long long now = cu_now_ns();
+    if (now - d - mpid_st.wait.long_end > LONG_GAP_NS)
+        mpid_st.wait.long_run = 0;
+    mpid_st.wait.long_end = now;
+    if (++mpid_st.wait.long_run < LONG_RUN)
+        return 1;
+    mpid_st.wait.long_run = 0;
+    mpid_st.wait.noyield_until = now - d + YIELD_OFF_NS;
+    return 0;
 }
 
 static int yield_until(int (*done)(void *arg), void *arg, int net_urgent)
