@@ -23,7 +23,8 @@
  *   oversubscribed, broadcasts above 16 KiB and gathers of blocks above
  *   64 KiB take the shm forms too (single copy from / into the root), and
  *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
- *   instead of Rabenseifner's twice as many rounds.
+ *   instead of Rabenseifner's twice as many rounds, and small allgathers
+ *   and alltoalls the shm forms (every rank's data in its slot).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -135,6 +136,7 @@ static const coll_algo allgather_algos[] = {
 };
 static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
     { 262144, ALL, 2, 0, "hier" },
+    { 16384, ALL, 1, 0, "shm", 1 },   /* oversubscribed: one round, no message */
     { 32768, ALL, 1, 1, "recdbl" },
     { 32768, ALL, 1, 0, "bruck" },
     { ANY, ALL, 1, 0, "ring" },
@@ -155,6 +157,10 @@ static const coll_algo alltoall_algos[] = {
 };
 static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, 2, 1, 0, "linear" },
+    /* oversubscribed, all of a rank's blocks in one slot (COLL_SHM_SLOT):
+     * one round, no message; beyond a slot its single copies lose */
+    { 256, 16, 1, 0, "shm", 1 },
+    { 1024, 4, 1, 0, "shm", 1 },
     { 256, ALL, 1, 0, "bruck" },
     { 32768, ALL, 1, 0, "linear" },
     { ANY, ALL, 1, 0, "pairwise" },
@@ -458,9 +464,9 @@ static int area_fits(const mpid_comm *comm)
 
 /* Whether a default may run this call with algorithm a: a non-commutative
  * op needs an ordered one, a hierarchy several nodes with several ranks on
- * one, the node area this job's processes, each once. The table's picks
- * and the rules' both pass here; a forced algorithm is the user's, but for
- * the order and the node area (coll_select). */
+ * one, the node area this job's processes, each once, on one node. The
+ * table's picks and the rules' both pass here; a forced algorithm is the
+ * user's, but for the order and the node area (coll_select). */
 static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nodes)
 {
     if (!a || !a->fn || (commute == 0 && !(a->flags & COLL_ALGO_ORDERED)))
@@ -471,7 +477,15 @@ static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nod
         if (*nodes <= 1 || *nodes >= comm->size)
             return 0;
     }
-    return !(a->flags & COLL_ALGO_AREA) || area_fits(comm);
+    if (!(a->flags & COLL_ALGO_AREA))
+        return 1;
+    if (!area_fits(comm))
+        return 0;
+    /* the area is one node's memory: on several, a node-area form falls
+     * back to a message algorithm that a later rule may beat */
+    if (*nodes < 0)
+        *nodes = coll_comm_nodes(comm);
+    return *nodes == 1;
 }
 
 /* The group of table rows for the last communicator each thread called an
