@@ -198,6 +198,7 @@ typedef struct mpid_state {
         long long yield_long_ns;      /* a yield this long: block instead */
         long long noyield_until;      /* yielding off until then (after long yields) */
         long long long_end;           /* when the last long yield ended */
+        long long off_ns;             /* the last switch's off time */
         int long_run;                 /* long yields in a row (progress.c) */
         long sleep_us;                /* blocking timeout: a safety net only */
         int oversubscribed;

@@ -153,12 +153,17 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
  * Yields that keep us off the core for long (CLUMPI_YIELD_LONG_US), one
  * after another, mean processes outside the job run whole slices, and a
  * blocked rank gets back faster, by wakeup preemption: switch to blocking
- * for the next 100 ms. One long yield alone is a burst (a process starting,
- * a compiler's slice) after which yielding is fast again, while blocking
- * makes every hop of the next 100 ms a futex wake-up: the switch takes
+ * for a while. One long yield alone is a burst (a process starting, a
+ * compiler's slice) after which yielding is fast again, while blocking
+ * makes every hop of the off time a futex wake-up: the switch takes
  * LONG_RUN long yields, each starting within LONG_GAP_NS of the last one's
- * end (under lasting load every yield is long). The bound must stay above a round of yields among
- * the job's own ranks (doc/ARCHITECTURE.md, "Progress and waiting"). */
+ * end (under lasting load every yield is long). The bound must stay above a
+ * round of yields among the job's own ranks (doc/ARCHITECTURE.md, "Progress
+ * and waiting"), but the job's own large copies can still make a run: so
+ * the off time starts at YIELD_OFF_MIN_NS and doubles up to YIELD_OFF_NS
+ * only while the switch trips again soon after the last off time ended,
+ * as it does under lasting load. */
+#define YIELD_OFF_MIN_NS 5000000LL
 #define YIELD_OFF_NS  100000000LL
 #define LONG_RUN      3
 #define LONG_GAP_NS   10000000LL
@@ -205,7 +210,13 @@ static int yield_core(void)
     if (++mpid_st.wait.long_run < LONG_RUN)
         return 1;
     mpid_st.wait.long_run = 0;
-    mpid_st.wait.noyield_until = now - d + YIELD_OFF_NS;
+    long long start = now - d, off = mpid_st.wait.off_ns;
+    if (mpid_st.wait.noyield_until == 0 || start - mpid_st.wait.noyield_until > 2 * off)
+        off = YIELD_OFF_MIN_NS;   /* a burst: back to the short switch */
+    else if ((off *= 2) > YIELD_OFF_NS)
+        off = YIELD_OFF_NS;
+    mpid_st.wait.off_ns = off;
+    mpid_st.wait.noyield_until = start + off;
     return 0;
 }
 
