@@ -228,6 +228,12 @@ typedef struct mpid_channel {
 
     int  (*init)(const mpid_chan_info *info);
     int  (*finalize)(void);
+    /* Optional (NULL: none). For a channel that retransmits its packets
+     * until its peers acknowledge them: those not yet acknowledged, or -1
+     * when this run retransmits nothing. MPI_Finalize progresses until
+     * none, then goes on answering the peers' until every rank got there:
+     * a rank that left would leave a peer waiting for an ack for good. */
+    int  (*unacked)(void);
 
     /* Send one packet. Returns 0 when the packet is on its way and the
      * header and payload may be reused, -EAGAIN when the destination has no

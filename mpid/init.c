@@ -3,6 +3,8 @@
  * without a launcher), the job id that names shared segments, the channels
  * and the routing table.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,9 +192,48 @@ const mpid_channel *mpid_net_open_dynamic(void)
     return mpid_st.dyn_chan;
 }
 
+static int net_unacked(void)
+{
+    const mpid_channel *c = mpid_st.net_chan;
+    return c && c->unacked ? c->unacked() : -1;
+}
+
 static int drained(void *arg)
 {
-    return !mpid_st.dirty && !mpid_st.streams && !mpid_self_pending() && mpid_st.detached == 0;
+    return !mpid_st.dirty && !mpid_st.streams && !mpid_self_pending() && mpid_st.detached == 0 &&
+           net_unacked() <= 0;
+}
+
+static atomic_int barrier_done;
+
+static void *barrier_thread(void *arg)
+{
+    (void)arg;
+    cu_pmi_barrier();
+    atomic_store(&barrier_done, 1);
+    return NULL;
+}
+
+static int barrier_passed(void *arg)
+{
+    (void)arg;
+    return atomic_load(&barrier_done);
+}
+
+/* The job's last barrier. A network channel that retransmits until its
+ * packets are acknowledged must keep answering its peers until all of
+ * them have theirs: its progress runs here while a thread waits in the
+ * barrier (one that could not start leaves the plain barrier). */
+static void finalize_barrier(void)
+{
+    pthread_t t;
+    atomic_store(&barrier_done, 0);
+    if (net_unacked() < 0 || pthread_create(&t, NULL, barrier_thread, NULL)) {
+        cu_pmi_barrier();
+        return;
+    }
+    mpid_progress_until(barrier_passed, NULL);
+    pthread_join(t, NULL);
 }
 
 int mpid_finalize(void)
@@ -202,7 +243,7 @@ int mpid_finalize(void)
     mpid_progress_until(drained, NULL);
     mpid_peer_watch_stop();   /* peers leave normally once the barrier is done */
     if (mpid_st.world_size > 1)
-        cu_pmi_barrier();   /* no peer still reads our memory or queues */
+        finalize_barrier();   /* no peer still reads our memory or queues */
     mpid_node_area_finalize();
     if (mpid_st.job.dyn_own)
         mpid_channel_ofi.finalize();

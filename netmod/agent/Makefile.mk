@@ -6,6 +6,7 @@ libnetmod_la_SOURCES += netmod/agent/agent_chan.c netmod/agent/agent_launch.c \
 	netmod/agent/agent_chan.h netmod/agent/agent_coll.h netmod/agent/agent_mc_rank.c \
 	netmod/agent/agent_mc_rank.h netmod/agent/agent_red_rank.c netmod/agent/agent_fadd_rank.c \
 	netmod/agent/agent_rma_rank.c netmod/agent/agent_bulk_rank.c \
+	netmod/agent/agent_hrel.c netmod/agent/agent_hrel.h netmod/agent/agent_rtt.h \
 	netmod/agent/agent_red.h netmod/agent/agent_rma.h
 libnetmod_la_CPPFLAGS = $(AM_CPPFLAGS) -DAGT_AGENT_PATH=\"$(bindir)/clumpi-agent\"
 
@@ -17,7 +18,7 @@ netmod_agent_clumpi_agent_SOURCES = netmod/agent/agent_main.c netmod/agent/agent
 	src/util/rma_apply.c src/util/rma_apply.h \
 	netmod/agent/agent_tree.h \
 	netmod/agent/agent_flow.c netmod/agent/agent_flow.h \
-	netmod/agent/agent_rel.c netmod/agent/agent_rel.h \
+	netmod/agent/agent_rel.c netmod/agent/agent_rel.h netmod/agent/agent_rtt.h \
 	netmod/agent/agent_fault.c netmod/agent/agent_fault.h \
 	netmod/agent/agent_slots.c netmod/agent/agent_slots.h netmod/agent/agent_stats.c \
 	netmod/agent/agent_stats.h netmod/agent/agent_ring.c netmod/agent/agent_ring.h \

@@ -48,6 +48,7 @@ struct agt {
     int lsock, epfd;
     int quiesce;
     int dgram;                /* CLUMPI_AGENT_TRANSPORT=dgram (agent_rel.c) */
+    int hrel;                 /* CLUMPI_AGENT_REL=host: the ranks retransmit, we keep nothing */
     long delay_ns;
     /* host side */
     uint64_t *cmd_head, *cq_hc, *rx_next, *rx_freed_c;

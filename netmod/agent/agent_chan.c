@@ -48,6 +48,7 @@
 #include "mpid/channel.h"
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_hrel.h"
 #include "netmod/agent/agent_launch.h"
 #include "netmod/agent/agent_ring.h"
 #include "src/util/biglock.h"
@@ -67,6 +68,7 @@ static struct {
     agt_seg_hdr *h;
     size_t size;
     int li, rank, node, sock, up, closing, in_progress, rx_hold;
+    int hrel;                        /* CLUMPI_AGENT_REL=host (agent_hrel.c) */
     pid_t agent;                     /* first rank only */
     shm_queue *cmdq, *cq;
     agt_rank_blk *b;
@@ -146,6 +148,18 @@ static int agt_init(const mpid_chan_info *info)
     R.li = info->local_rank, R.rank = info->world_rank, R.node = info->node;
     R.nworld = info->world_size;
     R.progress = info->progress, R.progress_until = info->progress_until;
+    const char *transport = cu_param_str("AGENT_TRANSPORT"), *rel = cu_param_str("AGENT_REL");
+    int dgram = transport && !strcmp(transport, "dgram");
+    R.hrel = rel && !strcmp(rel, "host");
+    if (R.hrel && !dgram) {
+        /* the reliable transport loses nothing: there is nothing to retransmit */
+        if (info->world_rank == 0)
+            cu_warn("CLUMPI_AGENT_REL=host needs CLUMPI_AGENT_TRANSPORT=dgram (over the "
+                    "reliable transport nothing is lost, so nothing is retransmitted)");
+        return -EINVAL;
+    }
+    if (R.hrel && agt_hrel_init(info->world_size, info->world_rank))
+        return -ENOMEM;
     if (!(R.frag = calloc((size_t)info->world_size, sizeof *R.frag)))
         return -ENOMEM;
     for (int r = 0; r < info->world_size; r++)
@@ -174,11 +188,14 @@ static int agt_init(const mpid_chan_info *info)
          * cut to that, a node gets twice the landing buffers (and the agents
          * twice the chunks in flight, agent_bulk.c): a 1 MiB read is 17
          * chunks there against 4 */
-        const char *transport = cu_param_str("AGENT_TRANSPORT");
-        if (transport && !strcmp(transport, "dgram") && bchunk > AGT_BULK_DGRAM_MAX) {
+        if (dgram && bchunk > AGT_BULK_DGRAM_MAX) {
             bchunk = AGT_BULK_DGRAM_MAX;
             nbulk = nbulk > 512 ? 1024 : 2 * nbulk;
         }
+        /* REL=host: the agents would have to keep the chunks they send (the
+         * rank never sees them), so rendezvous goes in DATA packets */
+        if (R.hrel)
+            nbulk = 0;
         agt_layout l = { .nlocal = (uint32_t)info->local_size, .nnodes = (uint32_t)nnodes,
                          .mtu = (uint32_t)mtu, .ncmd = 256, .ncq = 512, .ntx = 64, .nrx = 64,
                          .nworld = (uint32_t)info->world_size, .nbulk = (uint32_t)nbulk,
@@ -267,8 +284,11 @@ static int agt_init(const mpid_chan_info *info)
     }
     if (cu_pmi_barrier() && !err)
         err = -EIO;
-    if (err)
+    if (err) {
+        if (R.hrel)
+            agt_hrel_fini();
         return err;
+    }
     R.up = 1;
     return 0;
 }
@@ -300,6 +320,11 @@ static int agt_finalize(void)
     for (int i = 0; i < R.nworld; i++)
         free(R.frag[i]);
     free(R.frag);
+    if (R.hrel) {
+        if (cu_param_int("AGENT_STATS"))
+            agt_hrel_stats(R.rank);
+        agt_hrel_fini();
+    }
     memset(&R, 0, sizeof R);
     R.sock = -1;
     return 0;
@@ -424,6 +449,70 @@ static inline int tx_post(uint8_t op, uint32_t k, uint32_t n, size_t bytes)
     return 0;
 }
 
+/* A gather list read from the front. */
+typedef struct gcur { const struct iovec *iov; const char *src; size_t left; int i; } gcur;
+
+/* HOT PATH: the next n bytes of g to p; returns p + n. */
+static inline char *gather(gcur *g, char *p, size_t n)
+{
+    while (n) {
+        while (!g->left) {
+            g->i++;
+            g->src = g->iov[g->i].iov_base;
+            g->left = g->iov[g->i].iov_len;
+        }
+        size_t c = n < g->left ? n : g->left;
+        memcpy(p, g->src, c);
+        p += c, g->src += c, g->left -= c, n -= c;
+    }
+    return p;
+}
+
+/* REL=host: as send_pkt's PIO path, each packet's payload led by its
+ * agt_hrel_hdr (it fits in the room a device header leaves in every
+ * packet after the first) and kept until dest acknowledges it. */
+static int send_pkt_host(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov,
+                         int iovcnt, size_t len)
+{
+    const size_t hh = sizeof(agt_hrel_hdr);
+    size_t cap = R.h->mtu - sizeof(agt_wire) - hh;
+    if (cap > UINT16_MAX - hh)
+        cap = UINT16_MAX - hh;   /* agt_wire.len */
+    size_t cap0 = cap - hdrlen;
+    uint32_t nfrag = len <= cap0 ? 1 : 1 + (uint32_t)((len - cap0 + cap - 1) / cap), k;
+    if (!agt_hrel_room(dest, nfrag) || !tx_take(nfrag, &k)) {
+        mpid_cnt.agent_slot_waits++;
+        return -EAGAIN;
+    }
+    gcur g = { iov, iovcnt ? iov[0].iov_base : NULL, iovcnt ? iov[0].iov_len : 0, 0 };
+    size_t left = len;
+    for (uint32_t f = 0; f < nfrag; f++) {
+        char *p0 = agt_txslot(R.h, R.li, (k + f) % R.h->ntx), *p = p0;
+        size_t hl = f ? 0 : hdrlen, fl = left < cap - hl ? left : cap - hl;
+        agt_wire w = { .kind = AGT_K_DATA, .hdrlen = hl & 0x7f, .more = f + 1 < nfrag,
+                       .len = (uint16_t)(hh + fl), .src = (uint32_t)R.rank,
+                       .dst = (uint32_t)dest };
+        agt_hrel_hdr h = agt_hrel_next(dest, 0);
+        memcpy(p, &w, sizeof w);
+        p += sizeof w;
+        memcpy(p, hdr, hl);
+        p += hl;
+        memcpy(p, &h, hh);
+        p = gather(&g, p + hh, fl);
+        left -= fl;
+        agt_hrel_keep(dest, p0, (size_t)(p - p0));
+    }
+    int rc = tx_post(AGT_CMD_PIO, k, nfrag, nfrag * (sizeof(agt_wire) + hh) + hdrlen + len);
+    if (rc) {
+        agt_hrel_unkeep(dest, nfrag);
+        return rc;
+    }
+    agt_hrel_posted(dest);
+    mpid_cnt.agent_pio++;
+    mpid_cnt.agent_pio_slots += nfrag;
+    return 0;
+}
+
 /* HOT PATH: every packet to another node. cookie: see send_dma. */
 static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec *iov, int iovcnt,
                     void *cookie)
@@ -433,6 +522,8 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         len += iov[i].iov_len;
     if (__builtin_expect(hdrlen > AGT_HDR_MAX || len > AGT_MSG_MAX, 0))
         return -EMSGSIZE;
+    if (R.hrel)   /* every send a PIO copy: the rank keeps it (agent_hrel.c) */
+        return send_pkt_host(dest, hdr, hdrlen, iov, iovcnt, len);
     if (len > R.pio_max && iovcnt <= AGT_DMA_IOV)
         return send_dma(dest, hdr, hdrlen, iov, iovcnt, len, cookie);
     size_t fp = agt_frag_payload(R.h->mtu);
@@ -443,9 +534,8 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
     }
     /* packet f: the wire header, the device header (first only), then
      * the next fp bytes of the gather list */
-    const char *src = nfrag > 0 && iovcnt ? iov[0].iov_base : NULL;
-    size_t left_in_iov = iovcnt ? iov[0].iov_len : 0, left = len;
-    int i = 0;
+    gcur g = { iov, iovcnt ? iov[0].iov_base : NULL, iovcnt ? iov[0].iov_len : 0, 0 };
+    size_t left = len;
     for (uint32_t f = 0; f < nfrag; f++) {
         char *p = agt_txslot(R.h, R.li, (k + f) % R.h->ntx);
         size_t fl = left < fp ? left : fp, hl = f ? 0 : hdrlen;
@@ -456,16 +546,7 @@ static int send_pkt(int dest, const void *hdr, size_t hdrlen, const struct iovec
         memcpy(p, hdr, hl);
         p += hl;
         left -= fl;
-        while (fl) {
-            while (!left_in_iov) {
-                i++;
-                src = iov[i].iov_base;
-                left_in_iov = iov[i].iov_len;
-            }
-            size_t c = fl < left_in_iov ? fl : left_in_iov;
-            memcpy(p, src, c);
-            p += c, src += c, fl -= c, left_in_iov -= c;
-        }
+        gather(&g, p, fl);
     }
     int rc = tx_post(AGT_CMD_PIO, k, nfrag, nfrag * sizeof(agt_wire) + hdrlen + len);
     if (rc == 0) {
@@ -495,6 +576,15 @@ struct agt_rank_blk *agt_chan_blk(void) { return R.up ? R.b : NULL; }
 const uint32_t *agt_chan_nodes(void) { return R.up ? agt_nodes(R.h) : NULL; }
 struct agt_seg_hdr *agt_chan_seg(void) { return R.up ? R.h : NULL; }
 uint32_t agt_chan_world(void) { return (uint32_t)R.rank; }
+
+int agt_chan_hrel(void) { return R.hrel; }
+int agt_chan_ni_up(void) { return R.up && !R.hrel; }
+
+int agt_chan_raw(const char *pkt, size_t len)
+{
+    struct iovec v = { (void *)pkt, len };
+    return agt_chan_post(AGT_CMD_PIO, &v, 1);
+}
 
 int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
 {
@@ -589,19 +679,34 @@ static reasm *reassemble(uint32_t src, const char *hdr, size_t hdrlen, const cha
     return more ? NULL : m;
 }
 
-static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
-                    size_t len, int more)
+static void deliver_data(uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                         size_t len, int more)
 {
-    if (kind == AGT_RXK_RMA) {
-        agt_rma_rank_packet(hdr, hdrlen, pay, len);
-    } else if (kind != AGT_RXK_DATA) {
-        agt_coll_rank_packet(kind, hdr, hdrlen, pay, len);
-    } else if (more || !hdrlen) {
+    if (more || !hdrlen) {
         reasm *m = reassemble(src, hdr, hdrlen, pay, len, more);
         if (m)
             mpid_on_packet((int)src, m->data, m->hdrlen, m->data + m->hdrlen, m->len);
     } else {
         mpid_on_packet((int)src, hdr, hdrlen, pay, len);
+    }
+}
+
+static void deliver(int kind, uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                    size_t len, int more)
+{
+    if (R.hrel && kind == AGT_RXK_DATA) {   /* in order, each once (agent_hrel.c) */
+        if ((pay = agt_hrel_in(src, hdr, hdrlen, pay, &len, more)))
+            deliver_data(src, hdr, hdrlen, pay, len, more);
+        for (agt_hrel_pkt *q; pay && (q = agt_hrel_ready(src)); free(q))
+            deliver_data(src, q->data, q->hdrlen, q->data + q->hdrlen, q->len, q->more);
+        return;
+    }
+    if (kind == AGT_RXK_RMA) {
+        agt_rma_rank_packet(hdr, hdrlen, pay, len);
+    } else if (kind != AGT_RXK_DATA) {
+        agt_coll_rank_packet(kind, hdr, hdrlen, pay, len);
+    } else {
+        deliver_data(src, hdr, hdrlen, pay, len, more);
     }
 }
 
@@ -671,6 +776,8 @@ static int agt_progress(int budget)
         room_made();
     if (R.dma_seen != R.dma_posted)
         n += dma_reap();
+    if (R.hrel)
+        agt_hrel_poll();
     R.in_progress = 0;
     if (n)
         R.idle = 0;
@@ -695,6 +802,8 @@ static int agt_arm_sleep(void)
 static void agt_sleep(long timeout_us)
 {
     struct pollfd p = { .fd = R.sock, .events = POLLIN };
+    if (R.hrel)   /* our retransmission and ack timers */
+        timeout_us = agt_hrel_sleep_us(timeout_us);
     (void)poll(&p, 1, timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000));
 }
 
@@ -706,6 +815,8 @@ static void agt_disarm_sleep(void)
 }
 
 static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
+
+static int agt_unacked(void) { return R.hrel ? (int)agt_hrel_held() : -1; }
 
 void agt_chan_room_made(void) { room_made(); }
 
@@ -771,6 +882,7 @@ const mpid_channel mpid_channel_agent = {
     .max_payload = AGT_MSG_MAX,
     .init = agt_init,
     .finalize = agt_finalize,
+    .unacked = agt_unacked,
     .send = agt_send,
     .send_later = agt_send_later,
     .progress = agt_progress,

@@ -12,6 +12,10 @@
 #include <sys/uio.h>
 
 int  agt_chan_up(void);   /* offload mode is running on this rank */
+int  agt_chan_hrel(void); /* CLUMPI_AGENT_REL=host: the ranks retransmit */
+/* offload mode is running and the agents serve collectives and counters
+ * (not under REL=host: only DATA packets are made reliable end to end) */
+int  agt_chan_ni_up(void);
 /* The device's progress (mpid_chan_info's): one pass, returning the events
  * handled; passes until done(arg) is nonzero (may sleep). */
 int  agt_chan_progress(void);

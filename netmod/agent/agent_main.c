@@ -572,6 +572,8 @@ int main(int argc, char **argv)
     A.delay_ns = cu_param_int("AGENT_DELAY_NS");
     const char *transport = cu_param_str("AGENT_TRANSPORT");
     A.dgram = agt_st.dgram = transport && !strcmp(transport, "dgram");
+    const char *rel = cu_param_str("AGENT_REL");
+    A.hrel = A.dgram && rel && !strcmp(rel, "host");
     long W = cu_param_int("AGENT_WINDOW");
     long spin_us = cu_param_int("AGENT_SPIN_US");
     if (W < 2)

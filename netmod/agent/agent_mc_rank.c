@@ -49,7 +49,7 @@ _Static_assert((int)MPID_TREE_BINARY == (int)AGT_TREE_BINARY &&
                "the device's tree shapes are the agent's");
 
 const mpid_chan_coll agt_coll_table = {
-    .up = agt_chan_up,
+    .up = agt_chan_ni_up,
     .max_ranks = AGT_TREE_MAX,
     .red_ok = agt_coll_red_ok,
     .bcast = agt_coll_bcast,

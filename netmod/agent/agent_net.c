@@ -381,6 +381,7 @@ static void xmit(agt_tx *t)
     if (A.dgram) {
         agt_rel_queue(t);
         agt_net_dgram_out(t);
+        agt_rel_sent(t);
     } else if (t->len <= inject_max) {
         POST("sending to a peer agent", fi_inject(ep, t->pkt, t->len, a));
         agt_tx_done(t);   /* inject copied it: the slot is free at once */
@@ -558,7 +559,9 @@ static int take_packets(int src, const char *run, size_t len)
     const agt_wire *w[AGT_FRAG_MAX];
     for (uint32_t p = 0; p < np; p++)
         w[p] = packet(run, len, p);
-    int train = np > 1 && whole_message(w, np), whole = 0;
+    /* REL=host: each packet carries its rank-level header, so each goes
+     * to its rank on its own */
+    int train = !A.hrel && np > 1 && whole_message(w, np), whole = 0;
     if (train) {
         for (uint32_t p = 0; p < np; p++)
             agt_delay();
@@ -567,7 +570,7 @@ static int take_packets(int src, const char *run, size_t len)
     for (uint32_t p = 0; p < np; p++)
         arrive(w[p], whole, train);
     if (src >= 0)
-        agt_rel_accepted(src);
+        agt_rel_accepted(src, np);
     return (int)np;
 }
 
@@ -633,13 +636,13 @@ static int take_land(uint32_t j, size_t len)
         return 0;
     }
     agt_bulk_landed(j, len);
-    agt_rel_accepted(h.src_node);
+    agt_rel_accepted(h.src_node, 1);
     int n = 1;
     uint32_t seq;
     while (agt_rel_pop(h.src_node, 1, &seq)) {
         ooo_ent *e = ooo_at(h.src_node, 1, seq);
         agt_bulk_landed(e->land, e->len);
-        agt_rel_accepted(h.src_node);
+        agt_rel_accepted(h.src_node, 1);
         n++;
     }
     return n;

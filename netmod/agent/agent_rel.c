@@ -9,6 +9,15 @@
  * order and the sender sends its whole window again after a loss. doc/
  * OFFLOAD.md measures both. Sequence numbers count datagrams (a train is
  * one); credits count packets.
+ *
+ * CLUMPI_AGENT_REL=host (Verstoep et al.'s l-hrx): the ranks' channels
+ * retransmit end to end (agent_hrel.c); here a datagram is freed once it
+ * left and nothing is acknowledged, held or resent, whatever the ARQ
+ * setting. The numbers stay, to drop copies and latecomers, and each
+ * header carries the packets sent so far (in the ack field, which no ack
+ * needs then), so that the receiver gives back the credits of lost ones:
+ * an ack or probe names the next number too, and everything below it that
+ * has not come is lost.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "netmod/agent/agent.h"
+#include "netmod/agent/agent_rtt.h"
 #include "src/util/param.h"
 
-/* Round trips between agents sharing cores with ranks are scheduler
- * wake-ups, not wire times: the timeout stays within these bounds. */
-#define RTO_MIN_NS   2000000ull
-#define RTO_INIT_NS 10000000ull
-#define RTO_MAX_NS 200000000ull
 /* An explicit ack waits at most this long for reverse traffic to carry it. */
 #define ACK_DELAY_NS 200000ull
 /* Gap reports that trigger a retransmission before the timeout. */
@@ -40,11 +45,12 @@ typedef struct rel_out {
     uint32_t next_seq, una;      /* next number; oldest unacknowledged */
     agt_pend *qh, *qt;           /* held datagrams, oldest first */
     uint32_t nq;
-    uint64_t rto, srtt, rttvar;  /* ns; srtt 0: no sample yet */
+    agt_rtt t;
     uint64_t rto_at;             /* 0: no timer */
     uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
     uint32_t sacked;             /* sack: bit i: una + i is held by the peer */
     uint32_t tmo_run;            /* timeouts since the peer last acknowledged something new */
+    uint32_t pkts;               /* REL=host: packets sent in all */
 } rel_out;
 
 enum { MAIN, BULK, NSTREAM };
@@ -62,6 +68,8 @@ typedef struct rel_peer {
     uint32_t unacked;            /* datagrams taken since our last ack */
     uint64_t ack_at;             /* explicit ack due (0: none) */
     uint32_t cred_ret;           /* credits returned to it, in all */
+    uint32_t rx_pkts;            /* REL=host: its packets come or known lost, in all */
+    uint32_t pend_seq, pend_pkts;   /* REL=host: the datagram being taken */
 } rel_peer;
 
 static rel_peer *P;
@@ -93,7 +101,7 @@ int agt_rel_init(void)
     for (int n = 0; n < A.nnodes; n++) {
         for (int s = 0; s < NSTREAM; s++) {
             P[n].out[s].next_seq = P[n].out[s].una = P[n].rx_next[s] = 1;
-            P[n].out[s].rto = RTO_INIT_NS;
+            P[n].out[s].t.rto = AGT_RTO_INIT_NS;
         }
         P[n].heard = now;
     }
@@ -113,6 +121,11 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
     h->epoch = my_epoch;
     h->ack = p->rx_next[MAIN];
     h->back = p->rx_next[BULK];
+    if (A.hrel) {
+        h->ack = p->out[MAIN].pkts;
+        if (!(flags & AGT_REL_DATA))
+            h->seq = p->out[MAIN].next_seq;
+    }
     h->credits = p->cred_ret;
     h->src_node = (uint16_t)A.node;
     h->flags = (uint8_t)flags;
@@ -136,6 +149,11 @@ void agt_rel_queue(agt_tx *t)
     uint64_t now = agt_now_ns();
     t->rh.seq = o->next_seq++;
     t->acked = 0, t->rexmit = 0, t->sacked = 0, t->inflight = 0;
+    if (A.hrel) {   /* freed once sent (agt_rel_sent) */
+        o->pkts += t->npkt ? t->npkt : 1u;
+        t->acked = 1;
+        return;
+    }
     t->sent_ns = now;
     t->link.next = NULL;
     if (o->qt)
@@ -144,9 +162,15 @@ void agt_rel_queue(agt_tx *t)
         o->qh = &t->link;
     o->qt = &t->link;
     if (!o->nq++)
-        o->rto_at = now + o->rto;
+        o->rto_at = now + o->t.rto;
     if (t->type != AGT_TX_BULK)
         P[t->node].probe_at = 0;
+}
+
+void agt_rel_sent(agt_tx *t)
+{
+    if (A.hrel && !t->inflight)
+        agt_tx_done(t);
 }
 
 static void release(agt_tx *t)
@@ -164,28 +188,6 @@ void agt_rel_send_done(agt_tx *t)
         agt_tx_done(t);
 }
 
-static void rtt_sample(rel_out *p, uint64_t r)
-{
-    if (!p->srtt) {
-        p->srtt = r;
-        p->rttvar = r / 2;
-    } else {
-        uint64_t d = p->srtt > r ? p->srtt - r : r - p->srtt;
-        p->rttvar = (3 * p->rttvar + d) / 4;
-        p->srtt = (7 * p->srtt + r) / 8;
-    }
-}
-
-/* The timeout from the smoothed round trip, without backoff: taken again
- * whenever the peer acknowledges something new, since a peer that answers
- * is not congested the way a network is (a lost datagram here is a full
- * socket buffer or an injected fault). */
-static void rto_reset(rel_out *p)
-{
-    /* no sample yet (Karn: every datagram so far was sent again) */
-    uint64_t rto = p->srtt ? p->srtt + 4 * p->rttvar : RTO_INIT_NS;
-    p->rto = rto < RTO_MIN_NS ? RTO_MIN_NS : rto > RTO_MAX_NS ? RTO_MAX_NS : rto;
-}
 
 /* Every held datagram of stream s to node again, oldest first (go back N);
  * with sack only those the peer does not hold, and on a gap report
@@ -211,7 +213,7 @@ static void resend_all(int node, int s, uint64_t now, int fast)
             agt_net_dgram_out(t);
         agt_st.rexmit++;
     }
-    o->rto_at = now + o->rto;
+    o->rto_at = now + o->t.rto;
 }
 
 /* sack: the peer's held set as of ack (an older header's is older news).
@@ -231,7 +233,7 @@ static void note_sacked(rel_out *p, uint32_t ack, uint32_t held, uint64_t now)
         if ((held >> d & 1) && !t->sacked) {
             t->sacked = 1;
             if (!t->rexmit)
-                rtt_sample(p, now - t->sent_ns);
+                agt_rtt_sample(&p->t, now - t->sent_ns);
         }
     }
 }
@@ -251,14 +253,14 @@ static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, uint64
                 p->qt = NULL;
             p->nq--;
             if (!t->rexmit && !t->sacked)   /* Karn: no sample from a retransmitted one */
-                rtt_sample(p, now - t->sent_ns);
+                agt_rtt_sample(&p->t, now - t->sent_ns);
             release(t);
         }
         p->una = ack;
         p->gaps = 0;
         p->tmo_run = 0;
-        rto_reset(p);
-        p->rto_at = p->nq ? now + p->rto : 0;
+        agt_rtt_reset(&p->t);
+        p->rto_at = p->nq ? now + p->t.rto : 0;
         return;
     }
     if (gap && p->nq && ack == p->una && !after(p->recover, p->una) &&
@@ -268,6 +270,42 @@ static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, uint64
         agt_st.fast_rexmit++;
         resend_all(node, s, now, 1);
     }
+}
+
+/* REL=host: the peer sent every datagram below seq and pkts packets in
+ * all; those not come are lost, and their credits go back to it (none of
+ * them took a slot here). */
+static void host_lost(rel_peer *p, int node, uint32_t seq, uint32_t pkts)
+{
+    if (after(seq, p->rx_next[MAIN]))
+        p->rx_next[MAIN] = seq;
+    while (after(pkts, p->rx_pkts)) {
+        p->rx_pkts++;
+        agt_st.host_lost++;
+        if (agt_flow_released(&A.flow, node))
+            agt_net_ack(node);
+    }
+}
+
+static int host_input(rel_peer *p, int node, const agt_rel_hdr *h)
+{
+    if (!(h->flags & AGT_REL_DATA)) {
+        host_lost(p, node, h->seq, h->ack);
+        if (h->flags & AGT_REL_PROBE)
+            agt_net_ctl(node, 0);
+        return 0;
+    }
+    if (h->flags & AGT_REL_BULK)
+        agt_die("a bulk chunk under CLUMPI_AGENT_REL=host (its bulk path is off)");
+    if (h->flags & AGT_REL_PROBE)
+        agt_net_ctl(node, 0);
+    if (after(p->rx_next[MAIN], h->seq)) {   /* a copy, or one that came after a later one */
+        agt_st.dup_dropped++;
+        return 0;
+    }
+    p->pend_seq = h->seq;
+    p->pend_pkts = h->ack;
+    return 1;
 }
 
 int agt_rel_input(const agt_rel_hdr *h, int *credits)
@@ -294,6 +332,8 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
         *credits = (int)(h->credits - p->cred_seen);
         p->cred_seen = h->credits;
     }
+    if (A.hrel)
+        return host_input(p, node, h);
     on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP, now);
     on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP, now);
     if (h->flags & AGT_REL_PROBE)
@@ -335,9 +375,15 @@ int agt_rel_pop(int node, int bulk, uint32_t *seq)
     return 1;
 }
 
-void agt_rel_accepted(int node)
+void agt_rel_accepted(int node, uint32_t npkt)
 {
     rel_peer *p = &P[node];
+    if (A.hrel) {
+        host_lost(p, node, p->pend_seq, p->pend_pkts - npkt);
+        p->rx_next[MAIN] = p->pend_seq + 1;
+        p->rx_pkts = p->pend_pkts;
+        return;
+    }
     if (++p->unacked >= (uint32_t)ack_every)
         agt_net_ctl(node, 0);
     else if (!p->ack_at)
@@ -368,18 +414,18 @@ void agt_rel_poll(void)
             if (o->rto_at && now >= o->rto_at) {
                 agt_st.timeouts++;
                 if (++o->tmo_run > BACKOFF_AFTER)
-                    o->rto = o->rto * 2 > RTO_MAX_NS ? RTO_MAX_NS : o->rto * 2;
+                    agt_rtt_backoff(&o->t);
                 resend_all(n, s, now, 0);
             }
         }
         if (starved(n)) {
             if (!p->probe_at) {
-                p->probe_gap = p->out[MAIN].rto;
+                p->probe_gap = p->out[MAIN].t.rto;
                 p->probe_at = now + p->probe_gap;
             } else if (now >= p->probe_at) {
                 agt_st.probes++;
                 agt_net_ctl(n, AGT_REL_PROBE);
-                p->probe_gap = p->probe_gap * 2 > RTO_MAX_NS ? RTO_MAX_NS : p->probe_gap * 2;
+                p->probe_gap = p->probe_gap * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS : p->probe_gap * 2;
                 p->probe_at = now + p->probe_gap;
             }
         } else {
@@ -417,7 +463,7 @@ long agt_rel_sleep_ms(long dflt)
             if (p->out[s].rto_at && p->out[s].rto_at < next)
                 next = p->out[s].rto_at;
         if (starved(n)) {
-            uint64_t at = p->probe_at ? p->probe_at : now + p->out[MAIN].rto;
+            uint64_t at = p->probe_at ? p->probe_at : now + p->out[MAIN].t.rto;
             if (at < next)
                 next = at;
         }

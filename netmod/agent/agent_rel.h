@@ -63,7 +63,9 @@ int  agt_rel_input(const agt_rel_hdr *h, int *credits);
 int  agt_rel_pop(int node, int bulk, uint32_t *seq);
 /* Out-of-order datagrams a receiver may hold per peer and stream (sack). */
 #define AGT_REL_SACK_MAX 32u
-void agt_rel_accepted(int node);
+void agt_rel_accepted(int node, uint32_t npkt);   /* npkt: the packets taken */
+/* t's first send went out (REL=host: it is freed now unless in flight). */
+void agt_rel_sent(struct agt_tx *t);
 /* A fabric send of t completed. */
 void agt_rel_send_done(struct agt_tx *t);
 /* Timers (retransmission, delayed acks, probes, the silent-peer deadline). */

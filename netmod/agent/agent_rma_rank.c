@@ -33,8 +33,8 @@ _Static_assert(offsetof(agt_rma_line, lock) == 0 && offsetof(agt_rma_line, acc) 
 static agt_rma_line *line(int world, uint32_t win)
 {
     agt_seg_hdr *h = agt_chan_seg();
-    if (!h || win >= AGT_RMA_WINS)
-        return NULL;
+    if (!h || win >= AGT_RMA_WINS || agt_chan_hrel())
+        return NULL;   /* REL=host: the origin's channel could not resend what the agent serves */
     for (uint32_t li = 0; li < h->nlocal; li++)
         if (agt_rank(h, (int)li)->world_rank == (uint32_t)world)
             return (agt_rma_line *)agt_rma_lines(h, (int)li) + win;

@@ -8,6 +8,11 @@
 # (bcast, reduce, allreduce, barrier; test_agent_coll checks each against a
 # reference), agent-served RMA and the agents' fetch-and-add counters; a
 # peer agent killed, or stopped (silent), ends the job within 5 s naming it.
+# CLUMPI_AGENT_REL=host (agent_hrel.c): the same faults repaired end to end
+# by the ranks (point-to-point, the window-based counters and RMA, the NI
+# collectives' fallback to host trees), under either ARQ setting (which
+# then has nothing to do); a bad value, and host over the reliable
+# transport, end the job with a message.
 # make check: a lean subset at 5% loss, selective repeat and a part with
 # go-back-N (CLUMPI_AGENT_ARQ=gbn); DGRAM_TEST_FULL=1 (make check-long): 5%
 # and 30% loss, three seeds, 2-4 nodes, and part of it for gbn, one seed.
@@ -30,22 +35,52 @@ faults() {
     echo "-- loss $1, dup and reorder $d, seed $2"
 }
 
+# counted WHAT PATTERN...: an order run on 2 nodes with CLUMPI_AGENT_STATS=1
+# prints lines matching every PATTERN (else the runs above prove nothing).
+counted() {
+    what=$1; shift
+    bad=0
+    env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes 2 -n 2 --timeout 100 \
+        "$T/order" </dev/null >"$out" 2>&1 || bad=1
+    for pat in "$@"; do grep -q "$pat" "$out" || bad=1; done
+    if [ $bad -eq 0 ]; then
+        echo "ok: $what (order, --nodes 2, counters)"
+    else
+        echo "FAILED: $what (order, --nodes 2, counters)"; cat "$out"; fail=1
+    fi
+}
+
 # The protocol repaired something: the counters show injected faults,
 # retransmissions and dropped copies, and with sack datagrams held after a
-# gap (else the runs above prove nothing).
+# gap.
 repaired() {
     held=.
     [ "${CLUMPI_AGENT_ARQ:-sack}" = sack ] && held="held [1-9]"
-    if env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes 2 -n 2 --timeout 100 \
-           "$T/order" </dev/null >"$out" 2>&1 &&
-       grep -q "dgram: retransmits [1-9]" "$out" &&
-       grep -q "duplicates dropped [1-9]" "$out" && grep -q "$held" "$out" &&
-       grep -q "injected loss [1-9][0-9]* dup [1-9][0-9]* reorder [1-9]" "$out" &&
-       grep -q "fault injection on receive: loss $CLUMPI_AGENT_LOSS" "$out"; then
-        echo "ok: faults injected and repaired (order, --nodes 2, counters${CLUMPI_AGENT_ARQ:+, $CLUMPI_AGENT_ARQ})"
+    counted "faults injected and repaired${CLUMPI_AGENT_ARQ:+, $CLUMPI_AGENT_ARQ}" \
+        "dgram: retransmits [1-9]" "duplicates dropped [1-9]" "$held" \
+        "injected loss [1-9][0-9]* dup [1-9][0-9]* reorder [1-9]" \
+        "fault injection on receive: loss $CLUMPI_AGENT_LOSS"
+}
+
+# As repaired, for REL=host: the ranks sent packets again and dropped
+# copies, the agents found datagrams lost and resent none.
+repaired_host() {
+    counted "REL=host: faults repaired by the ranks" \
+        "REL=host: packets kept [1-9][0-9]*, sent again [1-9]" \
+        "REL=host: .*duplicates dropped [1-9]" "dgram: retransmits 0 .*REL=host packets lost [1-9]"
+}
+
+# refused VAR=value... -- PATTERN: a 2-node job fails with a line matching PATTERN
+refused() {
+    envs=
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    if env $envs timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 "$T/order" \
+           </dev/null >"$out" 2>&1; then
+        echo "FAILED:$envs: the job ran"; fail=1
+    elif grep -q "$2" "$out"; then
+        echo "ok:$envs refused with a message"
     else
-        echo "FAILED: faults injected and repaired (order, --nodes 2, counters${CLUMPI_AGENT_ARQ:+, $CLUMPI_AGENT_ARQ})"
-        cat "$out"; fail=1
+        echo "FAILED:$envs: no message matching \"$2\""; cat "$out"; fail=1
     fi
 }
 
@@ -63,6 +98,14 @@ if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     run 3 3 -- "$NI" ni-binary
     repaired
     unset CLUMPI_AGENT_ARQ
+    export CLUMPI_AGENT_REL=host
+    echo "-- CLUMPI_AGENT_REL=host"
+    suite 2 "2" -- order anysource
+    run 3 3 -- "$NI" ni-binary
+    run 3 6 -- "$OB" 100
+    run 2 2 CLUMPI_AGENT_ARQ=gbn -- "$T/order"
+    repaired_host
+    unset CLUMPI_AGENT_REL
 else
     for loss in 0.05 0.3; do
         for seed in 1 2 3; do
@@ -98,6 +141,30 @@ else
     suite 2 "2 4" -- pingpong
     run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_ACK_EVERY=1 -- "$T/order"
     run 3 6 CLUMPI_AGENT_MTU=5000 -- "$NI" ni-binomial
+    export CLUMPI_AGENT_REL=host
+    for loss in 0.05 0.3; do
+        for seed in 1 2 3; do
+            faults $loss $seed
+            echo "-- CLUMPI_AGENT_REL=host"
+            suite 2 "2" -- order anysource persistent bulk
+            suite 3 "3" -- sendrecv anysource
+            suite 4 "4" -- order
+            run 2 4 -- "$NI" ni-binary
+            run 3 3 -- "$NI" ni-binomial
+            # RMA and the counters go through the targets' progress here
+            if [ "$loss" = 0.05 ]; then
+                T=$R; suite 2 "4" -- atomic passive; T=$top_builddir/test/mpi
+                run 3 6 -- "$OB" 100
+                run 4 4 -- "$OB" 100
+            fi
+        done
+        repaired_host
+    done
+    faults 0.05 4
+    suite 2 "2 4" -- pingpong
+    run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_ACK_EVERY=1 -- "$T/order"
+    run 3 6 CLUMPI_AGENT_MTU=5000 -- "$T/order"
+    unset CLUMPI_AGENT_REL
 fi
 faults 0 1
 
@@ -105,5 +172,9 @@ faults 0 1
 # the other agent's deadline does.
 agent_stop KILL "NI agent of node"
 agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2
+agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2 CLUMPI_AGENT_REL=host
+refused CLUMPI_AGENT_REL=fast -- "CLUMPI_AGENT_REL=fast is not a valid value; accepted: ni, host"
+refused CLUMPI_AGENT_REL=host CLUMPI_AGENT_TRANSPORT=reliable -- \
+    "CLUMPI_AGENT_REL=host needs CLUMPI_AGENT_TRANSPORT=dgram"
 rm -f "$out"
 exit $fail

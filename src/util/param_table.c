@@ -67,6 +67,11 @@ static const char *agent_arq(const char *text)
     return strcmp(text, "gbn") && strcmp(text, "sack") ? "gbn, sack" : NULL;
 }
 
+static const char *agent_rel(const char *text)
+{
+    return strcmp(text, "ni") && strcmp(text, "host") ? "ni, host" : NULL;
+}
+
 static const char *probability(const char *text)
 {
     char *end;
@@ -184,6 +189,10 @@ const cu_param_def cu_param_defs[] = {
     SC("AGENT_TRANSPORT", "reliable", agent_transport, "agent", FIXED, ALL_EQ, TUNER_BASIC,
        "how the agents talk: reliable (libfabric's reliable endpoints) or dgram (udp "
        "datagrams made reliable by the agents' own protocol; no bulk path)"),
+    SC("AGENT_REL", "ni", agent_rel, "agent", FIXED, ALL_EQ, TUNER_BASIC,
+       "dgram: who retransmits: ni (the agents, as CLUMPI_AGENT_ARQ says) or host (each "
+       "rank's channel, end to end; the agents only forward, and agent-served RMA, "
+       "counters, NI collectives and the bulk path are off)"),
     I("AGENT_ACK_EVERY", 6, "agent", FIXED, LOCAL, TUNER_DETAIL, -1,
       "dgram: an explicit ack after this many datagrams from a peer (else after a short delay)"),
     SC("AGENT_ARQ", "sack", agent_arq, "agent", FIXED, ALL_EQ, TUNER_DETAIL,

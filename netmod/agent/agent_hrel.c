@@ -1,0 +1,367 @@
+/*
+ * agent_hrel.c — end-to-end retransmission between ranks under
+ * CLUMPI_AGENT_REL=host (see agent_hrel.h).
+ *
+ * The copy is the rank's own (Verstoep et al.'s l-hrx keeps it in host
+ * memory), not its tx slot: the agent frees those in order as packets
+ * leave, and one slow destination would otherwise hold the slots of all.
+ * The receiver keeps packets that came after a gap (one window per
+ * source), so the sender sends only the oldest again, on a timeout, on the
+ * second gap report, and on each ack that fills one hole of several: the
+ * agents' go-back-N (agent_rel.c) resent a whole window per loss, and
+ * here the loss of one agent's datagrams comes on top of the others'.
+ * There is no deadline here: a peer rank computing outside MPI leaves our
+ * packets unacknowledged for as long as it likes, and a peer node that is
+ * gone is found by the agents' own deadline (agent_rel.c), which runs in
+ * either mode.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "netmod/agent/agent_hrel.h"
+#include "netmod/agent/agent_ring.h"
+#include "netmod/agent/agent_rtt.h"
+#include "src/util/clock.h"
+#include "src/util/log.h"
+#include "src/util/param.h"
+
+/* An explicit ack waits at most this long for reverse traffic to carry it. */
+#define ACK_DELAY_NS 200000ull
+/* Gap reports that trigger a retransmission before the timeout. */
+#define DUPACK_FAST 2
+
+typedef struct held {
+    struct held *next;
+    uint32_t seq;
+    uint8_t rexmit;
+    uint64_t sent_ns;
+    size_t len;
+    char pkt[];
+} held;
+
+typedef struct hout {   /* to one destination rank */
+    uint32_t next_seq;
+    held *qh, *qt;        /* held, oldest first */
+    int resend;           /* the oldest goes again at the next chance */
+    uint32_t nq;
+    agt_rtt t;
+    uint64_t rto_at;      /* 0: no timer */
+    uint32_t gaps, recover;   /* gap reports at the oldest; none counted below recover */
+} hout;
+
+typedef struct hin {    /* from one source rank */
+    uint32_t rx_next, unacked;
+    uint64_t ack_at;      /* explicit ack due (0: none) */
+    agt_hrel_pkt **ooo;   /* [AGT_HREL_WINDOW]: packets after a gap, by seq */
+} hin;
+
+static struct {
+    hout *o;
+    hin *i;
+    int n, me;
+    uint32_t ack_every;
+    uint64_t nheld, nacks;   /* packets held, acks due: nothing to do at 0 */
+    unsigned long long rexmit, timeouts, fast, dups, ooo, acks, kept;
+} H;
+
+static int after(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
+
+int agt_hrel_init(int nworld, int me)
+{
+    memset(&H, 0, sizeof H);
+    H.o = calloc((size_t)nworld, sizeof *H.o);
+    H.i = calloc((size_t)nworld, sizeof *H.i);
+    if (!H.o || !H.i)
+        return -1;
+    H.n = nworld, H.me = me;
+    long k = cu_param_int("AGENT_ACK_EVERY");
+    H.ack_every = k < 1 ? 1u : (uint32_t)k;
+    for (int r = 0; r < nworld; r++) {
+        H.o[r].next_seq = 1;
+        H.o[r].t.rto = AGT_RTO_INIT_NS;
+        H.i[r].rx_next = 1;
+    }
+    return 0;
+}
+
+void agt_hrel_fini(void)
+{
+    for (int r = 0; H.o && r < H.n; r++)
+        while (H.o[r].qh) {
+            held *h = H.o[r].qh;
+            H.o[r].qh = h->next;
+            free(h);
+        }
+    for (int r = 0; H.i && r < H.n; r++) {
+        for (unsigned k = 0; H.i[r].ooo && k < AGT_HREL_WINDOW; k++)
+            free(H.i[r].ooo[k]);
+        free(H.i[r].ooo);
+    }
+    free(H.o);
+    free(H.i);
+    H.o = NULL, H.i = NULL;
+}
+
+int agt_hrel_room(int dest, uint32_t n) { return H.o[dest].nq + n <= AGT_HREL_WINDOW; }
+
+agt_hrel_hdr agt_hrel_next(int dest, uint32_t n)
+{
+    return (agt_hrel_hdr){ .seq = H.o[dest].next_seq + n, .ack = H.i[dest].rx_next, .flags = 0 };
+}
+
+/* Our ack to src went (alone or with a packet). */
+static void acked(int src)
+{
+    hin *i = &H.i[src];
+    i->unacked = 0;
+    if (i->ack_at) {
+        i->ack_at = 0;
+        H.nacks--;
+    }
+}
+
+void agt_hrel_keep(int dest, const char *pkt, size_t len)
+{
+    hout *o = &H.o[dest];
+    held *h = malloc(sizeof *h + len);
+    if (!h)
+        cu_fatal("agent: out of memory (a packet kept for retransmission)");
+    memcpy(h->pkt, pkt, len);
+    h->len = len;
+    h->seq = o->next_seq++;
+    h->rexmit = 0;
+    h->sent_ns = (uint64_t)cu_now_ns();
+    h->next = NULL;
+    if (o->qt)
+        o->qt->next = h;
+    else
+        o->qh = h;
+    o->qt = h;
+    if (!o->nq++)
+        o->rto_at = h->sent_ns + o->t.rto;
+    H.nheld++;
+    H.kept++;
+}
+
+void agt_hrel_posted(int dest) { acked(dest); }
+
+void agt_hrel_unkeep(int dest, uint32_t n)
+{
+    hout *o = &H.o[dest];
+    for (; n; n--) {   /* the newest n: unlink the last */
+        held **pp = &o->qh, *prev = NULL;
+        while ((*pp)->next)
+            prev = *pp, pp = &(*pp)->next;
+        free(*pp);
+        *pp = NULL;
+        o->qt = prev;
+        o->next_seq--;
+        o->nq--;
+        H.nheld--;
+        H.kept--;
+    }
+    if (!o->nq)
+        o->rto_at = 0;
+}
+
+/* Where a kept packet's header sits: after the wire and device headers. */
+static agt_hrel_hdr *hdr_of(char *pkt)
+{
+    const agt_wire *w = (const agt_wire *)pkt;
+    return (agt_hrel_hdr *)(pkt + sizeof *w + w->hdrlen);
+}
+
+static void on_ack(int dest, uint32_t ack, int gap)
+{
+    hout *o = &H.o[dest];
+    if (after(ack, o->next_seq))
+        cu_fatal("agent: rank %d acknowledged a packet rank %d never sent it", dest, H.me);
+    if (!o->qh)
+        return;
+    if (!after(ack, o->qh->seq)) {
+        if (gap && ack == o->qh->seq && !after(o->recover, ack) && ++o->gaps >= DUPACK_FAST) {
+            o->gaps = 0;
+            o->recover = o->next_seq;
+            o->resend = 1;
+            H.fast++;
+        }
+        return;
+    }
+    o->gaps = 0;
+    uint64_t now = (uint64_t)cu_now_ns();
+    while (o->qh && after(ack, o->qh->seq)) {
+        held *h = o->qh;
+        o->qh = h->next;
+        if (!h->rexmit)   /* Karn: no sample from one sent again */
+            agt_rtt_sample(&o->t, now - h->sent_ns);
+        free(h);
+        o->nq--;
+        H.nheld--;
+    }
+    if (!o->qh)
+        o->qt = NULL;
+    /* within a recovery the next hole is the new oldest: at once (Hoe's
+     * NewReno partial acks), not after a timeout each */
+    if (o->qh && after(o->recover, ack))
+        o->resend = 1;
+    agt_rtt_reset(&o->t);
+    o->rto_at = o->nq ? now + o->t.rto : 0;
+}
+
+static void send_ack(int src, uint32_t flags)
+{
+    struct { agt_wire w; agt_hrel_hdr h; } p = {
+        .w = { .kind = AGT_K_DATA, .len = sizeof(agt_hrel_hdr), .src = (uint32_t)H.me,
+               .dst = (uint32_t)src },
+        .h = { .seq = 0, .ack = H.i[src].rx_next, .flags = AGT_HREL_ACK | flags } };
+    if (agt_chan_raw((const char *)&p, sizeof p) == 0) {
+        H.acks++;
+        acked(src);
+    } else if (!H.i[src].ack_at) {   /* no slot now: from the next poll */
+        H.i[src].ack_at = (uint64_t)cu_now_ns();
+        H.nacks++;
+    }
+}
+
+/* Packet seq of src, after a gap: kept until the gap is filled. */
+static void hold(hin *i, uint32_t seq, const char *hdr, size_t hdrlen, const char *pay,
+                 size_t len, int more)
+{
+    uint32_t at = seq % AGT_HREL_WINDOW;
+    if (seq - i->rx_next >= AGT_HREL_WINDOW)
+        cu_fatal("agent: a packet beyond the sender's window (CLUMPI_AGENT_REL=host)");
+    if (!i->ooo && !(i->ooo = calloc(AGT_HREL_WINDOW, sizeof *i->ooo)))
+        cu_fatal("agent: out of memory");
+    if (i->ooo[at]) {
+        H.dups++;
+        return;
+    }
+    agt_hrel_pkt *q = malloc(sizeof *q + hdrlen + len);
+    if (!q)
+        cu_fatal("agent: out of memory");
+    q->hdrlen = hdrlen, q->len = len, q->more = more;
+    memcpy(q->data, hdr, hdrlen);
+    memcpy(q->data + hdrlen, pay, len);
+    i->ooo[at] = q;
+    H.ooo++;
+}
+
+/* One more packet of src taken in order: ack it now or soon. */
+static void took(int src)
+{
+    hin *i = &H.i[src];
+    i->rx_next++;
+    if (++i->unacked >= H.ack_every) {
+        send_ack(src, 0);
+    } else if (!i->ack_at) {
+        i->ack_at = (uint64_t)cu_now_ns() + ACK_DELAY_NS;
+        H.nacks++;
+    }
+}
+
+agt_hrel_pkt *agt_hrel_ready(uint32_t src)
+{
+    hin *i = &H.i[src];
+    agt_hrel_pkt *q;
+    if (!i->ooo || !(q = i->ooo[i->rx_next % AGT_HREL_WINDOW]))
+        return NULL;
+    i->ooo[i->rx_next % AGT_HREL_WINDOW] = NULL;
+    took((int)src);
+    return q;
+}
+
+const char *agt_hrel_in(uint32_t src, const char *hdr, size_t hdrlen, const char *pay,
+                        size_t *len, int more)
+{
+    agt_hrel_hdr h;
+    if (src >= (uint32_t)H.n || *len < sizeof h)
+        cu_fatal("agent: a packet from rank %u without its end-to-end header "
+                 "(CLUMPI_AGENT_REL must be the same everywhere)", src);
+    memcpy(&h, pay, sizeof h);
+    on_ack((int)src, h.ack, h.flags & AGT_HREL_GAP);
+    if (h.flags & AGT_HREL_ACK)
+        return NULL;
+    hin *i = &H.i[src];
+    if (h.seq == i->rx_next) {
+        took((int)src);
+        *len -= sizeof h;
+        return pay + sizeof h;
+    }
+    /* a copy (our ack was lost or late) or one after a gap: say where we are */
+    if (after(i->rx_next, h.seq)) {
+        H.dups++;
+        send_ack((int)src, 0);
+    } else {
+        hold(i, h.seq, hdr, hdrlen, pay + sizeof h, *len - sizeof h, more);
+        send_ack((int)src, AGT_HREL_GAP);
+    }
+    return NULL;
+}
+
+/* The oldest held packet to dest again (the receiver keeps those after
+ * it); no slot now: at the next poll. */
+static void resend(int dest, uint64_t now)
+{
+    hout *o = &H.o[dest];
+    held *h = o->qh;
+    o->resend = 0;
+    if (!h)
+        return;
+    hdr_of(h->pkt)->ack = H.i[dest].rx_next;
+    if (agt_chan_raw(h->pkt, h->len)) {
+        o->resend = 1;
+        return;
+    }
+    acked(dest);
+    h->rexmit = 1;
+    h->sent_ns = now;
+    H.rexmit++;
+}
+
+void agt_hrel_poll(void)
+{
+    if (!H.nheld && !H.nacks)
+        return;
+    uint64_t now = (uint64_t)cu_now_ns();
+    for (int r = 0; r < H.n; r++) {
+        hout *o = &H.o[r];
+        if (o->rto_at && now >= o->rto_at) {
+            H.timeouts++;
+            agt_rtt_backoff(&o->t);
+            o->rto_at = now + o->t.rto;
+            o->recover = o->next_seq;
+            o->resend = 1;
+        }
+        if (o->resend)
+            resend(r, now);
+        if (H.i[r].ack_at && now >= H.i[r].ack_at)
+            send_ack(r, 0);
+    }
+}
+
+long agt_hrel_sleep_us(long dflt)
+{
+    if (!H.nheld && !H.nacks)
+        return dflt;
+    uint64_t now = (uint64_t)cu_now_ns(), next = UINT64_MAX;
+    for (int r = 0; r < H.n; r++) {
+        if (H.o[r].resend)
+            return 0;
+        if (H.o[r].rto_at && H.o[r].rto_at < next)
+            next = H.o[r].rto_at;
+        if (H.i[r].ack_at && H.i[r].ack_at < next)
+            next = H.i[r].ack_at;
+    }
+    long us = next <= now ? 0 : (long)((next - now + 999) / 1000);
+    return dflt < 0 || us < dflt ? us : dflt;
+}
+
+uint64_t agt_hrel_held(void) { return H.nheld; }
+
+void agt_hrel_stats(int rank)
+{
+    fprintf(stderr,
+            "clumpi rank %d: REL=host: packets kept %llu, sent again %llu (timeouts %llu, "
+            "fast %llu); duplicates dropped %llu, out of order kept %llu; acks alone %llu\n",
+            rank, H.kept, H.rexmit, H.timeouts, H.fast, H.dups, H.ooo, H.acks);
+}
