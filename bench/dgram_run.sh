@@ -5,7 +5,9 @@
 # nodes) and broadcast / allreduce time (bench/coll, one rank per node) in
 # offload mode, for the reliable transport at 0% loss and for
 # CLUMPI_AGENT_TRANSPORT=dgram at every injected loss rate x explicit-ack
-# interval. Interleaved: each round runs every configuration of a layout
+# interval, and who retransmits (CLUMPI_AGENT_REL: the agents, ni, or the
+# ranks end to end, host; under host the NI collectives fall back to the
+# host trees of the same shape, Verstoep et al.'s l-hrx). Interleaved: each round runs every configuration of a layout
 # back to back, so the machine's load hits them alike. Results: OUT/dgram.csv
 # (one row per measurement; bench/dgram_plot.sh takes medians over rounds),
 # the programs' output in OUT/dgram.log with the load before each layout,
@@ -13,7 +15,8 @@
 #
 # usage: bench/dgram_run.sh [-b BUILDDIR] [-N "2 4 8"] [-l LOSSES] [-a ACKS]
 #                           [-m MAXBYTES] [-C COLL] [-r ROUNDS] [-t SECONDS]
-#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-R ARQS] [-d OUTDIR] [-q]
+#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-R ARQS] [-L RELS]
+#                           [-d OUTDIR] [-q]
 #   -N node counts (pt2pt runs on the smallest), -l loss probabilities
 #   (default "0 0.001 0.01 0.05 0.3"), -a ack intervals (default "1 2 6 W/2",
 #   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB), -C the
@@ -26,7 +29,9 @@
 #   mpirun under (e.g. "chrt -r 1": real-time priority, so that other jobs
 #   on shared cores do not swamp a latency comparison), -R the
 #   retransmission schemes (CLUMPI_AGENT_ARQ; default sack; "gbn sack"
-#   measures both, labelled dgram-ARQ-aACK-lLOSS), -q quick (2 nodes,
+#   measures both, labelled dgram-ARQ-aACK-lLOSS), -L the
+#   retransmission levels of the dgram rows (CLUMPI_AGENT_REL; default
+#   "ni"; "ni host" adds the rows labelled dgram-host-...), -q quick (2 nodes,
 #   losses 0 and 0.05, acks 6, up to 64 KiB, one round).
 #   A loss above 0 also duplicates and reorders that fraction / 10 of the
 #   datagrams (CLUMPI_AGENT_DUP, _REORDER), seed 1.
@@ -34,12 +39,13 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=. nodes_list="2 4 8" losses="0 0.001 0.01 0.05 0.3" acks="1 2 6 W/2" maxb=1048576
 coll=ni-binary rounds=3 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
-benches="lat bw bcast allreduce" prefix= arqs=sack
-while getopts b:N:l:a:m:C:r:t:i:B:P:R:d:q f; do
+benches="lat bw bcast allreduce" prefix= arqs=sack rels=ni
+while getopts b:N:l:a:m:C:r:t:i:B:P:R:L:d:q f; do
     case $f in
     b) build=$OPTARG ;; N) nodes_list=$OPTARG ;; l) losses=$OPTARG ;; a) acks=$OPTARG ;;
     m) maxb=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;; t) limit=$OPTARG ;;
     i) scale=$OPTARG ;; B) benches=$OPTARG ;; P) prefix=$OPTARG ;; R) arqs=$OPTARG ;;
+    L) rels=$OPTARG ;;
     d) outdir=$OPTARG ;;
     q) quick=1 ;; *) exit 2 ;;
     esac
@@ -59,15 +65,18 @@ csv=$outdir/dgram.csv log=$outdir/dgram.log failed=$outdir/failed.txt
 echo "round,nodes,config,transport,ack,loss,bench,bytes,value,load" > "$csv"
 : > "$log"; : > "$failed"
 
-# the configurations: "label transport ack loss arq" lines; reliable at 0% only
-cfgs="reliable reliable - 0 -"
+# the configurations: "label transport ack loss arq rel" lines; reliable at 0% only
+cfgs="reliable reliable - 0 - ni"
 for loss in $losses; do
     for ack in $acks; do
-        for arq in $arqs; do
-            lab=dgram-a$ack-l$loss
-            [ "$arqs" = "$arq" ] || lab=dgram-$arq-a$ack-l$loss
-            cfgs="$cfgs
-$lab dgram $ack $loss $arq"
+        for rel in $rels; do
+            for arq in $arqs; do
+                lab=a$ack-l$loss
+                [ "$arqs" = "$arq" ] || lab=$arq-$lab
+                [ "$rel" = ni ] || lab=$rel-$lab
+                cfgs="$cfgs
+dgram-$lab dgram $ack $loss $arq $rel"
+            done
         done
     done
 done
@@ -95,9 +104,10 @@ while [ $r -le "$rounds" ]; do
     for nodes in $nodes_list; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "# round $r, $nodes nodes, $(uptime | sed 's/.*load/load/')" | tee -a "$log"
-        echo "$cfgs" | while read -r lab tr ack loss arq; do
+        echo "$cfgs" | while read -r lab tr ack loss arq rel; do
             envs="CLUMPI_AGENT_TRANSPORT=$tr"
             if [ "$tr" = dgram ]; then
+                envs="$envs CLUMPI_AGENT_REL=$rel"
                 d=$(awk -v l="$loss" 'BEGIN { print l / 10 }')
                 envs="$envs CLUMPI_AGENT_ARQ=$arq CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
                 envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
