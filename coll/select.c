@@ -490,8 +490,7 @@ static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nod
 
 /* The group of table rows for the last communicator each thread called an
  * operation on: a loop of calls on one communicator finds it again at
- * once, instead of counting the communicator's nodes and walking the
- * operation's rows in each call (tens of nanoseconds, as long as a 2-rank
+ * once, instead of walking the operation's rows in each call (tens of nanoseconds, as long as a 2-rank
  * 8-byte broadcast). Keyed by what the group depends on, and by the
  * communicator's identity (a new one at a freed one's address, context and
  * size at worst reuses its node count: only a performance hint, and fits()
@@ -500,7 +499,7 @@ typedef struct {
     const mpid_comm *comm;
     const int *world_ranks;
     uint32_t context_id;
-    int size, oversub, nodes, group;
+    int size, oversub, group;
     unsigned gen;
 } table_memo;
 static _Thread_local table_memo memo[COLL_OP_COUNT];
@@ -524,10 +523,8 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
         m->context_id = comm->context_id;
         m->size = comm->size;
         m->oversub = oversub;
-        m->nodes = *nodes;
         m->gen = tuned_gen;
-    } else if (*nodes < 0)
-        *nodes = m->nodes;
+    }
     int i = coll_tuning_in_group(&tuned, m->group, bytes);
     if (i < 0)
         return NULL;
@@ -575,6 +572,19 @@ static void read_env(void)
     env_gen = cu_param_gen;
 }
 
+/* The last communicator each thread counted the nodes of: the rules and
+ * the table ask in every call of an operation that may run a hierarchy or
+ * the node area, and a loop of calls is on one communicator. Keyed by the
+ * communicator's identity as table_memo is (a new one at a freed one's
+ * address, context, size and member list at worst reuses its count: only a
+ * performance hint). */
+static _Thread_local struct {
+    const mpid_comm *comm;
+    const int *world_ranks;
+    uint32_t context_id;
+    int size, total, nodes;
+} nodes_memo;
+
 int coll_comm_nodes(const mpid_comm *comm)
 {
     int total = coll_node_count();
@@ -582,6 +592,10 @@ int coll_comm_nodes(const mpid_comm *comm)
      * member takes the answer that needs none */
     if (total <= 1 || comm->size <= 1 || comm->foreign)
         return 1;
+    if (nodes_memo.comm == comm && nodes_memo.world_ranks == comm->world_ranks &&
+        nodes_memo.context_id == comm->context_id && nodes_memo.size == comm->size &&
+        nodes_memo.total == total)
+        return nodes_memo.nodes;
     unsigned char small[256], *seen = small;
     if (total > (int)sizeof small && !(seen = calloc((size_t)total, 1)))
         return 1;   /* only a performance hint: one node is always correct */
@@ -597,7 +611,14 @@ int coll_comm_nodes(const mpid_comm *comm)
     }
     if (seen != small)
         free(seen);
-    return n > 0 ? n : 1;
+    n = n > 0 ? n : 1;
+    nodes_memo.comm = comm;
+    nodes_memo.world_ranks = comm->world_ranks;
+    nodes_memo.context_id = comm->context_id;
+    nodes_memo.size = comm->size;
+    nodes_memo.total = total;
+    nodes_memo.nodes = n;
+    return n;
 }
 
 static int is_pow2(int p) { return (p & (p - 1)) == 0; }
