@@ -5,7 +5,7 @@
  * stdout and as CSV (-c FILE, appended).
  *
  * usage: coll [-o op,op,...] [-m MIN] [-M MAX] [-S SIZE,SIZE,...] [-i ITERS]
- *             [-s SCALE%] [-C CAP] [-l LABEL] [-c FILE]
+ *             [-s SCALE%] [-t MS] [-C CAP] [-l LABEL] [-c FILE]
  *   ops: barrier bcast gather scatter allgather alltoall allreduce reduce
  *        reduce_scatter (default: these), reduce_scatter_block scan exscan
  *        ibarrier ibcast ireduce iallreduce iallgather (each i* call waited
@@ -16,6 +16,12 @@
  *        doubles (sizes < 8 skipped, and reduce_scatter_block's below 8
  *        per rank). CAP: block sizes whose all ranks' blocks pass CAP bytes
  *        are skipped (bench/coll_tune.sh's 4 MiB blocks on 16 ranks).
+ *   Iterations: 1000 per point up to 1 KiB, 200 up to 64 KiB, 20 above,
+ *   times SCALE% (at least 3); then, unless -i fixes the count, as many more
+ *   as make the timed loop last MS milliseconds (default 100; 0: no minimum),
+ *   estimated from a calibration loop of the base count whose slowest rank's
+ *   time every rank agrees on, so all ranks run the same count (a loop of
+ *   tens of microseconds times one preemption, not the calls).
  *   LABEL names the MPI in the output (default: from MPI_Get_library_version);
  *   the algorithm column comes from CLUMPI_COLL_<OP> (else "default").
  */
@@ -98,6 +104,30 @@ static int iters_for(size_t size, int scale)
     return it < 3 ? 3 : it;
 }
 
+/* The count whose loop lasts about ms milliseconds, from the slowest rank's
+ * time of `it` calls (after the warm-up), which every rank agrees on; a loop
+ * shorter than a tenth of ms is too short to scale from, so it grows to
+ * about that first. At most 1e8 calls. */
+static int iters_for_time(const char *op, size_t size, char *a, char *b, int it, double ms)
+{
+    double s = ms * 1e-3;
+    for (int step = 0;; step++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < it; i++)
+            run(op, size, a, b);
+        double t = MPI_Wtime() - t0, tmax;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (tmax >= s)
+            return it;
+        double f = tmax >= s / 10 || step == 3 ? s / tmax : tmax > 0 ? s / 10 / tmax * 1.2 : 1000;
+        double n = it * (f > 1000 ? 1000 : f);
+        it = n >= 1e8 ? 100000000 : (int)n + 1;
+        if (tmax >= s / 10 || step == 3 || it == 100000000)
+            return it;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *ops = "barrier,bcast,gather,scatter,allgather,alltoall,allreduce,reduce,"
@@ -105,6 +135,7 @@ int main(int argc, char **argv)
     const char *label = NULL, *csv = NULL, *list = NULL;
     size_t lo = 1, hi = 1 << 20, blockcap = 0;
     int scale = 100, fixed = 0;
+    double minms = 100;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -115,13 +146,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-S") && i + 1 < argc) list = argv[++i];
         else if (!strcmp(argv[i], "-i") && i + 1 < argc) fixed = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) scale = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-t") && i + 1 < argc) minms = atof(argv[++i]);
         else if (!strcmp(argv[i], "-l") && i + 1 < argc) label = argv[++i];
         else if (!strcmp(argv[i], "-c") && i + 1 < argc) csv = argv[++i];
         else if (!strcmp(argv[i], "-C") && i + 1 < argc) blockcap = strtoul(argv[++i], NULL, 0);
         else {
             if (me == 0)
                 fprintf(stderr, "usage: %s [-o ops] [-m min] [-M max] [-S sizes] [-i iters] [-s scale%%] "
-                        "[-C cap] [-l label] [-c csv]\n", argv[0]);
+                        "[-t ms] [-C cap] [-l label] [-c csv]\n", argv[0]);
             MPI_Finalize();
             return 2;
         }
@@ -194,6 +226,8 @@ int main(int argc, char **argv)
             int it = fixed ? fixed : iters_for(size, scale);
             for (int i = 0; i < it / 10 + 1; i++)     /* warm up */
                 run(op, size, a, b);
+            if (!fixed && minms > 0)
+                it = iters_for_time(op, size, a, b, it, minms);
             MPI_Barrier(MPI_COMM_WORLD);
             double t0 = MPI_Wtime();
             for (int i = 0; i < it; i++)

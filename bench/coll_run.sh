@@ -11,22 +11,25 @@
 #
 # usage: bench/coll_run.sh [-b BUILDDIR] [-n "2 4 8 16"] [-N "1 2"] [-o "OPS"]
 #                          [-S "8 1024 65536 1048576"] [-r ROUNDS] [-s SCALE%]
-#                          [-p "openmpi mpich"] [-a] [-d OUTDIR] [-T CSV]
+#                          [-t MS] [-p "openmpi mpich"] [-a] [-d OUTDIR] [-T CSV]
 # BUILDDIR: clumpi build tree (default .); needs bench/coll and
 # src/tools/mpirun built there (make bench/coll). -T CSV: the table of an
-# earlier run only. Plots: bench/coll_plot.sh OUTDIR/coll.csv.
+# earlier run only. -s, -t: bench/coll's iteration counts in percent (30) and
+# the least time of each point's timed loop (100 ms). Plots:
+# bench/coll_plot.sh OUTDIR/coll.csv.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/coll_algos.sh"
-build=. nps="2 4 8 16" nodes="1 2" rounds=3 scale=30 peers="openmpi mpich" all=0 from=
+build=. nps="2 4 8 16" nodes="1 2" rounds=3 scale=30 minms=100 peers="openmpi mpich" all=0 from=
 ops="allreduce reduce bcast allgather alltoall gather scatter reduce_scatter barrier"
 sizes="8 1024 65536 1048576" outdir=bench-coll-results
-while getopts b:n:N:o:S:r:s:p:ad:T: f; do
+while getopts b:n:N:o:S:r:s:t:p:ad:T: f; do
     case $f in
     b) build=$OPTARG ;; n) nps=$OPTARG ;; N) nodes=$OPTARG ;; o) ops=$OPTARG ;;
-    S) sizes=$OPTARG ;; r) rounds=$OPTARG ;; s) scale=$OPTARG ;; p) peers=$OPTARG ;;
+    S) sizes=$OPTARG ;; r) rounds=$OPTARG ;; s) scale=$OPTARG ;; t) minms=$OPTARG ;;
+    p) peers=$OPTARG ;;
     a) all=1 ;; d) outdir=$OPTARG ;; T) from=$OPTARG ;;
-    *) sed -n '2,17p' "$0"; exit 2 ;;
+    *) sed -n '2,19p' "$0"; exit 2 ;;
     esac
 done
 mkdir -p "$outdir" || exit 1
@@ -47,7 +50,7 @@ if [ -z "$from" ]; then
             echo "coll_run.sh: no $m build; its column stays empty" >&2
         fi
     done
-    a="-S $list -s $scale -c $csv"
+    a="-S $list -s $scale -t $minms -c $csv"
     for r in $(seq "$rounds"); do
         for n in $nodes; do
             for np in $nps; do

@@ -13,7 +13,7 @@
 # winner (geometric middle). Why this way: doc/PERFORMANCE.md.
 #
 # usage: bench/coll_tune.sh [-b BUILDDIR] [-n "2 4 8 16"] [-N "1 2"] [-o "OPS"]
-#                           [-M MAX] [-f FACTOR] [-r ROUNDS] [-s SCALE%] [-a STAT]
+#                           [-M MAX] [-f FACTOR] [-r ROUNDS] [-s SCALE%] [-t MS] [-a STAT]
 #                           [-k PCT] [-q] [-d OUTDIR] [-w TABLE] [-T CSV]
 #   BUILDDIR  clumpi build tree with bench/coll and src/tools/mpirun (.)
 #   -n, -N    rank counts and node counts (emulated with mpirun --nodes)
@@ -21,11 +21,14 @@
 #   -M, -f    sizes 1 B to MAX (4 MiB) by FACTOR (2); blocks stop where all
 #             ranks' blocks pass 16 MiB
 #   -r, -s    rounds (4); bench/coll's iteration counts in percent (50)
+#   -t        the least time of each point's timed loop, ms (20; bench/coll's
+#             own default is 100, which over every algorithm and size would
+#             make a run hours long)
 #   -a        median (default) or best: which of an algorithm's rounds counts
 #   -k        percent within which the winner of the size below keeps the
 #             next size too (5): noise does not split a range
 #   -q        short mode (the test's): 2 and 3 ranks, one node, up to 4 KiB,
-#             factor 4, 2 rounds, 5% of the iterations
+#             factor 4, 2 rounds, 5% of the iterations, no least time
 #   -d        where the CSV and the log go (bench-coll-tune)
 #   -w        the table to write (OUTDIR/tuning.txt); the built-in one is
 #             coll/tuning_default.txt:
@@ -36,15 +39,15 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/coll_algos.sh"
 build=. nps="2 4 8 16" nodes="1 2" ops=$coll_tune_ops max=4194304 factor=2 rounds=4
-scale=50 outdir=bench-coll-tune table= from= keep=5 cap=16777216 stat=median
-while getopts b:n:N:o:M:f:r:s:a:qd:w:T:k: f; do
+scale=50 minms=20 outdir=bench-coll-tune table= from= keep=5 cap=16777216 stat=median
+while getopts b:n:N:o:M:f:r:s:t:a:qd:w:T:k: f; do
     case $f in
     b) build=$OPTARG ;; n) nps=$OPTARG ;; N) nodes=$OPTARG ;; o) ops=$OPTARG ;;
     M) max=$OPTARG ;; f) factor=$OPTARG ;; r) rounds=$OPTARG ;; s) scale=$OPTARG ;;
     d) outdir=$OPTARG ;; w) table=$OPTARG ;; T) from=$OPTARG ;; k) keep=$OPTARG ;;
-    a) stat=$OPTARG ;;
-    q) nps="2 3" nodes=1 max=4096 factor=4 rounds=2 scale=5 ;;
-    *) sed -n '2,34p' "$0"; exit 2 ;;
+    a) stat=$OPTARG ;; t) minms=$OPTARG ;;
+    q) nps="2 3" nodes=1 max=4096 factor=4 rounds=2 scale=5 minms=0 ;;
+    *) sed -n '2,37p' "$0"; exit 2 ;;
     esac
 done
 [ "$factor" -ge 2 ] 2>/dev/null || { echo "coll_tune.sh: -f needs a factor of 2 or more" >&2; exit 2; }
@@ -88,7 +91,7 @@ if [ -z "$from" ]; then
                     echo "# round $((r + 1)):$env" >> "$log"
                     # shellcheck disable=SC2086
                     env $env "$build/src/tools/mpirun" -n "$np" $nflag "$build/bench/coll" \
-                        -o "$list" -S "$sizes" -C $cap -s "$scale" -c "$csv" >> "$log" 2>&1 ||
+                        -o "$list" -S "$sizes" -C $cap -s "$scale" -t "$minms" -c "$csv" >> "$log" 2>&1 ||
                         { echo "coll_tune.sh: $np ranks on $n node(s) failed; see $log" >&2
                           exit 1; }
                     j=$((j + 1))
