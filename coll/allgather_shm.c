@@ -3,9 +3,9 @@
  * Blocks up to one slot: each rank packs its block into its slot and
  * arrives, and once all have, unpacks every slot. No message; one round.
  * Larger, with single copy: each rank publishes the address of its
- * (packed) block and, once all have, reads every other block straight into
- * its receive buffer (mpid_node_read); a second round keeps the blocks
- * until everyone has read them. Every core copies its own p - 1 blocks at
+ * (packed) send buffer and, once all have, reads every other block
+ * straight into its receive buffer (mpid_node_read); a second round keeps
+ * the blocks until everyone has read them. Every core copies its own p - 1 blocks at
  * once, where the ring needs p - 1 steps each waiting for a neighbour.
  * Otherwise (no area, no single copy) the ring runs.
  */
@@ -23,10 +23,10 @@ int coll_allgather_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, voi
     if (rc != MPI_SUCCESS)
         return rc;
     char *mine = coll_blk(rbuf, NULL, rcount, me, rdt);
-    if (sbuf != MPI_IN_PLACE)
-        rc = coll_copy(sbuf, scount, sdt, mine, rcount, rdt);
     uint32_t e = coll_shm_next(&s);
     if (blk <= COLL_SHM_SLOT) {
+        if (sbuf != MPI_IN_PLACE)
+            rc = coll_copy(sbuf, scount, sdt, mine, rcount, rdt);
         int rc2 = coll_copy(mine, rcount, rdt, coll_shm_slot_to_write(&s, e), blk, coll_byte());
         rc = rc != MPI_SUCCESS ? rc : rc2;
         coll_shm_arrive_all(&s);
@@ -37,12 +37,19 @@ int coll_allgather_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, voi
                                coll_blk(rbuf, NULL, rcount, i, rdt), rcount, rdt);
         return rc;
     }
+    /* Peers read my block from my send buffer, not from its copy in my
+     * receive buffer: I copy it while they read, and they do not read lines
+     * this core has just dirtied (as the ring sends from sbuf). */
+    int inplace = sbuf == MPI_IN_PLACE;
     coll_bytes b;
-    int rc2 = coll_bytes_get(&b, mine, rcount, rdt, 1);
+    int rc2 = inplace ? coll_bytes_get(&b, mine, rcount, rdt, 1)
+                      : coll_bytes_get(&b, sbuf, scount, sdt, 1);
     if (rc2 != MPI_SUCCESS)
         return rc2;   /* a local allocation failure: the job aborts */
     coll_shm_put_addr(coll_shm_slot_to_write(&s, e), b.p);
     coll_shm_arrive_all(&s);
+    if (!inplace)
+        rc = coll_copy(sbuf, scount, sdt, mine, rcount, rdt);
     coll_shm_wait_all(&s, e);
     for (int k = 1; k < p && rc == MPI_SUCCESS; k++) {
         int i = (me + k) % p;   /* staggered: the readers of one block spread out */

@@ -23,8 +23,9 @@
  *   oversubscribed, broadcasts above 16 KiB and gathers of blocks above
  *   64 KiB take the shm forms too (single copy from / into the root), and
  *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
- *   instead of Rabenseifner's twice as many rounds, and small allgathers
- *   and alltoalls the shm forms (every rank's data in its slot).
+ *   instead of Rabenseifner's twice as many rounds, and allgathers and
+ *   alltoalls the shm forms (small: every rank's data in its slot; blocks
+ *   past the eager limit: one round of single copies).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -139,6 +140,17 @@ static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
     { 16384, ALL, 1, 0, "shm", 1 },   /* oversubscribed: one round, no message */
     { 32768, ALL, 1, 1, "recdbl" },
     { 32768, ALL, 1, 0, "bruck" },
+    /* oversubscribed, blocks past the eager limit (32 KiB): one flag round
+     * and single copies, where each ring step waits for both neighbours'
+     * handshake; eager blocks stay with messages (16 ranks: recdbl, a ring
+     * of 15 steps waits 3x as long) */
+    { ANY, 4, 1, 0, "shm", 1 },
+    { 131072, 8, 1, 0, "ring" },
+    { ANY, 8, 1, 0, "shm", 1 },
+    { 65536, 16, 1, 0, "shm", 1 },   /* 16 ranks: blocks of a slot */
+    { 262144, 16, 1, 1, "recdbl", 1 },
+    { 262144, 16, 1, 0, "ring" },
+    { 4194304, 16, 1, 0, "shm", 1 },
     { ANY, ALL, 1, 0, "ring" },
 };
 
@@ -162,6 +174,10 @@ static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, 16, 1, 0, "shm", 1 },
     { 1024, 4, 1, 0, "shm", 1 },
     { 256, ALL, 1, 0, "bruck" },
+    { 8192, ALL, 1, 0, "linear" },
+    /* oversubscribed, larger blocks: one flag round and single copies
+     * instead of a handshake per pair; above 64 KiB the pairs win again */
+    { 65536, 16, 1, 0, "shm", 1 },
     { 32768, ALL, 1, 0, "linear" },
     { ANY, ALL, 1, 0, "pairwise" },
 };
@@ -363,7 +379,7 @@ static atomic_int area_warned[COLL_OP_COUNT];   /* a forced shm refused, said on
 static char errmsg[COLL_OP_COUNT][512];
 /* The algorithm each rule names, looked up once instead of by name in
  * every call (rules past RULES_MAX are looked up by name). */
-#define RULES_MAX 8
+#define RULES_MAX 12
 static const coll_algo *rule_algo[COLL_OP_COUNT][RULES_MAX];
 
 static const coll_algo *find_algo(const coll_optab *t, const char *name)
