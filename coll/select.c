@@ -138,6 +138,10 @@ static const coll_algo allgather_algos[] = {
 static const coll_rule allgather_rules[] = {  /* bytes: the whole result */
     { 262144, ALL, 2, 0, "hier" },
     { 16384, ALL, 1, 0, "shm", 1 },   /* oversubscribed: one round, no message */
+    /* 2 ranks: from 1 KiB blocks the slot or one single copy each, where
+     * eager blocks cost two copies and 1 MiB the rendezvous' handshakes */
+    { 2048, 2, 1, 0, "recdbl" },
+    { ANY, 2, 1, 0, "shm" },
     { 32768, ALL, 1, 1, "recdbl" },
     { 32768, ALL, 1, 0, "bruck" },
     /* oversubscribed, blocks past the eager limit (32 KiB): one flag round
@@ -169,6 +173,7 @@ static const coll_algo alltoall_algos[] = {
 };
 static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, 2, 1, 0, "linear" },
+    { ANY, 2, 1, 0, "shm" },   /* the slot, or one single copy each way */
     /* oversubscribed, all of a rank's blocks in one slot (COLL_SHM_SLOT):
      * one round, no message; beyond a slot its single copies lose */
     { 256, 16, 1, 0, "shm", 1 },
@@ -379,7 +384,7 @@ static atomic_int area_warned[COLL_OP_COUNT];   /* a forced shm refused, said on
 static char errmsg[COLL_OP_COUNT][512];
 /* The algorithm each rule names, looked up once instead of by name in
  * every call (rules past RULES_MAX are looked up by name). */
-#define RULES_MAX 12
+#define RULES_MAX 14
 static const coll_algo *rule_algo[COLL_OP_COUNT][RULES_MAX];
 
 static const coll_algo *find_algo(const coll_optab *t, const char *name)
