@@ -509,6 +509,16 @@ static int fits(const coll_algo *a, int commute, const mpid_comm *comm, int *nod
     return *nodes == 1;
 }
 
+/* Bumped whenever a communicator is freed: the memos below key on a
+ * communicator's address, context and member list, which a new one may
+ * reuse with other members (other nodes) after a free. */
+static atomic_uint comm_gen;
+
+void coll_select_comm_freed(void)
+{
+    atomic_fetch_add_explicit(&comm_gen, 1, memory_order_relaxed);
+}
+
 /* The group of table rows for the last communicator each thread called an
  * operation on: a loop of calls on one communicator finds it again at
  * once, instead of walking the operation's rows in each call (tens of nanoseconds, as long as a 2-rank
@@ -521,7 +531,7 @@ typedef struct {
     const int *world_ranks;
     uint32_t context_id;
     int size, oversub, group;
-    unsigned gen;
+    unsigned gen, cgen;
 } table_memo;
 static _Thread_local table_memo memo[COLL_OP_COUNT];
 
@@ -534,8 +544,9 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
         return NULL;
     int oversub = mpid_oversubscribed() && !comm->foreign;
     table_memo *m = &memo[opid];
-    if (m->gen != tuned_gen || m->comm != comm || m->world_ranks != comm->world_ranks ||
-        m->context_id != comm->context_id || m->size != comm->size || m->oversub != oversub) {
+    unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
+    if (m->gen != tuned_gen || m->cgen != cgen || m->comm != comm ||
+        m->world_ranks != comm->world_ranks || m->context_id != comm->context_id || m->size != comm->size || m->oversub != oversub) {
         if (*nodes < 0)
             *nodes = coll_comm_nodes(comm);
         m->group = coll_tuning_group(&tuned, opid, comm->size, *nodes, oversub);
@@ -545,6 +556,7 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
         m->size = comm->size;
         m->oversub = oversub;
         m->gen = tuned_gen;
+        m->cgen = cgen;
     }
     int i = coll_tuning_in_group(&tuned, m->group, bytes);
     if (i < 0)
@@ -604,6 +616,7 @@ static _Thread_local struct {
     const int *world_ranks;
     uint32_t context_id;
     int size, total, nodes;
+    unsigned cgen;
 } nodes_memo;
 
 int coll_comm_nodes(const mpid_comm *comm)
@@ -615,7 +628,8 @@ int coll_comm_nodes(const mpid_comm *comm)
         return 1;
     if (nodes_memo.comm == comm && nodes_memo.world_ranks == comm->world_ranks &&
         nodes_memo.context_id == comm->context_id && nodes_memo.size == comm->size &&
-        nodes_memo.total == total)
+        nodes_memo.total == total &&
+        nodes_memo.cgen == atomic_load_explicit(&comm_gen, memory_order_relaxed))
         return nodes_memo.nodes;
     unsigned char small[256], *seen = small;
     if (total > (int)sizeof small && !(seen = calloc((size_t)total, 1)))
@@ -639,6 +653,7 @@ int coll_comm_nodes(const mpid_comm *comm)
     nodes_memo.size = comm->size;
     nodes_memo.total = total;
     nodes_memo.nodes = n;
+    nodes_memo.cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
     return n;
 }
 
@@ -673,9 +688,58 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
     return NULL;
 }
 
+/* The last pick of each operation: a loop of calls on one communicator
+ * with one size takes it again at once instead of walking the forced,
+ * table and rule paths (which cost as many instructions as a 2-rank 8-byte
+ * broadcast's own sends). Keyed by everything those paths read: the
+ * communicator's identity (as table_memo), the size, the op's
+ * commutativity, whether the host is oversubscribed, and the generations
+ * of the parameters, the table and the communicators. One per process,
+ * not per thread (a thread-local costs a __tls_get_addr call here): MPI
+ * calls run one at a time, under cu_mt's lock or the program's own
+ * serialization below MPI_THREAD_MULTIPLE, and a selection never waits.
+ * Verbose runs skip it, so every call still says its pick. */
+typedef struct {
+    const mpid_comm *comm;
+    const int *world_ranks;
+    size_t bytes;
+    uint32_t context_id;
+    int size, commute, oversub;
+    unsigned env, tgen, cgen;
+    uint32_t remote_context_id;
+    int foreign;
+    const coll_algo *algo;
+} pick_memo;
+static pick_memo picks[COLL_OP_COUNT];
+
+static coll_anyfn select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm,
+                              const char **name, int oversub, unsigned cgen);
+
 coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
                        const char **name)
 {
+    unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
+    pick_memo *pm = &picks[opid];
+    int oversub = mpid_oversubscribed();
+    if (__builtin_expect(pm->comm == comm && pm->bytes == bytes && pm->env == cu_param_gen &&
+                         pm->world_ranks == comm->world_ranks &&
+                         pm->context_id == comm->context_id && pm->size == comm->size &&
+                         pm->commute == commute && pm->oversub == oversub &&
+                         pm->tgen == tuned_gen && pm->foreign == comm->foreign &&
+                         pm->remote_context_id == comm->remote_context_id &&
+                         pm->cgen == cgen && pm->algo, 1)) {
+        *name = pm->algo->name;
+        return pm->algo->fn;
+    }
+    return select_slow(opid, bytes, commute, comm, name, oversub, cgen);
+}
+
+/* The pick without the memo (and the memo filled for the next call). */
+static __attribute__((noinline)) coll_anyfn
+select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const char **name,
+            int oversub, unsigned cgen)
+{
+    pick_memo *pm = &picks[opid];
     if (env_gen != cu_param_gen)
         read_env();
     const coll_optab *t = &table[opid];
@@ -715,6 +779,10 @@ coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *com
         return NULL;
     }
     *name = a->name;
+    if (!verbose && tuned_loaded)
+        *pm = (pick_memo){ comm, comm->world_ranks, bytes, comm->context_id, comm->size,
+                           commute, oversub, env_gen, tuned_gen, cgen,
+                           comm->remote_context_id, comm->foreign, a };
     if (verbose && (verbose > 1 || comm->rank == 0)) {
         if (nodes < 0)
             nodes = coll_comm_nodes(comm);

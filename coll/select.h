@@ -117,6 +117,10 @@ coll_nbc_allgather_fn *coll_select_iallgatherv(size_t bytes, const mpid_comm *co
 coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
                        const char **name);
 
+/* A communicator is being freed: the selection's memos forget every
+ * communicator they remember (coll_comm_free). */
+void coll_select_comm_freed(void);
+
 /* Number of nodes the communicator spans (1 on one machine). */
 int coll_comm_nodes(const mpid_comm *comm);
 

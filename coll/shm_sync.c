@@ -4,6 +4,7 @@
  * oversubscribed rank yields, an idle one blocks); a store wakes nobody by
  * itself, so each one is followed by mpid_node_wake of whoever waits for it.
  */
+#include "coll/select.h"
 #include "coll/shm_sync.h"
 
 int coll_shm_get(const mpid_comm *view, coll_shm *s)
@@ -45,6 +46,7 @@ int coll_shm_read_typed(coll_shm *s, int i, const char *src, size_t n, void *buf
 /* The areas live as long as the communicator (views share its context). */
 void coll_comm_free(const mpid_comm *comm)
 {
+    coll_select_comm_freed();
     mpid_node_area_release(comm->context_id);
 }
 

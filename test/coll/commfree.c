@@ -36,13 +36,20 @@ static void use(MPI_Comm comm, int round)
     CT_CHECK(b == round, "round %d: bcast gave %d", round, b);
 }
 
-/* A duplicate of MPI_COMM_WORLD and a split of it (odd and even ranks,
- * reversed), used and freed. */
+/* A duplicate of MPI_COMM_WORLD, a split of it into halves (one node each
+ * when mpirun places ranks in blocks on two nodes), freed, then a split of
+ * the same sizes across them (odd and even ranks, reversed), used and
+ * freed: the second split may come back at the first one's address and
+ * context, and what the selection remembers of the first (one node) must
+ * not carry over. */
 static void cycle(int round)
 {
-    MPI_Comm d, s;
+    MPI_Comm d, h, s;
     CT_OK(MPI_Comm_dup(MPI_COMM_WORLD, &d));
     use(d, round);
+    CT_OK(MPI_Comm_split(d, ct_wrank < (ct_wsize + 1) / 2, ct_wrank, &h));
+    use(h, round);
+    CT_OK(MPI_Comm_free(&h));
     CT_OK(MPI_Comm_split(d, ct_wrank % 2, -ct_wrank, &s));
     use(s, round);
     CT_OK(MPI_Comm_free(&s));
