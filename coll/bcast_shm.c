@@ -3,6 +3,12 @@
  * Up to one slot (COLL_SHM_SLOT bytes, packed): the root packs the message
  * into its slot and stores its round number; every other rank waits for
  * that number and unpacks. One store and one copy each, no message.
+ * Up to COLL_SHM_STAGE bytes the same through a staging buffer of the
+ * view (a second area, one buffer per round parity): the root copies once
+ * more than by single copy, but leaves at once instead of waiting until
+ * every rank has read its buffer, so on oversubscribed cores it needs its
+ * core once per call, not again after the last reader, and readers copy
+ * from shared memory without a system call each.
  * Larger: the root publishes the address of its (packed) message and every
  * other rank reads it once, straight into its buffer, by single copy
  * (mpid_node_read), all at once; the root leaves when all have read. Each
@@ -38,6 +44,38 @@ static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, col
     return rc;
 }
 
+/* The view's staging buffer of round e, or NULL (alike on every member)
+ * when it cannot have one. */
+static char *stage_of(const coll_shm *s, uint32_t e)
+{
+    void *base;
+    if (mpid_node_area(s->view, 2 * (size_t)COLL_SHM_STAGE, &base, NULL) != MPI_SUCCESS)
+        return NULL;
+    return (char *)base + (size_t)(e & 1) * COLL_SHM_STAGE;
+}
+
+/* Through a slot (n up to COLL_SHM_SLOT) or the staging buffer: the root
+ * writes the round's buffer, once every member is done with the round
+ * before the last that used it, and leaves. */
+static int bcast_staged(void *buf, size_t count, const cu_dtype *dt, int root, coll_shm *s,
+                        size_t n, char *stage)
+{
+    const mpid_comm *comm = s->view;
+    uint32_t e = coll_shm_next(s);
+    if (comm->rank == root) {
+        char *slot = coll_shm_slot_to_write(s, e);
+        coll_copy(buf, count, dt, stage ? stage : slot, n, coll_byte());
+        coll_shm_arrive(s);
+        for (int i = 0; i < comm->size; i++)
+            if (i != root)
+                mpid_node_wake(comm, i);
+        return MPI_SUCCESS;
+    }
+    coll_shm_arrive(s);
+    coll_shm_wait_line(s, root, e);
+    return coll_copy(stage ? stage : coll_shm_slot(s, e, root), n, coll_byte(), buf, count, dt);
+}
+
 /* tag: the binomial tree's when the view has no area (0: the plain
  * algorithms' choice). */
 static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
@@ -47,7 +85,12 @@ static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
     if (comm->size <= 1 || n == 0)
         return MPI_SUCCESS;
     coll_shm s;
-    int rc = coll_shm_open(comm, n, &s);
+    /* up to the staging buffer no single copy is needed */
+    int rc = n <= COLL_SHM_STAGE ? coll_shm_get(comm, &s) : coll_shm_open(comm, n, &s);
+    char *stage = NULL;
+    if (rc == MPI_SUCCESS && n > COLL_SHM_SLOT && n <= COLL_SHM_STAGE &&
+        !(stage = stage_of(&s, coll_shm_next(&s))) && !s.copy)
+        rc = MPI_ERR_UNSUPPORTED_OPERATION;
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION && tag)
         return coll_bcast_binomial_tag(buf, count, dt, root, comm, tag);
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
@@ -55,20 +98,9 @@ static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
                                   : coll_bcast_scatter_allgather(buf, count, dt, root, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (n > COLL_SHM_SLOT)
+    if (n > COLL_SHM_SLOT && !stage)
         return bcast_copy(buf, count, dt, root, &s);
-    uint32_t e = coll_shm_next(&s);
-    if (comm->rank == root) {
-        coll_copy(buf, count, dt, coll_shm_slot_to_write(&s, e), n, coll_byte());
-        coll_shm_arrive(&s);
-        for (int i = 0; i < comm->size; i++)
-            if (i != root)
-                mpid_node_wake(comm, i);
-        return MPI_SUCCESS;
-    }
-    coll_shm_arrive(&s);
-    coll_shm_wait_line(&s, root, e);
-    return coll_copy(coll_shm_slot(&s, e, root), n, coll_byte(), buf, count, dt);
+    return bcast_staged(buf, count, dt, root, &s, n, stage);
 }
 
 int coll_bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,

@@ -20,8 +20,9 @@
  *   and small allreduces go through the node area (coll/..._shm.c): each rank
  *   needs its core once to arrive and once to leave, instead of once per
  *   round; with a core each, messages are as fast and the rule stays off;
- *   oversubscribed, broadcasts above 16 KiB and gathers of blocks above
- *   64 KiB take the shm forms too (single copy from / into the root), and
+ *   oversubscribed, broadcasts above 8 KiB and gathers of blocks above
+ *   64 KiB take the shm forms too (staged by the root, or single copy from /
+ *   into the root), and
  *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
  *   instead of Rabenseifner's twice as many rounds, and allgathers and
  *   alltoalls the shm forms (small: every rank's data in its slot; blocks
@@ -86,8 +87,9 @@ static const coll_rule bcast_rules[] = {
     { 16384, 2, 1, 0, "flat" },
     { ANY, 2, 1, 0, "binomial" },   /* one message, copied by both cores */
     { ANY, ALL, 2, 0, "hier" },
+    { 8192, ALL, 1, 0, "binomial" },
+    { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: the root stages it and leaves */
     { 16384, ALL, 1, 0, "binomial" },
-    { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank reads the root's once */
     { 524288, 7, 1, 0, "binary" },
     { ANY, ALL, 1, 0, "scatter_allgather" },
 };

@@ -31,6 +31,9 @@ typedef struct coll_shm {
  * round may write while the one before is still read. Messages up to this
  * size go through the area. */
 #define COLL_SHM_SLOT   4096
+/* A broadcast up to this size goes through a staging buffer of the view
+ * (coll/bcast_shm.c), larger ones by single copy. */
+#define COLL_SHM_STAGE  262144
 
 /* Round numbers wrap: a is at or past b. */
 static inline int coll_shm_reached(uint32_t a, uint32_t b)

@@ -1,6 +1,7 @@
 /*
  * bcast.c — MPI_Bcast from every root, counts 0, 1, odd, around a 1 KiB
- * segment (255..257 ints) and 1 MiB, root and receivers in different
+ * segment (255..257 ints), past a 4 KiB slot, around shm's 256 KiB staging
+ * buffer and 1 MiB, root and receivers in different
  * layouts, on MPI_COMM_WORLD and a reversed communicator. Also MPI_Barrier
  * (it must not return early: see barrier()); argument "barrier": only that.
  */
@@ -47,7 +48,9 @@ static void barrier(MPI_Comm comm)
 int main(int argc, char **argv)
 {
     ct_init(&argc, &argv, "bcast");
-    long counts[] = { 0, 1, 7, 255, 256, 257, 1000, 262144 };
+    /* ints: around a 1 KiB segment, past a 4 KiB slot, the 256 KiB
+     * staging buffer of shm and one above, 1 MiB */
+    long counts[] = { 0, 1, 7, 255, 256, 257, 1000, 1025, 65536, 65537, 262144 };
     int nc = (int)(sizeof counts / sizeof counts[0]);
     for (int c = 0; c < CT_NCOMMS; c++) {
         MPI_Comm comm = ct_comm(c);
