@@ -24,9 +24,11 @@
  *   64 KiB take the shm forms too (staged by the root, or single copy from /
  *   into the root), and
  *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
- *   instead of Rabenseifner's twice as many rounds, and allgathers and
+ *   instead of Rabenseifner's twice as many rounds, allgathers and
  *   alltoalls the shm forms (small: every rank's data in its slot; blocks
- *   past the eager limit: one round of single copies).
+ *   past the eager limit: one round of single copies), and scatters of
+ *   blocks past the eager limit the shm form (each rank reads its block
+ *   from the root: the root's core is not needed per receiver).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -120,6 +122,8 @@ static const coll_algo scatter_algos[] = {
 };
 static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
     { 2048, ALL, 1, 0, "binomial" },
+    { 32768, ALL, 1, 0, "linear" },   /* eager: the root sends and leaves */
+    { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank reads its block from the root */
     { ANY, ALL, 1, 0, "linear" },
 };
 
