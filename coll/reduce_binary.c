@@ -69,20 +69,26 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
         }
     ot.heap = NULL;
     void *out = rbuf;
-    for (int c = 0; c < 2; c++)
-        if (kid[c] >= 0)
-            for (int q = 0; q < 2 && q < (int)nseg; q++)
-                if ((rc = coll_tmp_alloc(&kt[c][q], seg, dt)) != MPI_SUCCESS)
-                    goto out;
     if (parent < 0 && rank != root) {
         if ((rc = coll_tmp_alloc(&ot, count, dt)) != MPI_SUCCESS)
             goto out;
         out = ot.buf;
     }
+    /* At the tree root the last child's segments land in out itself, where
+     * the combined segment ends anyway (kid = acc op kid): no copy of the
+     * whole result from a work buffer. Not in place: out holds my operand. */
+    int last = kid[1] >= 0 ? 1 : 0;
+    int direct = parent < 0 && kid[last] >= 0 && out != mine;
+    for (int c = 0; c < 2; c++)
+        if (kid[c] >= 0 && !(direct && c == last))
+            for (int q = 0; q < 2 && q < (int)nseg; q++)
+                if ((rc = coll_tmp_alloc(&kt[c][q], seg, dt)) != MPI_SUCCESS)
+                    goto out;
 
 #define SEGN(s) ((s) + 1 < nseg ? seg : count - (s) * seg)
+#define SEGBUF(c, s) (direct && (c) == last ? coll_elem(out, (s) * seg, dt) : kt[c][(s) & 1].buf)
     for (int c = 0; c < 2; c++)
-        if (kid[c] >= 0 && (rc = mpid_irecv(kt[c][0].buf, SEGN(0), dt, kid[c], tag, comm,
+        if (kid[c] >= 0 && (rc = mpid_irecv(SEGBUF(c, 0), SEGN(0), dt, kid[c], tag, comm,
                                             MPID_CTX_COLL, &rq[c][0])) != MPI_SUCCESS)
             goto out;
     for (size_t s = 0; s < nseg; s++) {
@@ -98,14 +104,15 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
         if (s + 1 < nseg)
             for (int c = 0; c < 2; c++)
                 if (kid[c] >= 0 &&
-                    (rc = mpid_irecv(kt[c][q ^ 1].buf, SEGN(s + 1), dt, kid[c], tag, comm,
+                    (rc = mpid_irecv(SEGBUF(c, s + 1), SEGN(s + 1), dt, kid[c], tag, comm,
                                      MPID_CTX_COLL, &rq[c][q ^ 1])) != MPI_SUCCESS)
                     goto out;
         const void *acc = coll_elem(mine, s * seg, dt);
         for (int c = 0; c < 2; c++)
             if (kid[c] >= 0) {
-                coll_op_apply(op, acc, kt[c][q].buf, n, dt);  /* kid = acc op kid */
-                acc = kt[c][q].buf;
+                void *k = SEGBUF(c, s);
+                coll_op_apply(op, acc, k, n, dt);  /* kid = acc op kid */
+                acc = k;
             }
         if (parent >= 0)
             rc = mpid_isend(acc, n, dt, parent, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &sq);
@@ -115,6 +122,7 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
             goto out;
     }
 #undef SEGN
+#undef SEGBUF
     rc = coll_waitall(1, &sq);
     if (rc == MPI_SUCCESS && parent < 0 && rank != root)
         rc = coll_send(out, count, dt, root, tag, comm);
