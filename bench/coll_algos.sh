@@ -15,8 +15,8 @@ coll_algos() {
     alltoall) a="pairwise bruck linear shm" h= ;;
     reduce) a="binomial binary rabenseifner shm" h=hier ;;
     allreduce) a="recdbl ring rabenseifner reduce_bcast shm" h=hier ;;
-    reduce_scatter) a="ring reduce_scatterv" h= ;;
-    reduce_scatter_block) a="ring reduce_scatter" h= ;;
+    reduce_scatter) a="ring reduce_scatterv shm" h= ;;
+    reduce_scatter_block) a="ring reduce_scatter shm" h= ;;
     scan|exscan) a="recdbl linear" h= ;;
     ibarrier) a="dissemination binomial" h= ;;
     ibcast) a="binomial scatter_allgather" h= ;;

@@ -99,7 +99,7 @@ libmpi_la_SOURCES += coll/reduce_impl.h coll/reduce_util.c coll/op_apply.c \
 	coll/reduce_binomial.c coll/reduce_binary.c coll/reduce_rabenseifner.c coll/reduce_hier.c \
 	coll/allreduce_recdbl.c coll/allreduce_ring.c coll/allreduce_rabenseifner.c \
 	coll/allreduce_reduce_bcast.c coll/allreduce_hier.c coll/allreduce_shm.c \
-	coll/reduce_scatter.c coll/scan.c coll/recdbl_step.c
+	coll/reduce_scatter.c coll/reduce_scatter_shm.c coll/scan.c coll/recdbl_step.c
 
 # Reduction tests: test/coll/reduce_algos runs once per algorithm of each
 # reduction (reduce.sh, allreduce.sh, reduce_scatter.sh, scan.sh through

@@ -94,9 +94,11 @@ coll_reduce_fn    coll_reduce_binomial, coll_reduce_binary, coll_reduce_rabensei
                   coll_reduce_hier, coll_reduce_shm;
 coll_allreduce_fn coll_allreduce_recdbl, coll_allreduce_ring, coll_allreduce_rabenseifner,
                   coll_allreduce_reduce_bcast, coll_allreduce_hier, coll_allreduce_shm;
-coll_reduce_scatter_fn       coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv;
+coll_reduce_scatter_fn       coll_reduce_scatter_ring, coll_reduce_scatter_reduce_scatterv,
+                             coll_reduce_scatter_shm;
 coll_reduce_scatter_block_fn coll_reduce_scatter_block_ring,
-                             coll_reduce_scatter_block_reduce_scatter;
+                             coll_reduce_scatter_block_reduce_scatter,
+                             coll_reduce_scatter_block_shm;
 coll_scan_fn coll_scan_linear, coll_scan_recdbl, coll_exscan_linear, coll_exscan_recdbl;
 
 #endif

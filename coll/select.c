@@ -28,7 +28,8 @@
  *   alltoalls the shm forms (small: every rank's data in its slot; blocks
  *   past the eager limit: one round of single copies), and scatters of
  *   blocks past the eager limit the shm form (each rank reads its block
- *   from the root: the root's core is not needed per receiver).
+ *   from the root: the root's core is not needed per receiver), and small
+ *   reduce-scatters (every rank's input in its slot).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
@@ -264,8 +265,12 @@ static const coll_rule allreduce_rules[] = {
 static const coll_algo reduce_scatter_algos[] = {
     { "ring", F(coll_reduce_scatter_ring), 0 },
     { "reduce_scatterv", F(coll_reduce_scatter_reduce_scatterv), O },
+    { "shm", F(coll_reduce_scatter_shm), O | A },   /* one round through the node area */
 };
 static const coll_rule reduce_scatter_rules[] = {  /* bytes: the whole input */
+    /* tiny inputs leave blocks empty, and the reduce's leaves never wait */
+    { 64, ALL, 1, 0, "reduce_scatterv" },
+    { 4096, ALL, 1, 0, "shm", 1 },   /* oversubscribed, up to COLL_SHM_SLOT */
     { 32768, ALL, 1, 0, "reduce_scatterv" },
     { ANY, ALL, 1, 0, "ring" },
     { ANY, ALL, 1, 0, "reduce_scatterv" },
@@ -273,8 +278,11 @@ static const coll_rule reduce_scatter_rules[] = {  /* bytes: the whole input */
 static const coll_algo reduce_scatter_block_algos[] = {
     { "ring", F(coll_reduce_scatter_block_ring), 0 },
     { "reduce_scatter", F(coll_reduce_scatter_block_reduce_scatter), O },
+    { "shm", F(coll_reduce_scatter_block_shm), O | A },
 };
 static const coll_rule reduce_scatter_block_rules[] = {
+    { 64, ALL, 1, 0, "reduce_scatter" },
+    { 4096, ALL, 1, 0, "shm", 1 },
     { 32768, ALL, 1, 0, "reduce_scatter" },
     { ANY, ALL, 1, 0, "ring" },
     { ANY, ALL, 1, 0, "reduce_scatter" },
