@@ -271,6 +271,12 @@ typedef struct mpid_channel {
      * Returns -1 when the channel has none. NULL: none either. */
     int  (*wait_fd)(void);
 
+    /* The longest the rank may block (us; <= timeout_us, which < 0 means
+     * no limit) before the channel's own timers are due: retransmissions
+     * and acks taken in the rank's progress. Applies whichever way the
+     * rank blocks (sleep() or a poll of the wait fds). NULL: no timers. */
+    long (*sleep_bound)(long timeout_us);
+
     /* wake(dest): a local peer that may be blocked in sleep() wakes up (it
      * waits on a store into a node area, which wakes nobody by itself); a
      * no-op when it is awake. dest may be this rank: another thread wakes

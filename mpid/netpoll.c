@@ -133,6 +133,8 @@ void mpid_idle_sleep(long timeout_us)
     if (__builtin_expect(mpid_st.dyn_chan != NULL, 0) && mpid_st.dyn_chan != mpid_st.net_chan &&
         (timeout_us < 0 || timeout_us > mpid_st.net.nap_us))
         timeout_us = mpid_st.net.nap_us;
+    if (mpid_st.net_chan && mpid_st.net_chan->sleep_bound)
+        timeout_us = mpid_st.net_chan->sleep_bound(timeout_us);
     const mpid_channel *ch[2];
     int n = 0;
     if (mpid_st.sleep_chan && mpid_st.sleep_chan->arm_sleep)

@@ -802,8 +802,6 @@ static int agt_arm_sleep(void)
 static void agt_sleep(long timeout_us)
 {
     struct pollfd p = { .fd = R.sock, .events = POLLIN };
-    if (R.hrel)   /* our retransmission and ack timers */
-        timeout_us = agt_hrel_sleep_us(timeout_us);
     (void)poll(&p, 1, timeout_us < 0 ? -1 : (int)((timeout_us + 999) / 1000));
 }
 
@@ -815,6 +813,12 @@ static void agt_disarm_sleep(void)
 }
 
 static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
+
+/* REL=host: our retransmission and ack timers */
+static long agt_sleep_bound(long timeout_us)
+{
+    return R.hrel ? agt_hrel_sleep_us(timeout_us) : timeout_us;
+}
 
 static int agt_unacked(void) { return R.hrel ? (int)agt_hrel_held() : -1; }
 
@@ -890,6 +894,7 @@ const mpid_channel mpid_channel_agent = {
     .sleep = agt_sleep,
     .disarm_sleep = agt_disarm_sleep,
     .wait_fd = agt_wait_fd,
+    .sleep_bound = agt_sleep_bound,
     .net_rma = &agt_net_rma,
     .agent_rma = &agt_agent_rma,
     .coll = &agt_coll_table,
