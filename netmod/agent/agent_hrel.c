@@ -5,11 +5,13 @@
  * The copy is the rank's own (Verstoep et al.'s l-hrx keeps it in host
  * memory), not its tx slot: the agent frees those in order as packets
  * leave, and one slow destination would otherwise hold the slots of all.
- * The receiver keeps packets that came after a gap (one window per
- * source), so the sender sends only the oldest again, on a timeout, on the
- * second gap report, and on each ack that fills one hole of several: the
- * agents' go-back-N (agent_rel.c) resent a whole window per loss, and
- * here the loss of one agent's datagrams comes on top of the others'.
+ * Selective repeat, as between the agents (agent_rel.c): the receiver
+ * keeps packets that came after a gap (one window per source) and says
+ * which in every header, and the sender sends again only those it does
+ * not hold: on the second gap report those below the newest held, on a
+ * timeout those whose own timeout has passed. Sending only the oldest
+ * again repairs one hole per round trip, and at 30% loss a full window
+ * holds a dozen.
  * There is no deadline here: a peer rank computing outside MPI leaves our
  * packets unacknowledged for as long as it likes, and a peer node that is
  * gone is found by the agents' own deadline (agent_rel.c), which runs in
@@ -29,11 +31,16 @@
 #define ACK_DELAY_NS 200000ull
 /* Gap reports that trigger a retransmission before the timeout. */
 #define DUPACK_FAST 2
+/* Timeouts in a row, without news from the destination, before the
+ * timeout doubles (as between the agents, agent_rel.c: a loss here is an
+ * injected fault or a full socket buffer, not congestion, and at 30% loss
+ * a retransmission and its ack both arrive only half the time). */
+#define BACKOFF_AFTER 2
 
 typedef struct held {
     struct held *next;
     uint32_t seq;
-    uint8_t rexmit;
+    uint8_t rexmit, sacked, due;   /* sent again; the receiver holds it; to go again */
     uint64_t sent_ns;
     size_t len;
     char pkt[];
@@ -42,15 +49,18 @@ typedef struct held {
 typedef struct hout {   /* to one destination rank */
     uint32_t next_seq;
     held *qh, *qt;        /* held, oldest first */
-    int resend;           /* the oldest goes again at the next chance */
+    int resend;           /* packets marked due go again at the next chance */
     uint32_t nq;
     agt_rtt t;
     uint64_t rto_at;      /* 0: no timer */
     uint32_t gaps, recover;   /* gap reports at the oldest; none counted below recover */
+    uint32_t tmo_run;     /* timeouts since dest last acknowledged something new */
+    uint64_t rexmit_ns;   /* our last retransmission to dest */
 } hout;
 
 typedef struct hin {    /* from one source rank */
     uint32_t rx_next, unacked;
+    uint64_t held;        /* bit i: rx_next + i is in ooo */
     uint64_t ack_at;      /* explicit ack due (0: none) */
     agt_hrel_pkt **ooo;   /* [AGT_HREL_WINDOW]: packets after a gap, by seq */
 } hin;
@@ -104,9 +114,19 @@ void agt_hrel_fini(void)
 
 int agt_hrel_room(int dest, uint32_t n) { return H.o[dest].nq + n <= AGT_HREL_WINDOW; }
 
+/* Our ack to dest, fields ack and held[] of h. */
+static void fill_ack(agt_hrel_hdr *h, int dest)
+{
+    h->ack = H.i[dest].rx_next;
+    h->held[0] = (uint32_t)H.i[dest].held;
+    h->held[1] = (uint32_t)(H.i[dest].held >> 32);
+}
+
 agt_hrel_hdr agt_hrel_next(int dest, uint32_t n)
 {
-    return (agt_hrel_hdr){ .seq = H.o[dest].next_seq + n, .ack = H.i[dest].rx_next, .flags = 0 };
+    agt_hrel_hdr h = { .seq = H.o[dest].next_seq + n, .flags = 0 };
+    fill_ack(&h, dest);
+    return h;
 }
 
 /* Our ack to src went (alone or with a packet). */
@@ -129,7 +149,7 @@ void agt_hrel_keep(int dest, const char *pkt, size_t len)
     memcpy(h->pkt, pkt, len);
     h->len = len;
     h->seq = o->next_seq++;
-    h->rexmit = 0;
+    h->rexmit = h->sacked = h->due = 0;
     h->sent_ns = (uint64_t)cu_now_ns();
     h->next = NULL;
     if (o->qt)
@@ -171,39 +191,87 @@ static agt_hrel_hdr *hdr_of(char *pkt)
     return (agt_hrel_hdr *)(pkt + sizeof *w + w->hdrlen);
 }
 
-static void on_ack(int dest, uint32_t ack, int gap)
+/* Mark the unheld packets to dest below seq top (all: top 0) due, those
+ * sent at least min_age ago; the oldest always. */
+static void mark_due(hout *o, uint32_t top, uint64_t min_age, uint64_t now)
+{
+    for (held *h = o->qh; h && (!top || after(top, h->seq)); h = h->next)
+        if (!h->sacked && (h == o->qh || now - h->sent_ns >= min_age)) {
+            h->due = 1;
+            o->resend = 1;
+        }
+}
+
+/* The receiver's held set as of ack (an older header's is older news). A
+ * packet's round trip is sampled when first reported held: its cumulative
+ * ack waits for the gap before it to fill. */
+static void note_held(hout *o, uint32_t ack, uint64_t set, uint64_t now)
+{
+    if (!set || !o->qh || after(o->qh->seq, ack))
+        return;
+    for (held *h = o->qh; h; h = h->next) {
+        uint32_t d = h->seq - ack;
+        if (d >= 64)
+            break;
+        if ((set >> d & 1) && !h->sacked) {
+            h->sacked = 1;
+            h->due = 0;
+            if (!h->rexmit)
+                agt_rtt_sample(&o->t, now - h->sent_ns);
+        }
+    }
+}
+
+static void on_ack(int dest, const agt_hrel_hdr *a)
 {
     hout *o = &H.o[dest];
+    uint32_t ack = a->ack;
+    uint64_t set = (uint64_t)a->held[1] << 32 | a->held[0];
     if (after(ack, o->next_seq))
         cu_fatal("agent: rank %d acknowledged a packet rank %d never sent it", dest, H.me);
     if (!o->qh)
         return;
+    uint64_t now = (uint64_t)cu_now_ns();
     if (!after(ack, o->qh->seq)) {
-        if (gap && ack == o->qh->seq && !after(o->recover, ack) && ++o->gaps >= DUPACK_FAST) {
+        note_held(o, ack, set, now);
+        if ((a->flags & AGT_HREL_GAP) && ack == o->qh->seq && !after(o->recover, ack) &&
+            ++o->gaps >= DUPACK_FAST) {
+            /* those below the newest held; the rest may be on the way */
+            uint32_t top = ack + 1;
+            for (uint32_t d = 63; d; d--)
+                if (set >> d & 1) {
+                    top = ack + d;
+                    break;
+                }
             o->gaps = 0;
             o->recover = o->next_seq;
-            o->resend = 1;
+            mark_due(o, top, 0, now);
             H.fast++;
         }
         return;
     }
     o->gaps = 0;
-    uint64_t now = (uint64_t)cu_now_ns();
+    o->tmo_run = 0;
+    /* The cumulative ack gives one sample, from the newest packet it
+     * covers, never sent again and sent after our last retransmission
+     * (Karn) nor reported held before: one sent before may have waited
+     * behind the hole that retransmission filled, and sampled with that
+     * wait the estimate, and so the next wait, grows with every hole. */
+    held *last = NULL;
     while (o->qh && after(ack, o->qh->seq)) {
         held *h = o->qh;
         o->qh = h->next;
-        if (!h->rexmit)   /* Karn: no sample from one sent again */
-            agt_rtt_sample(&o->t, now - h->sent_ns);
-        free(h);
+        free(last);
+        last = h;
         o->nq--;
         H.nheld--;
     }
+    if (!last->rexmit && !last->sacked && last->sent_ns > o->rexmit_ns)
+        agt_rtt_sample(&o->t, now - last->sent_ns);
+    free(last);
     if (!o->qh)
         o->qt = NULL;
-    /* within a recovery the next hole is the new oldest: at once (Hoe's
-     * NewReno partial acks), not after a timeout each */
-    if (o->qh && after(o->recover, ack))
-        o->resend = 1;
+    note_held(o, ack, set, now);
     agt_rtt_reset(&o->t);
     o->rto_at = o->nq ? now + o->t.rto : 0;
 }
@@ -213,7 +281,8 @@ static void send_ack(int src, uint32_t flags)
     struct { agt_wire w; agt_hrel_hdr h; } p = {
         .w = { .kind = AGT_K_DATA, .len = sizeof(agt_hrel_hdr), .src = (uint32_t)H.me,
                .dst = (uint32_t)src },
-        .h = { .seq = 0, .ack = H.i[src].rx_next, .flags = AGT_HREL_ACK | flags } };
+        .h = { .seq = 0, .flags = AGT_HREL_ACK | flags } };
+    fill_ack(&p.h, src);
     if (agt_chan_raw((const char *)&p, sizeof p) == 0) {
         H.acks++;
         acked(src);
@@ -243,6 +312,7 @@ static void hold(hin *i, uint32_t seq, const char *hdr, size_t hdrlen, const cha
     memcpy(q->data, hdr, hdrlen);
     memcpy(q->data + hdrlen, pay, len);
     i->ooo[at] = q;
+    i->held |= 1ull << (seq - i->rx_next);
     H.ooo++;
 }
 
@@ -251,6 +321,7 @@ static void took(int src)
 {
     hin *i = &H.i[src];
     i->rx_next++;
+    i->held >>= 1;
     if (++i->unacked >= H.ack_every) {
         send_ack(src, 0);
     } else if (!i->ack_at) {
@@ -278,7 +349,7 @@ const char *agt_hrel_in(uint32_t src, const char *hdr, size_t hdrlen, const char
         cu_fatal("agent: a packet from rank %u without its end-to-end header "
                  "(CLUMPI_AGENT_REL must be the same everywhere)", src);
     memcpy(&h, pay, sizeof h);
-    on_ack((int)src, h.ack, h.flags & AGT_HREL_GAP);
+    on_ack((int)src, &h);
     if (h.flags & AGT_HREL_ACK)
         return NULL;
     hin *i = &H.i[src];
@@ -298,24 +369,27 @@ const char *agt_hrel_in(uint32_t src, const char *hdr, size_t hdrlen, const char
     return NULL;
 }
 
-/* The oldest held packet to dest again (the receiver keeps those after
- * it); no slot now: at the next poll. */
+/* The packets to dest marked due, oldest first; no slot now: the rest at
+ * the next poll. */
 static void resend(int dest, uint64_t now)
 {
     hout *o = &H.o[dest];
-    held *h = o->qh;
     o->resend = 0;
-    if (!h)
-        return;
-    hdr_of(h->pkt)->ack = H.i[dest].rx_next;
-    if (agt_chan_raw(h->pkt, h->len)) {
-        o->resend = 1;
-        return;
+    for (held *h = o->qh; h; h = h->next) {
+        if (!h->due)
+            continue;
+        fill_ack(hdr_of(h->pkt), dest);
+        if (agt_chan_raw(h->pkt, h->len)) {
+            o->resend = 1;
+            return;
+        }
+        acked(dest);
+        h->due = 0;
+        h->rexmit = 1;
+        h->sent_ns = now;
+        o->rexmit_ns = now;
+        H.rexmit++;
     }
-    acked(dest);
-    h->rexmit = 1;
-    h->sent_ns = now;
-    H.rexmit++;
 }
 
 void agt_hrel_poll(void)
@@ -327,10 +401,13 @@ void agt_hrel_poll(void)
         hout *o = &H.o[r];
         if (o->rto_at && now >= o->rto_at) {
             H.timeouts++;
-            agt_rtt_backoff(&o->t);
+            /* those whose own timeout passed, by the timeout before
+             * backing off: the others may still be acknowledged */
+            mark_due(o, 0, o->t.rto, now);
+            if (++o->tmo_run > BACKOFF_AFTER)
+                agt_rtt_backoff(&o->t);
             o->rto_at = now + o->t.rto;
             o->recover = o->next_seq;
-            o->resend = 1;
         }
         if (o->resend)
             resend(r, now);

@@ -5,27 +5,36 @@
  * are numbered per destination rank; the sender keeps a copy of each
  * until the destination rank acknowledges it (cumulative acks, carried
  * back through both agents on reverse traffic, or alone after a short
- * delay or every few packets) and sends the oldest unacknowledged one
- * again on a timeout from the smoothed round trip with backoff, taken in
- * its own progress, on the receiver's second report of a gap, and on an
- * ack that leaves more holes. The receiver hands packets on in order,
- * keeps those after a gap and drops copies.
+ * delay or every few packets). The receiver hands packets on in order,
+ * keeps those after a gap, says which in every header, and drops copies;
+ * the sender sends again those it does not hold (selective repeat) on the
+ * receiver's second report of a gap and on a timeout from the smoothed
+ * round trip with backoff, taken in its own progress.
  */
 #ifndef AGT_HREL_H
 #define AGT_HREL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "netmod/agent/agent_ring.h"
 
-/* First in every DATA packet's payload under REL=host: its number, and
- * every packet of the destination's numbered below ack arrived. */
-typedef struct agt_hrel_hdr { uint32_t seq, ack, flags; } agt_hrel_hdr;
+/* First in every DATA packet's payload under REL=host: its number, every
+ * packet of the destination's numbered below ack arrived, and held[]'s bit
+ * i (of 64, held[0] the low half) says ack + i arrived after a gap and is
+ * kept (selective repeat: only the others are sent again). */
+typedef struct agt_hrel_hdr { uint32_t seq, ack, flags, held[2]; } agt_hrel_hdr;
+/* It takes the room of a device header in each packet but the first, so
+ * a message still fits its AGT_FRAG_MAX packets. */
+_Static_assert(AGT_FRAG_MAX * sizeof(agt_hrel_hdr) + AGT_HDR_MAX <= AGT_FRAG_MAX * AGT_HDR_MAX,
+               "agt_hrel_hdr too big");
 /* ACK: an ack alone (no seq); GAP: it answers a packet that came after a
  * gap (the sender counts them toward a fast retransmission) */
 enum { AGT_HREL_ACK = 1, AGT_HREL_GAP = 2 };
 
-/* Packets held per destination: a send beyond them waits (-EAGAIN). */
+/* Packets held per destination: a send beyond them waits (-EAGAIN); the
+ * receiver's held set covers them all. */
 #define AGT_HREL_WINDOW 64u
+_Static_assert(AGT_HREL_WINDOW <= 64, "the held set has 64 bits");
 
 int  agt_hrel_init(int nworld, int me);
 void agt_hrel_fini(void);
