@@ -39,6 +39,11 @@
  * on would make the expected wait unbounded (2 ms x 2^k with probability
  * 0.51^k). */
 #define BACKOFF_AFTER 2
+/* A peer silent this part of the deadline is probed, and again as often
+ * until it answers: at 30% loss a probe and its answer both arrive only
+ * about half the time, and a deadline must not pass on a live peer whose
+ * node merely has nothing to say (0.51^32: about once in 10^9). */
+#define PROBE_DIV 32
 
 /* The sending half of one stream to a peer. */
 typedef struct rel_out {
@@ -400,6 +405,12 @@ static int starved(int n)
 /* Datagrams held for node, both streams. */
 static uint32_t held(int n) { return P[n].out[MAIN].nq + P[n].out[BULK].nq; }
 
+/* When a peer we talked with is probed next, if it stays silent. */
+static uint64_t alive_due(const rel_peer *p)
+{
+    return p->alive_at ? p->alive_at : p->heard + deadline_ns / PROBE_DIV;
+}
+
 void agt_rel_poll(void)
 {
     uint64_t now = agt_now_ns();
@@ -433,13 +444,13 @@ void agt_rel_poll(void)
         }
         /* Silence matters when we hold its packets, wait for its credits,
          * or talked with it before (its ranks may wait on it: ask how it
-         * is, a few times per deadline). */
+         * is, PROBE_DIV times per deadline). */
         if (!held(n) && !starved(n) && !p->epoch)
             continue;
-        if (p->epoch && now - p->heard > deadline_ns / 4 && now >= p->alive_at) {
+        if (p->epoch && now >= alive_due(p)) {
             agt_st.probes++;
             agt_net_ctl(n, AGT_REL_PROBE);
-            p->alive_at = now + deadline_ns / 8;
+            p->alive_at = now + deadline_ns / PROBE_DIV;
         }
         if (now - p->heard > deadline_ns) {
             fprintf(stderr, "clumpi-agent[node %d]: the agent of node %d has not answered for "
@@ -467,6 +478,8 @@ long agt_rel_sleep_ms(long dflt)
             if (at < next)
                 next = at;
         }
+        if (p->epoch && alive_due(p) < next)
+            next = alive_due(p);
     }
     long ms = next > now ? (long)((next - now + 999999) / 1000000) : 0;
     return ms < dflt ? ms : dflt;
