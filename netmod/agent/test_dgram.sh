@@ -14,9 +14,10 @@
 # then has nothing to do); a bad value, and host over the reliable
 # transport, end the job with a message.
 # make check: a lean subset at 5% loss, selective repeat and a part with
-# go-back-N (CLUMPI_AGENT_ARQ=gbn); DGRAM_TEST_FULL=1 (make check-long): 5%
-# and 30% loss (REL=host: 5% only), three seeds, 2-4 nodes, and part of it
-# for gbn, one seed.
+# go-back-N (CLUMPI_AGENT_ARQ=gbn), and REL=host at 5% and (one order run
+# with its counters) 30%; DGRAM_TEST_FULL=1 (make check-long): 5% and 30%
+# loss, three seeds, 2-4 nodes, either level, and part of it for gbn, one
+# seed.
 . "$(dirname "$0")/test_env.sh"
 fail=0
 out=dgram-test.$$.out
@@ -106,6 +107,8 @@ if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     run 3 6 -- "$OB" 100
     run 2 2 CLUMPI_AGENT_ARQ=gbn -- "$T/order"
     repaired_host
+    faults 0.3 2
+    repaired_host
     unset CLUMPI_AGENT_REL
 else
     for loss in 0.05 0.3; do
@@ -142,9 +145,8 @@ else
     suite 2 "2 4" -- pingpong
     run 2 4 CLUMPI_AGENT_WINDOW=2 CLUMPI_AGENT_ACK_EVERY=1 -- "$T/order"
     run 3 6 CLUMPI_AGENT_MTU=5000 -- "$NI" ni-binomial
-    # REL=host at 30% loss: not yet (doc/OFFLOAD.md)
     export CLUMPI_AGENT_REL=host
-    for loss in 0.05; do
+    for loss in 0.05 0.3; do
         for seed in 1 2 3; do
             faults $loss $seed
             echo "-- CLUMPI_AGENT_REL=host"
