@@ -14,17 +14,25 @@
 # failed or timed-out runs with their command lines in OUT/failed.txt.
 #
 # usage: bench/dgram_run.sh [-b BUILDDIR] [-N "2 4 8"] [-l LOSSES] [-a ACKS]
-#                           [-m MAXBYTES] [-C COLL] [-r ROUNDS] [-t SECONDS]
-#                           [-i ITERS_SCALE] [-B BENCHES] [-P PREFIX] [-R ARQS] [-L RELS]
-#                           [-d OUTDIR] [-q]
+#                           [-m MAXBYTES | -S SIZES] [-C COLL] [-r ROUNDS] [-f FIRST]
+#                           [-t SECONDS] [-i ITERS_SCALE] [-I LOSS=FACTOR...]
+#                           [-B BENCHES] [-P PREFIX] [-R ARQS] [-L RELS] [-d OUTDIR] [-q]
 #   -N node counts (pt2pt runs on the smallest), -l loss probabilities
 #   (default "0 0.001 0.01 0.05 0.3"), -a ack intervals (default "1 2 6 W/2",
-#   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB), -C the
+#   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB; the sizes
+#   are the powers of two up to it), -S a list of sizes instead (e.g.
+#   "1 1024 65536 1048576": a pt2pt job per size; the reductions take 8 B
+#   for anything smaller), -C the
 #   collective algorithms (CLUMPI_COLL_BCAST and _ALLREDUCE; default
 #   ni-binary: the agents forward and combine, so retransmission is hop by
-#   hop), -r rounds (3), -t time limit per run (300 s), -i iteration scale
-#   for pt2pt (0.1; bench/coll gets the same as a percentage; a tenth of it
-#   from 5% loss up), -B the
+#   hop), -r rounds (3), -f the first round's number (1; a grid run in
+#   pieces numbers them apart, and their CSVs join: the first one whole,
+#   the others without their header line), -t time limit per run (300 s),
+#   -i iteration scale for pt2pt (0.1; bench/coll gets the same as a
+#   percentage), -I the iterations' factor by loss rate: each LOSS=FACTOR
+#   applies from that loss up, the highest that fits wins (default
+#   "0.05=0.1": a tenth from 5% loss up, where each loss costs a timeout of
+#   milliseconds), -B the
 #   benchmarks (default "lat bw bcast allreduce"), -P a command to run
 #   mpirun under (e.g. "chrt -r 1": real-time priority, so that other jobs
 #   on shared cores do not swamp a latency comparison), -R the
@@ -38,14 +46,14 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=. nodes_list="2 4 8" losses="0 0.001 0.01 0.05 0.3" acks="1 2 6 W/2" maxb=1048576
-coll=ni-binary rounds=3 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
-benches="lat bw bcast allreduce" prefix= arqs=sack rels=ni
-while getopts b:N:l:a:m:C:r:t:i:B:P:R:L:d:q f; do
+coll=ni-binary rounds=3 first=1 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
+benches="lat bw bcast allreduce" prefix= arqs=sack rels=ni sizes= lossf="0.05=0.1"
+while getopts b:N:l:a:m:S:C:r:f:t:i:I:B:P:R:L:d:q f; do
     case $f in
     b) build=$OPTARG ;; N) nodes_list=$OPTARG ;; l) losses=$OPTARG ;; a) acks=$OPTARG ;;
-    m) maxb=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;; t) limit=$OPTARG ;;
-    i) scale=$OPTARG ;; B) benches=$OPTARG ;; P) prefix=$OPTARG ;; R) arqs=$OPTARG ;;
-    L) rels=$OPTARG ;;
+    m) maxb=$OPTARG ;; S) sizes=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;;
+    f) first=$OPTARG ;; t) limit=$OPTARG ;; i) scale=$OPTARG ;; I) lossf=$OPTARG ;;
+    B) benches=$OPTARG ;; P) prefix=$OPTARG ;; R) arqs=$OPTARG ;; L) rels=$OPTARG ;;
     d) outdir=$OPTARG ;;
     q) quick=1 ;; *) exit 2 ;;
     esac
@@ -56,6 +64,17 @@ mpirun=$build/src/tools/mpirun pt=$build/bench/pt2pt cb=$build/bench/coll
 [ -n "${CLUMPI_AGENT_PATH:-}" ] || CLUMPI_AGENT_PATH=$(cd "$build" && pwd)/netmod/agent/clumpi-agent
 export CLUMPI_AGENT_PATH CLUMPI_NET=agent
 [ $quick = 1 ] && nodes_list=2 losses="0 0.05" acks=6 maxb=65536 rounds=1
+# the sizes: pt2pt's "-s MIN -m MAX" ranges (one per listed size, else
+# one), bench/coll's list (the reductions skip sizes below 8 B)
+for s in $sizes; do
+    case $s in *[!0-9]* | 0) echo "dgram_run.sh: -S takes sizes in bytes above 0, not '$s'" >&2; exit 2 ;; esac
+done
+if [ -n "$sizes" ]; then
+    ptr=$(for s in $sizes; do printf "%s:%s " "$s" "$s"; done)
+    csz="-S $(for s in $sizes; do [ "$s" -lt 8 ] && s=8; echo "$s"; done | sort -nu | paste -sd, -)"
+else
+    ptr=1:$maxb csz="-m 8 -M $maxb"
+fi
 half=$(( ${CLUMPI_AGENT_WINDOW:-16} / 2 ))
 acks=$(echo "$acks" | sed "s|W/2|$half|g")
 pct=$(awk -v s="$scale" 'BEGIN { p = int(s * 100 + 0.5); print p < 1 ? 1 : p }')
@@ -99,8 +118,8 @@ run() {
 
 cur=$outdir/.cur.$$ ccsv=$outdir/.coll.$$
 trap 'rm -f "$cur" "$ccsv"' EXIT
-r=1
-while [ $r -le "$rounds" ]; do
+r=$first
+while [ $r -lt $((first + rounds)) ]; do
     for nodes in $nodes_list; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "# round $r, $nodes nodes, $(uptime | sed 's/.*load/load/')" | tee -a "$log"
@@ -112,9 +131,12 @@ while [ $r -le "$rounds" ]; do
                 envs="$envs CLUMPI_AGENT_ARQ=$arq CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
                 envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
             fi
-            # at 5% loss and more, a tenth of the iterations (timeouts of ms each)
-            is=$(awk -v s="$scale" -v l="$loss" 'BEGIN { print (l >= 0.05 ? s / 10 : s) }')
-            ip=$(awk -v p="$pct" -v l="$loss" 'BEGIN { p = l >= 0.05 ? int(p / 10) : p; print (p < 1 ? 1 : p) }')
+            # fewer iterations at high loss (-I; timeouts of ms each)
+            fac=$(echo "$lossf" | tr ' ' '\n' | awk -F= -v l="$loss" '
+                      $1 != "" && l + 0 >= $1 + 0 && $1 + 0 >= best { best = $1 + 0; f = $2 }
+                      END { print f == "" ? 1 : f }')
+            is=$(awk -v s="$scale" -v f="$fac" 'BEGIN { print s * f }')
+            ip=$(awk -v p="$pct" -v f="$fac" 'BEGIN { p = int(p * f + 0.5); print (p < 1 ? 1 : p) }')
             row="$r,$nodes,$lab,$tr,$ack,$loss"
             echo "## $lab" >> "$log"
             ops=$(for b in $benches; do
@@ -123,17 +145,19 @@ while [ $r -le "$rounds" ]; do
             if [ "$nodes" = "$min_nodes" ]; then
                 for b in $benches; do
                     case $b in lat | bw) ;; *) continue ;; esac
-                    run $envs -- "$mpirun" -n 2 --nodes 2 --timeout $((limit - 5)) "$pt" "$b" \
-                        -m "$maxb" -i "$is" &&
-                        awk -v row="$row" -v b="$b" -v ld="$load" \
-                            '/^[0-9]/ { print row "," b "," $1 "," $2 "," ld }' "$cur" >> "$csv"
+                    for rg in $ptr; do
+                        run $envs -- "$mpirun" -n 2 --nodes 2 --timeout $((limit - 5)) "$pt" "$b" \
+                            -s "${rg%:*}" -m "${rg#*:}" -i "$is" &&
+                            awk -v row="$row" -v b="$b" -v ld="$load" \
+                                '/^[0-9]/ { print row "," b "," $1 "," $2 "," ld }' "$cur" >> "$csv"
+                    done
                 done
             fi
             rm -f "$ccsv"
             [ -n "$ops" ] &&
             run $envs CLUMPI_COLL_BCAST="$coll" CLUMPI_COLL_ALLREDUCE="$coll" -- \
                 "$mpirun" -n "$nodes" --nodes "$nodes" --timeout $((limit - 5)) "$cb" \
-                -o "$ops" -m 8 -M "$maxb" -s "$ip" -c "$ccsv" &&
+                -o "$ops" $csz -s "$ip" -c "$ccsv" &&
                 awk -F, -v row="$row" -v ld="$load" \
                     'NR > 1 { print row "," $2 "," $6 "," $9 "," ld }' "$ccsv" >> "$csv"
         done
