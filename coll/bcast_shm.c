@@ -9,10 +9,11 @@
  * every rank has read its buffer, so on oversubscribed cores it needs its
  * core once per call, not again after the last reader, and readers copy
  * from shared memory without a system call each.
- * Larger: the root publishes the address of its (packed) message and every
- * other rank reads it once, straight into its buffer, by single copy
- * (mpid_node_read), all at once; the root leaves when all have read. Each
- * byte is copied once per receiver, with no staging and no pipeline of
+ * Larger (a staging buffer that size would cost twice its size per
+ * communicator): the root publishes the address of its (packed) message
+ * and every other rank reads it once, straight into its buffer, by single
+ * copy (mpid_node_read), all at once; the root leaves when all have read.
+ * Each byte is copied once per receiver, with no staging and no pipeline of
  * forwarding hops (a tree would copy it twice per hop, through slots, as
  * Open MPI's xhc and MPICH's release/gather do; single copy is what their
  * large-message forms use too, but behind a tree of leaders). Without
@@ -44,14 +45,15 @@ static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, col
     return rc;
 }
 
-/* The view's staging buffer of round e, or NULL (alike on every member)
- * when it cannot have one. */
-static char *stage_of(const coll_shm *s, uint32_t e)
+/* The view's staging buffer of round e in *stage; NULL with
+ * MPI_ERR_UNSUPPORTED_OPERATION, alike on every member, when it cannot
+ * have one (another error is local: the job aborts). */
+static int stage_of(const coll_shm *s, uint32_t e, char **stage)
 {
     void *base;
-    if (mpid_node_area(s->view, 2 * (size_t)COLL_SHM_STAGE, &base, NULL) != MPI_SUCCESS)
-        return NULL;
-    return (char *)base + (size_t)(e & 1) * COLL_SHM_STAGE;
+    int rc = mpid_node_area(s->view, 2 * (size_t)COLL_SHM_STAGE, &base, NULL);
+    *stage = rc == MPI_SUCCESS ? (char *)base + (size_t)(e & 1) * COLL_SHM_STAGE : NULL;
+    return rc;
 }
 
 /* Through a slot (n up to COLL_SHM_SLOT) or the staging buffer: the root
@@ -64,12 +66,12 @@ static int bcast_staged(void *buf, size_t count, const cu_dtype *dt, int root, c
     uint32_t e = coll_shm_next(s);
     if (comm->rank == root) {
         char *slot = coll_shm_slot_to_write(s, e);
-        coll_copy(buf, count, dt, stage ? stage : slot, n, coll_byte());
+        int rc = coll_copy(buf, count, dt, stage ? stage : slot, n, coll_byte());
         coll_shm_arrive(s);
         for (int i = 0; i < comm->size; i++)
             if (i != root)
                 mpid_node_wake(comm, i);
-        return MPI_SUCCESS;
+        return rc;
     }
     coll_shm_arrive(s);
     coll_shm_wait_line(s, root, e);
@@ -89,8 +91,9 @@ static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
     int rc = n <= COLL_SHM_STAGE ? coll_shm_get(comm, &s) : coll_shm_open(comm, n, &s);
     char *stage = NULL;
     if (rc == MPI_SUCCESS && n > COLL_SHM_SLOT && n <= COLL_SHM_STAGE &&
-        !(stage = stage_of(&s, coll_shm_next(&s))) && !s.copy)
-        rc = MPI_ERR_UNSUPPORTED_OPERATION;
+        (rc = stage_of(&s, coll_shm_next(&s), &stage)) == MPI_ERR_UNSUPPORTED_OPERATION &&
+        s.copy)
+        rc = MPI_SUCCESS;   /* no staging buffer: by single copy */
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION && tag)
         return coll_bcast_binomial_tag(buf, count, dt, root, comm, tag);
     if (rc == MPI_ERR_UNSUPPORTED_OPERATION)
