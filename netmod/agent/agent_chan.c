@@ -152,10 +152,11 @@ static int agt_init(const mpid_chan_info *info)
     int dgram = transport && !strcmp(transport, "dgram");
     R.hrel = rel && !strcmp(rel, "host");
     if (R.hrel && !dgram) {
-        /* the reliable transport loses nothing: there is nothing to retransmit */
-        if (info->world_rank == 0)
-            cu_warn("CLUMPI_AGENT_REL=host needs CLUMPI_AGENT_TRANSPORT=dgram (over the "
-                    "reliable transport nothing is lost, so nothing is retransmitted)");
+        /* the reliable transport loses nothing: there is nothing to
+         * retransmit. Every rank says so: mpirun ends the job when the
+         * first one exits, which need not be rank 0. */
+        cu_warn("CLUMPI_AGENT_REL=host needs CLUMPI_AGENT_TRANSPORT=dgram (over the "
+                "reliable transport nothing is lost, so nothing is retransmitted)");
         return -EINVAL;
     }
     if (R.hrel && agt_hrel_init(info->world_size, info->world_rank))
