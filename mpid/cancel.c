@@ -97,11 +97,11 @@ void mpid_on_cancel(int src, const mpid_pkt_cancel *h)
     /* The message is ahead of this packet: unexpected, or matched. */
     mpid_pkt_cancel a = { .type = MPID_PKT_CANCEL_ACK, .ctx = h->ctx, .sreq = h->sreq };
     mpid_ctxq *c = mpid_ctxq_get(&mpid_st.ctxqs, h->ctx);
-    for (mpid_mq_elem *e = c ? c->unexp.head : NULL; e; e = e->next) {
+    for (mpid_mq_elem *e = c ? c->unexp.all.head : NULL; e; e = e->next) {
         mpid_message *m = mpid_msg_of_q(e);
         if (m->peer == src && m->sreq == h->sreq &&
             (m->type == MPID_PKT_RTS || m->type == MPID_PKT_EAGER_SYNC)) {
-            mpid_mq_remove(&c->unexp, e);
+            mpid_uq_remove(&c->unexp, e);
             mpid_count_unexp_del();
             mpid_msg_free(m);
             a.dropped = 1;

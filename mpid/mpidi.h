@@ -311,7 +311,7 @@ static inline void mpid_req_complete(mpid_req *r)
 /* ---- unexpected messages (struct mpid_message is the record) ------------- */
 #define MPID_UNEXP_INLINE 256
 struct mpid_message {
-    mpid_mq_elem q;
+    mpid_uq_elem q;           /* unexpected queues' links (match.h) */
     struct mpid_message *next_free;
     uint8_t  type;            /* EAGER, EAGER_SYNC or RTS */
     int      peer;            /* world rank of the sender */

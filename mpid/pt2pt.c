@@ -164,8 +164,8 @@ int mpid_send(const void *buf, size_t count, const cu_dtype *dt, int dest, int t
 /* A receive meets an unexpected message (also Mrecv). */
 static void recv_from_msg(mpid_req *r, mpid_message *m)
 {
-    r->pub.status.MPI_SOURCE = m->q.src;
-    r->pub.status.MPI_TAG = m->q.tag;
+    r->pub.status.MPI_SOURCE = m->q.all.src;
+    r->pub.status.MPI_TAG = m->q.all.tag;
     if (m->type == MPID_PKT_RTS) {
         r->p.peer = m->peer;
         r->p.raddr = m->addr;
@@ -178,7 +178,7 @@ static void recv_from_msg(mpid_req *r, mpid_message *m)
         mpid_rndv_recv_start(r);
         return;
     }
-    mpid_eager_deliver(r, m->q.src, m->q.tag, m->data, m->size);
+    mpid_eager_deliver(r, m->q.all.src, m->q.all.tag, m->data, m->size);
     if (m->type == MPID_PKT_EAGER_SYNC) {
         mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = m->sreq };
         mpid_ctrl_send(m->peer, &a, sizeof a);
@@ -207,7 +207,7 @@ int mpid_irecv(void *buf, size_t count, const cu_dtype *dt, int src, int tag,
     r->p.dt = dt;
     r->p.bytes = dt->size * count;
     r->p.ctx = ctx;
-    if (__builtin_expect(c->unexp.head != NULL, 0)) {
+    if (__builtin_expect(!mpid_uq_empty(&c->unexp), 0)) {
         mpid_mq_elem *e = mpid_mq_take_unexp(&c->unexp, src, tag);
         if (e) {
             mpid_count_unexp_del();
@@ -263,14 +263,14 @@ int mpid_iprobe(int src, int tag, const mpid_comm *comm, unsigned ctx_off,
     mpid_message *m = mpid_msg_of_q(e);
     *flag = 1;
     if (status) {
-        status->MPI_SOURCE = m->q.src;
-        status->MPI_TAG = m->q.tag;
+        status->MPI_SOURCE = m->q.all.src;
+        status->MPI_TAG = m->q.all.tag;
         status->MPI_ERROR = MPI_SUCCESS;
         status->clumpi_count = (MPI_Count)m->size;
         status->clumpi_cancelled = 0;
     }
     if (msg) {
-        mpid_mq_remove(&c->unexp, e);
+        mpid_uq_remove(&c->unexp, e);
         mpid_count_unexp_del();
         /* Mprobe matches the message: a synchronous sender may complete. */
         if (m->type == MPID_PKT_EAGER_SYNC) {
@@ -306,8 +306,8 @@ static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned t
     mpid_message *m = mpid_msg_alloc(len);
     if (!m)
         cu_fatal("out of memory queueing an unexpected message of %zu bytes", len);
-    m->q.src = h->src;
-    m->q.tag = h->tag;
+    m->q.all.src = h->src;
+    m->q.all.tag = h->tag;
     m->type = (uint8_t)type;
     m->peer = peer;
     m->ctx = h->ctx;
@@ -315,7 +315,7 @@ static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned t
     m->sreq = sreq;
     if (len)
         memcpy(m->data, payload, len);
-    mpid_mq_append(&c->unexp, &m->q);
+    mpid_uq_append(&c->unexp, &m->q);
     mpid_count_unexp_add();
 }
 
@@ -393,7 +393,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         } else {
             mpid_message *m;
             unexpected(c, src, &h.m, type, NULL, 0, h.sreq);
-            m = mpid_msg_of_q(c->unexp.tail);
+            m = mpid_msg_of_q(mpid_uq_last(&c->unexp));
             m->size = h.size;
             m->addr = h.addr;
             m->niov = h.niov;
