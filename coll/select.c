@@ -533,6 +533,27 @@ void coll_select_comm_freed(void)
     atomic_fetch_add_explicit(&comm_gen, 1, memory_order_relaxed);
 }
 
+/* A communicator's identity as the memos key on it: its address, member
+ * list, context and size, and the free generation when it was taken. */
+typedef struct {
+    const mpid_comm *comm;
+    const int *world_ranks;
+    uint32_t context_id;
+    int size;
+    unsigned cgen;
+} comm_key;
+
+static inline int comm_key_same(const comm_key *k, const mpid_comm *comm, unsigned cgen)
+{
+    return k->comm == comm && k->world_ranks == comm->world_ranks &&
+           k->context_id == comm->context_id && k->size == comm->size && k->cgen == cgen;
+}
+
+static inline comm_key comm_key_of(const mpid_comm *comm, unsigned cgen)
+{
+    return (comm_key){ comm, comm->world_ranks, comm->context_id, comm->size, cgen };
+}
+
 /* The group of table rows for the last communicator each thread called an
  * operation on: a loop of calls on one communicator finds it again at
  * once, instead of walking the operation's rows in each call (tens of nanoseconds, as long as a 2-rank
@@ -541,11 +562,9 @@ void coll_select_comm_freed(void)
  * size at worst reuses its node count: only a performance hint, and fits()
  * checks the node area on the call's own communicator). */
 typedef struct {
-    const mpid_comm *comm;
-    const int *world_ranks;
-    uint32_t context_id;
-    int size, oversub, group;
-    unsigned gen, cgen;
+    comm_key key;
+    int oversub, group;
+    unsigned gen;
 } table_memo;
 static _Thread_local table_memo memo[COLL_OP_COUNT];
 
@@ -559,18 +578,13 @@ static const coll_algo *by_table(int opid, size_t bytes, int commute, const mpid
     int oversub = mpid_oversubscribed() && !comm->foreign;
     table_memo *m = &memo[opid];
     unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
-    if (m->gen != tuned_gen || m->cgen != cgen || m->comm != comm ||
-        m->world_ranks != comm->world_ranks || m->context_id != comm->context_id || m->size != comm->size || m->oversub != oversub) {
+    if (m->gen != tuned_gen || m->oversub != oversub || !comm_key_same(&m->key, comm, cgen)) {
         if (*nodes < 0)
             *nodes = coll_comm_nodes(comm);
         m->group = coll_tuning_group(&tuned, opid, comm->size, *nodes, oversub);
-        m->comm = comm;
-        m->world_ranks = comm->world_ranks;
-        m->context_id = comm->context_id;
-        m->size = comm->size;
+        m->key = comm_key_of(comm, cgen);
         m->oversub = oversub;
         m->gen = tuned_gen;
-        m->cgen = cgen;
     }
     int i = coll_tuning_in_group(&tuned, m->group, bytes);
     if (i < 0)
@@ -626,11 +640,8 @@ static void read_env(void)
  * address, context, size and member list at worst reuses its count: only a
  * performance hint). */
 static _Thread_local struct {
-    const mpid_comm *comm;
-    const int *world_ranks;
-    uint32_t context_id;
-    int size, total, nodes;
-    unsigned cgen;
+    comm_key key;
+    int total, nodes;
 } nodes_memo;
 
 int coll_comm_nodes(const mpid_comm *comm)
@@ -640,10 +651,8 @@ int coll_comm_nodes(const mpid_comm *comm)
      * member takes the answer that needs none */
     if (total <= 1 || comm->size <= 1 || comm->foreign)
         return 1;
-    if (nodes_memo.comm == comm && nodes_memo.world_ranks == comm->world_ranks &&
-        nodes_memo.context_id == comm->context_id && nodes_memo.size == comm->size &&
-        nodes_memo.total == total &&
-        nodes_memo.cgen == atomic_load_explicit(&comm_gen, memory_order_relaxed))
+    unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
+    if (nodes_memo.total == total && comm_key_same(&nodes_memo.key, comm, cgen))
         return nodes_memo.nodes;
     unsigned char small[256], *seen = small;
     if (total > (int)sizeof small && !(seen = calloc((size_t)total, 1)))
@@ -661,13 +670,9 @@ int coll_comm_nodes(const mpid_comm *comm)
     if (seen != small)
         free(seen);
     n = n > 0 ? n : 1;
-    nodes_memo.comm = comm;
-    nodes_memo.world_ranks = comm->world_ranks;
-    nodes_memo.context_id = comm->context_id;
-    nodes_memo.size = comm->size;
+    nodes_memo.key = comm_key_of(comm, cgen);
     nodes_memo.total = total;
     nodes_memo.nodes = n;
-    nodes_memo.cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
     return n;
 }
 
@@ -714,12 +719,10 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
  * serialization below MPI_THREAD_MULTIPLE, and a selection never waits.
  * Verbose runs skip it, so every call still says its pick. */
 typedef struct {
-    const mpid_comm *comm;
-    const int *world_ranks;
+    comm_key key;
     size_t bytes;
-    uint32_t context_id;
-    int size, commute, oversub;
-    unsigned env, tgen, cgen;
+    int commute, oversub;
+    unsigned env, tgen;
     uint32_t remote_context_id;
     int foreign;
     const coll_algo *algo;
@@ -735,13 +738,11 @@ coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *com
     unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
     pick_memo *pm = &picks[opid];
     int oversub = mpid_oversubscribed();
-    if (__builtin_expect(pm->comm == comm && pm->bytes == bytes && pm->env == cu_param_gen &&
-                         pm->world_ranks == comm->world_ranks &&
-                         pm->context_id == comm->context_id && pm->size == comm->size &&
-                         pm->commute == commute && pm->oversub == oversub &&
-                         pm->tgen == tuned_gen && pm->foreign == comm->foreign &&
-                         pm->remote_context_id == comm->remote_context_id &&
-                         pm->cgen == cgen && pm->algo, 1)) {
+    if (__builtin_expect(comm_key_same(&pm->key, comm, cgen) && pm->bytes == bytes &&
+                         pm->env == cu_param_gen && pm->commute == commute &&
+                         pm->oversub == oversub && pm->tgen == tuned_gen &&
+                         pm->foreign == comm->foreign &&
+                         pm->remote_context_id == comm->remote_context_id && pm->algo, 1)) {
         *name = pm->algo->name;
         return pm->algo->fn;
     }
@@ -794,9 +795,8 @@ select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const ch
     }
     *name = a->name;
     if (!verbose && tuned_loaded)
-        *pm = (pick_memo){ comm, comm->world_ranks, bytes, comm->context_id, comm->size,
-                           commute, oversub, env_gen, tuned_gen, cgen,
-                           comm->remote_context_id, comm->foreign, a };
+        *pm = (pick_memo){ comm_key_of(comm, cgen), bytes, commute, oversub, env_gen,
+                           tuned_gen, comm->remote_context_id, comm->foreign, a };
     if (verbose && (verbose > 1 || comm->rank == 0)) {
         if (nodes < 0)
             nodes = coll_comm_nodes(comm);
