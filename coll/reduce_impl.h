@@ -123,11 +123,13 @@ static inline int coll_rab_rank(int nr, int rem)
 }
 
 /* Ring reduce-scatter core over blocks given by displacements (elements):
- * acc holds my full contribution and ends holding, in block `final`, the
- * reduced block (final = (rank + shift) mod p). tmp holds the largest block. */
-int coll_ring_reduce_scatter(void *acc, void *tmp, const size_t *bstart, const size_t *bcount,
-                             const cu_dtype *dt, const coll_op *op, int shift,
-                             const mpid_comm *comm, int tag);
+ * mine is my full contribution (acc itself when in place) and acc ends
+ * holding, in block `final`, the reduced block (final = (rank + shift) mod
+ * p), and in the others partial blocks. tmp holds the largest block when
+ * mine is acc (else it is not used). */
+int coll_ring_reduce_scatter(const void *mine, void *acc, void *tmp, const size_t *bstart,
+                             const size_t *bcount, const cu_dtype *dt, const coll_op *op,
+                             int shift, const mpid_comm *comm, int tag);
 
 /* Above this many bytes the leaders' phase of allreduce_hier uses
  * Rabenseifner, below it recursive doubling. */
