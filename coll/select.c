@@ -258,6 +258,12 @@ static const coll_rule allreduce_rules[] = {
     { ANY, ALL, 2, 0, "hier" },
     { 4096, ALL, 1, 0, "shm", 1 },   /* oversubscribed, up to COLL_SHM_SLOT */
     { 16384, ALL, 1, 0, "recdbl" },
+    { ANY, 4, 1, 1, "rabenseifner" },
+    { 65536, ALL, 1, 1, "rabenseifner" },
+    /* oversubscribed 8 ranks: two flag rounds, each rank combining its
+     * slice by single copy, where halving and doubling wait for 6 partners
+     * in turn (3 of the messages past the cooperative-copy size) */
+    { ANY, 8, 1, 1, "shm", 1 },
     { ANY, ALL, 1, 1, "rabenseifner" },
     { ANY, ALL, 1, 0, "ring" },
     { ANY, ALL, 1, 0, "recdbl" },
