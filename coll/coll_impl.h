@@ -60,6 +60,13 @@ void  coll_scratch_put(void *p);
 /* Wait for n requests (NULL entries skipped), free them; first error wins. */
 int coll_waitall(int n, mpid_request **reqs);
 
+/* n zeroed request slots: the caller's array of COLL_REQS_LOCAL when n
+ * fits (a small group's call allocates nothing), else calloc'd memory;
+ * coll_reqs_put frees what coll_reqs_get allocated. */
+#define COLL_REQS_LOCAL 16
+mpid_request **coll_reqs_get(mpid_request **local, int n);
+void coll_reqs_put(mpid_request **reqs, mpid_request **local);
+
 /* Local copy between two typed buffers holding the same packed bytes. */
 int coll_copy(const void *sbuf, size_t scount, const cu_dtype *sdt,
               void *rbuf, size_t rcount, const cu_dtype *rdt);

@@ -28,6 +28,20 @@ int coll_waitall(int n, mpid_request **reqs)
     return rc;
 }
 
+mpid_request **coll_reqs_get(mpid_request **local, int n)
+{
+    if (n > COLL_REQS_LOCAL)
+        return calloc((size_t)n, sizeof *local);
+    memset(local, 0, (size_t)n * sizeof *local);
+    return local;
+}
+
+void coll_reqs_put(mpid_request **reqs, mpid_request **local)
+{
+    if (reqs != local)
+        free(reqs);
+}
+
 int coll_sendrecv_start(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
                         void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
                         int tag, const mpid_comm *comm, mpid_request *r[2])

@@ -24,7 +24,7 @@ static int gather_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, v
                        coll_blk_count(rcounts, rcount, me), rdt);
     if (rc != MPI_SUCCESS || p == 1)
         return rc;
-    mpid_request **reqs = calloc((size_t)p, sizeof *reqs);
+    mpid_request *local[COLL_REQS_LOCAL], **reqs = coll_reqs_get(local, p);
     if (!reqs)
         return MPI_ERR_NO_MEM;
     for (int i = 1; i < p && rc == MPI_SUCCESS; i++) {
@@ -35,7 +35,7 @@ static int gather_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, v
                             MPID_CTX_COLL, &reqs[i]);
     }
     int rc2 = coll_waitall(p, reqs);
-    free(reqs);
+    coll_reqs_put(reqs, local);
     return rc != MPI_SUCCESS ? rc : rc2;
 }
 

@@ -17,25 +17,26 @@ static int scatter_linear(const void *sbuf, const int *scounts, const int *displ
     if (me != root)
         return cu_dtype_bytes(rdt, rcount) == 0 ? MPI_SUCCESS
                                                 : coll_recv(rbuf, rcount, rdt, root, tag, comm);
-    if (p > 1) {
-        mpid_request **reqs = calloc((size_t)p, sizeof *reqs);
-        if (!reqs)
-            return MPI_ERR_NO_MEM;
-        for (int i = 1; i < p && rc == MPI_SUCCESS; i++) {
-            int dst = (root + i) % p;
-            size_t n = coll_blk_count(scounts, scount, dst);
-            if (cu_dtype_bytes(sdt, n) > 0)
-                rc = mpid_isend(coll_blk(sbuf, displs, scount, dst, sdt), n, sdt, dst, tag,
-                                comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &reqs[i]);
-        }
-        int rc2 = coll_waitall(p, reqs);
-        free(reqs);
-        if (rc == MPI_SUCCESS)
-            rc = rc2;
+    mpid_request *local[COLL_REQS_LOCAL], **reqs = coll_reqs_get(local, p);
+    if (!reqs)
+        return MPI_ERR_NO_MEM;
+    /* A blocking send's start: an eager block leaves at once with no
+     * request to make, wait for and free. */
+    for (int i = 1; i < p && rc == MPI_SUCCESS; i++) {
+        int dst = (root + i) % p;
+        size_t n = coll_blk_count(scounts, scount, dst);
+        if (cu_dtype_bytes(sdt, n) > 0)
+            rc = mpid_send(coll_blk(sbuf, displs, scount, dst, sdt), n, sdt, dst, tag, comm,
+                           MPID_CTX_COLL, MPID_SEND_STANDARD, &reqs[i]);
     }
+    /* The root's own block while the others are in flight. */
     if (rc == MPI_SUCCESS && rbuf != MPI_IN_PLACE)
         rc = coll_copy(coll_blk(sbuf, displs, scount, me, sdt),
                        coll_blk_count(scounts, scount, me), sdt, rbuf, rcount, rdt);
+    int rc2 = coll_waitall(p, reqs);
+    coll_reqs_put(reqs, local);
+    if (rc == MPI_SUCCESS)
+        rc = rc2;
     return rc;
 }
 

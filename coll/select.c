@@ -103,6 +103,8 @@ static const coll_algo gather_algos[] = {
     { "shm", F(coll_gather_shm), A },   /* slots, or writes into the root (coll/gather_shm.c) */
 };
 static const coll_rule gather_rules[] = {  /* bytes: one rank's block */
+    /* 2 ranks: the same one message as the tree, without its packing */
+    { 2048, 2, 1, 0, "linear" },
     { 2048, ALL, 1, 0, "binomial" },
     { 65536, ALL, 1, 0, "linear" },
     { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank writes into the root */
@@ -122,6 +124,7 @@ static const coll_algo scatter_algos[] = {
     { "shm", F(coll_scatter_shm), A },   /* slots, or reads from the root */
 };
 static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
+    { 2048, 2, 1, 0, "linear" },   /* as gather's */
     { 2048, ALL, 1, 0, "binomial" },
     { 32768, ALL, 1, 0, "linear" },   /* eager: the root sends and leaves */
     { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank reads its block from the root */
