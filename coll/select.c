@@ -281,6 +281,11 @@ static const coll_rule reduce_scatter_rules[] = {  /* bytes: the whole input */
     { 64, ALL, 1, 0, "reduce_scatterv" },
     { 4096, ALL, 1, 0, "shm", 1 },   /* oversubscribed, up to COLL_SHM_SLOT */
     { 32768, ALL, 1, 0, "reduce_scatterv" },
+    { 65536, ALL, 1, 0, "ring" },
+    /* oversubscribed: two flag rounds, each rank combining its block of
+     * every input by single copy, where the ring waits p - 1 times for a
+     * neighbour's handshake */
+    { ANY, ALL, 1, 0, "shm", 1 },
     { ANY, ALL, 1, 0, "ring" },
     { ANY, ALL, 1, 0, "reduce_scatterv" },
 };
@@ -293,6 +298,8 @@ static const coll_rule reduce_scatter_block_rules[] = {
     { 64, ALL, 1, 0, "reduce_scatter" },
     { 4096, ALL, 1, 0, "shm", 1 },
     { 32768, ALL, 1, 0, "reduce_scatter" },
+    { 65536, ALL, 1, 0, "ring" },
+    { ANY, ALL, 1, 0, "shm", 1 },
     { ANY, ALL, 1, 0, "ring" },
     { ANY, ALL, 1, 0, "reduce_scatter" },
 };

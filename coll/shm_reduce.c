@@ -28,11 +28,18 @@ static void slice(size_t count, int p, int k, size_t *lo, size_t *hi)
 int coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
                           const coll_op *op, int root)
 {
+    size_t lo, hi;
+    slice(count, s->view->size, s->view->rank, &lo, &hi);
+    return coll_shm_reduce_range(s, e, lo, hi, dt, op, root);
+}
+
+int coll_shm_reduce_range(coll_shm *s, uint32_t e, size_t lo, size_t hi, const cu_dtype *dt,
+                          const coll_op *op, int root)
+{
     const mpid_comm *v = s->view;
-    int p = v->size, me = v->rank, rc = MPI_SUCCESS;
-    size_t lo, hi, sz = dt->size;
+    int p = v->size, rc = MPI_SUCCESS;
+    size_t sz = dt->size;
     ptrdiff_t lb = dt->true_lb;
-    slice(count, p, me, &lo, &hi);
     size_t step = CHUNK / sz ? CHUNK / sz : 1, n = hi - lo;
     if (n == 0)
         return MPI_SUCCESS;

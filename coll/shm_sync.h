@@ -88,6 +88,10 @@ void coll_shm_fence(coll_shm *s);
 void coll_shm_put_operands(char *slot, const void *operand, void *result);
 int  coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
                            const coll_op *op, int root);
+/* The same for elements [lo, hi) of the vectors, whoever combines them
+ * (Reduce_scatter: each member its own block). */
+int  coll_shm_reduce_range(coll_shm *s, uint32_t e, size_t lo, size_t hi, const cu_dtype *dt,
+                           const coll_op *op, int root);
 /* The shm broadcast and reduce on a view (a node of the hierarchical
  * algorithms), falling back to the binomial tree on tag without an area. */
 int coll_bcast_shm_tag(void *buf, size_t count, const cu_dtype *dt, int root,
