@@ -574,6 +574,30 @@ static int take_packets(int src, const char *run, size_t len)
     return (int)np;
 }
 
+/* REL=host: the packets of a datagram that came after a later one, taken
+ * for lost then (agent_rel.c): each goes to its rank if its ring has room
+ * now; it holds no credit any more, so it takes no slot, and one that
+ * finds no room is lost after all (its rank sends it again). */
+static int take_late(const char *run, size_t len)
+{
+    if (len == 0 || len + hsz > run_bytes) {
+        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, len);
+        exit(1);
+    }
+    uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);
+    for (uint32_t p = 0; p < np; p++) {
+        const agt_wire *w = packet(run, len, p);
+        int li;
+        agt_st.recv[w->kind]++;
+        agt_delay();
+        if (w->kind == AGT_K_DATA && agt_deliver((const char *)w, &li) == 0)
+            agt_st.host_late++;
+        else
+            agt_st.host_late_drop++;
+    }
+    return (int)np;
+}
+
 /* One datagram (or, over a reliable endpoint, one message) of len bytes;
  * over datagrams, then the ones held behind it that are now in order.
  * Returns the packets taken. */
@@ -589,6 +613,8 @@ static int take(const char *run, size_t len)
     const agt_rel_hdr *h = (const agt_rel_hdr *)run;
     int src = h->src_node, fresh = agt_rel_input(h, &cred);
     on_credits(src, cred);
+    if (fresh == AGT_REL_LATE)
+        return len > hsz ? take_late(run + hsz, len - hsz) : 0;
     if (fresh == AGT_REL_HOLD) {
         ooo_ent *e = ooo_at(src, 0, h->seq);
         if (!e->buf && !(e->buf = malloc(run_bytes)))

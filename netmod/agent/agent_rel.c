@@ -13,11 +13,15 @@
  * CLUMPI_AGENT_REL=host (Verstoep et al.'s l-hrx): the ranks' channels
  * retransmit end to end (agent_hrel.c); here a datagram is freed once it
  * left and nothing is acknowledged, held or resent, whatever the ARQ
- * setting. The numbers stay, to drop copies and latecomers, and each
- * header carries the packets sent so far (in the ack field, which no ack
- * needs then), so that the receiver gives back the credits of lost ones:
- * an ack or probe names the next number too, and everything below it that
- * has not come is lost.
+ * setting. The numbers stay, to drop copies, and each header carries the
+ * packets sent so far (in the ack field, which no ack needs then), so that
+ * the receiver gives back the credits of lost ones: an ack or probe names
+ * the next number too, and everything below it that has not come is
+ * taken for lost. One that comes after all (overtaken, not lost) is passed
+ * on to its rank as a latecomer (AGT_REL_LATE) if the rank's ring has room:
+ * its credit went back already, so it takes no slot and gives none back;
+ * the ranks' channels put it in order. Dropping it would make the
+ * reordering of the network loss.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +79,7 @@ typedef struct rel_peer {
     uint32_t cred_ret;           /* credits returned to it, in all */
     uint32_t rx_pkts;            /* REL=host: its packets come or known lost, in all */
     uint32_t pend_seq, pend_pkts;   /* REL=host: the datagram being taken */
+    uint64_t rx_seen;            /* REL=host: bit i: rx_next - 1 - i came */
 } rel_peer;
 
 static rel_peer *P;
@@ -282,8 +287,11 @@ static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, uint64
  * them took a slot here). */
 static void host_lost(rel_peer *p, int node, uint32_t seq, uint32_t pkts)
 {
-    if (after(seq, p->rx_next[MAIN]))
+    if (after(seq, p->rx_next[MAIN])) {
+        uint32_t d = seq - p->rx_next[MAIN];
+        p->rx_seen = d >= 64 ? 0 : p->rx_seen << d;
         p->rx_next[MAIN] = seq;
+    }
     while (after(pkts, p->rx_pkts)) {
         p->rx_pkts++;
         agt_st.host_lost++;
@@ -305,6 +313,11 @@ static int host_input(rel_peer *p, int node, const agt_rel_hdr *h)
     if (h->flags & AGT_REL_PROBE)
         agt_net_ctl(node, 0);
     if (after(p->rx_next[MAIN], h->seq)) {   /* a copy, or one that came after a later one */
+        uint32_t d = p->rx_next[MAIN] - 1 - h->seq;
+        if (d < 64 && !(p->rx_seen >> d & 1)) {
+            p->rx_seen |= 1ull << d;
+            return AGT_REL_LATE;
+        }
         agt_st.dup_dropped++;
         return 0;
     }
@@ -385,6 +398,7 @@ void agt_rel_accepted(int node, uint32_t npkt)
     rel_peer *p = &P[node];
     if (A.hrel) {
         host_lost(p, node, p->pend_seq, p->pend_pkts - npkt);
+        p->rx_seen = p->rx_seen << 1 | 1;
         p->rx_next[MAIN] = p->pend_seq + 1;
         p->rx_pkts = p->pend_pkts;
         return;

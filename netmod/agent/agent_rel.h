@@ -55,8 +55,11 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags);
  * credits it gives back. 1: its packets are new, take them, then call
  * agt_rel_accepted (and take what agt_rel_pop gives); 0: drop them;
  * AGT_REL_HOLD (sack): it came after a gap, keep it under its number until
- * agt_rel_pop names it. */
-enum { AGT_REL_HOLD = 2 };
+ * agt_rel_pop names it; AGT_REL_LATE (REL=host): it came after a later
+ * one and was counted lost, its credit given back: pass its packets to
+ * their ranks only if they take no slot (agt_net.c), and call nothing
+ * more. */
+enum { AGT_REL_HOLD = 2, AGT_REL_LATE = 3 };
 int  agt_rel_input(const agt_rel_hdr *h, int *credits);
 /* After an in-order datagram of node's stream bulk (0/1) was taken: 1 and
  * *seq when the next one in order is held (take it now, then ask again). */

@@ -45,12 +45,13 @@ void agt_stats_print(int node)
                 "clumpi-agent[node %d]: dgram: retransmits %llu (timeouts %llu, fast %llu); "
                 "duplicates dropped %llu, out of order dropped %llu, held %llu; acks sent %llu, "
                 "piggybacked %llu; probes %llu; injected loss %llu dup %llu reorder %llu; "
-                "REL=host packets lost %llu\n",
+                "REL=host packets lost %llu (late after all: passed on %llu, dropped %llu)\n",
                 node, (unsigned long long)agt_st.rexmit, (unsigned long long)agt_st.timeouts,
                 (unsigned long long)agt_st.fast_rexmit, (unsigned long long)agt_st.dup_dropped,
                 (unsigned long long)agt_st.ooo_dropped, (unsigned long long)agt_st.ooo_held,
                 (unsigned long long)agt_st.acks_sent,
                 (unsigned long long)agt_st.acks_piggy, (unsigned long long)agt_st.probes,
                 (unsigned long long)agt_st.inj_loss, (unsigned long long)agt_st.inj_dup,
-                (unsigned long long)agt_st.inj_reorder, (unsigned long long)agt_st.host_lost);
+                (unsigned long long)agt_st.inj_reorder, (unsigned long long)agt_st.host_lost,
+                (unsigned long long)agt_st.host_late, (unsigned long long)agt_st.host_late_drop);
 }

@@ -24,6 +24,7 @@ typedef struct agt_stats {
      * injected on receive */
     uint64_t rexmit, timeouts, fast_rexmit, dup_dropped, ooo_dropped, ooo_held;
     uint64_t host_lost;   /* REL=host: packets found lost, their credits given back */
+    uint64_t host_late, host_late_drop;   /* of those, came after all: passed on, no room */
     uint64_t acks_sent, acks_piggy, probes;
     uint64_t inj_loss, inj_dup, inj_reorder;
     int dgram;
