@@ -277,6 +277,11 @@ static const coll_algo reduce_scatter_algos[] = {
     { "shm", F(coll_reduce_scatter_shm), O | A },   /* one round through the node area */
 };
 static const coll_rule reduce_scatter_rules[] = {  /* bytes: the whole input */
+    /* 2 ranks: one exchange of halves, both combining, against the whole
+     * vector reduced to rank 0 and a half sent back; but for one element
+     * the reduce is one message, the ring two (the empty block back) */
+    { 8, 2, 1, 0, "reduce_scatterv" },
+    { 32768, 2, 1, 0, "ring" },
     /* tiny inputs leave blocks empty, and the reduce's leaves never wait */
     { 64, ALL, 1, 0, "reduce_scatterv" },
     { 4096, ALL, 1, 0, "shm", 1 },   /* oversubscribed, up to COLL_SHM_SLOT */
