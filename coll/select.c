@@ -23,9 +23,10 @@
  *   oversubscribed, broadcasts above 8 KiB and gathers of blocks above
  *   64 KiB take the shm forms too (staged by the root, or single copy from /
  *   into the root), and
- *   reduces above 32 KiB the trees (binary to 128 KiB, then binomial)
- *   instead of Rabenseifner's twice as many rounds, allgathers and
- *   alltoalls the shm forms (small: every rank's data in its slot; blocks
+ *   reduces above 32 KiB the shm form to 64 KiB (staged in the node area:
+ *   a non-root copies its vector in and leaves), then the trees (binary to
+ *   128 KiB, then binomial) instead of Rabenseifner's twice as many
+ *   rounds, allgathers and alltoalls the shm forms (small: every rank's data in its slot; blocks
  *   past the eager limit: one round of single copies), and scatters of
  *   blocks past the eager limit the shm form (each rank reads its block
  *   from the root: the root's core is not needed per receiver), and small
@@ -240,8 +241,11 @@ static const coll_rule reduce_rules[] = {
     { 32768, ALL, 1, 0, "binomial" },
     { ANY, 2, 1, 0, "binomial" },   /* one message against halving's two */
     /* oversubscribed: every round waits for a peer to be scheduled, so
-     * the fewest rounds win over halving's 2 log2 p: two pipelined eager
-     * segments up the binary tree, then whole messages up the binomial one */
+     * the fewest rounds win over halving's 2 log2 p: staged in the node
+     * area, a non-root needs its core once (coll/reduce_shm.c); above its
+     * staging parts two pipelined eager segments up the binary tree, then
+     * whole messages up the binomial one */
+    { 65536, ALL, 1, 0, "shm", 1 },
     { 131072, 8, 1, 0, "binary", 1 },
     { ANY, ALL, 1, 0, "binomial", 1 },
     { ANY, ALL, 1, 0, "rabenseifner" },
