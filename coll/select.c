@@ -29,8 +29,10 @@
  *   rounds, allgathers and alltoalls the shm forms (small: every rank's data in its slot; blocks
  *   past the eager limit: one round of single copies), and scatters of
  *   blocks past the eager limit the shm form (each rank reads its block
- *   from the root: the root's core is not needed per receiver), and small
- *   reduce-scatters (every rank's input in its slot).
+ *   from the root: the root's core is not needed per receiver),
+ *   reduce-scatters (small: every rank's input in its slot; above 64 KiB
+ *   each rank combines its block by single copy), and 8-rank allreduces
+ *   above 64 KiB (each rank combines its slice by single copy).
  * Rules of one operation are tried in order; the first whose bounds hold
  * picks the algorithm.
  */
