@@ -16,7 +16,8 @@
 # usage: bench/dgram_run.sh [-b BUILDDIR] [-N "2 4 8"] [-l LOSSES] [-a ACKS]
 #                           [-m MAXBYTES | -S SIZES] [-C COLL] [-r ROUNDS] [-f FIRST]
 #                           [-t SECONDS] [-i ITERS_SCALE] [-I LOSS=FACTOR...]
-#                           [-B BENCHES] [-P PREFIX] [-R ARQS] [-L RELS] [-d OUTDIR] [-q]
+#                           [-B BENCHES] [-P PREFIX] [-R ARQS] [-L RELS] [-W WINDOWS]
+#                           [-d OUTDIR] [-q]
 #   -N node counts (pt2pt runs on the smallest), -l loss probabilities
 #   (default "0 0.001 0.01 0.05 0.3"), -a ack intervals (default "1 2 6 W/2",
 #   W/2 from CLUMPI_AGENT_WINDOW, 16), -m largest size (1 MiB; the sizes
@@ -39,7 +40,9 @@
 #   retransmission schemes (CLUMPI_AGENT_ARQ; default sack; "gbn sack"
 #   measures both, labelled dgram-ARQ-aACK-lLOSS), -L the
 #   retransmission levels of the dgram rows (CLUMPI_AGENT_REL; default
-#   "ni"; "ni host" adds the rows labelled dgram-host-...), -q quick (2 nodes,
+#   "ni"; "ni host" adds the rows labelled dgram-host-...), -W the dgram
+#   rows' windows (CLUMPI_AGENT_WINDOW, packets per node pair; default the
+#   library's, 16; "8 16 32" labels them dgram-wW-...), -q quick (2 nodes,
 #   losses 0 and 0.05, acks 6, up to 64 KiB, one round).
 #   A loss above 0 also duplicates and reorders that fraction / 10 of the
 #   datagrams (CLUMPI_AGENT_DUP, _REORDER), seed 1.
@@ -47,14 +50,14 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=. nodes_list="2 4 8" losses="0 0.001 0.01 0.05 0.3" acks="1 2 6 W/2" maxb=1048576
 coll=ni-binary rounds=3 first=1 limit=300 scale=0.1 outdir=bench-dgram-results quick=0
-benches="lat bw bcast allreduce" prefix= arqs=sack rels=ni sizes= lossf="0.05=0.1"
-while getopts b:N:l:a:m:S:C:r:f:t:i:I:B:P:R:L:d:q f; do
+benches="lat bw bcast allreduce" prefix= arqs=sack rels=ni sizes= lossf="0.05=0.1" wins=-
+while getopts b:N:l:a:m:S:C:r:f:t:i:I:B:P:R:L:W:d:q f; do
     case $f in
     b) build=$OPTARG ;; N) nodes_list=$OPTARG ;; l) losses=$OPTARG ;; a) acks=$OPTARG ;;
     m) maxb=$OPTARG ;; S) sizes=$OPTARG ;; C) coll=$OPTARG ;; r) rounds=$OPTARG ;;
     f) first=$OPTARG ;; t) limit=$OPTARG ;; i) scale=$OPTARG ;; I) lossf=$OPTARG ;;
     B) benches=$OPTARG ;; P) prefix=$OPTARG ;; R) arqs=$OPTARG ;; L) rels=$OPTARG ;;
-    d) outdir=$OPTARG ;;
+    W) wins=$OPTARG ;; d) outdir=$OPTARG ;;
     q) quick=1 ;; *) exit 2 ;;
     esac
 done
@@ -84,17 +87,21 @@ csv=$outdir/dgram.csv log=$outdir/dgram.log failed=$outdir/failed.txt
 echo "round,nodes,config,transport,ack,loss,bench,bytes,value,load" > "$csv"
 : > "$log"; : > "$failed"
 
-# the configurations: "label transport ack loss arq rel" lines; reliable at 0% only
-cfgs="reliable reliable - 0 - ni"
+# the configurations: "label transport ack loss arq rel window" lines
+# (window -: the library's); reliable at 0% only
+cfgs="reliable reliable - 0 - ni -"
 for loss in $losses; do
     for ack in $acks; do
         for rel in $rels; do
             for arq in $arqs; do
-                lab=a$ack-l$loss
-                [ "$arqs" = "$arq" ] || lab=$arq-$lab
-                [ "$rel" = ni ] || lab=$rel-$lab
-                cfgs="$cfgs
-dgram-$lab dgram $ack $loss $arq $rel"
+                for win in $wins; do
+                    lab=a$ack-l$loss
+                    [ "$arqs" = "$arq" ] || lab=$arq-$lab
+                    [ "$win" = - ] || lab=w$win-$lab
+                    [ "$rel" = ni ] || lab=$rel-$lab
+                    cfgs="$cfgs
+dgram-$lab dgram $ack $loss $arq $rel $win"
+                done
             done
         done
     done
@@ -123,10 +130,11 @@ while [ $r -lt $((first + rounds)) ]; do
     for nodes in $nodes_list; do
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "# round $r, $nodes nodes, $(uptime | sed 's/.*load/load/')" | tee -a "$log"
-        echo "$cfgs" | while read -r lab tr ack loss arq rel; do
+        echo "$cfgs" | while read -r lab tr ack loss arq rel win; do
             envs="CLUMPI_AGENT_TRANSPORT=$tr"
             if [ "$tr" = dgram ]; then
                 envs="$envs CLUMPI_AGENT_REL=$rel"
+                [ "$win" = - ] || envs="$envs CLUMPI_AGENT_WINDOW=$win"
                 d=$(awk -v l="$loss" 'BEGIN { print l / 10 }')
                 envs="$envs CLUMPI_AGENT_ARQ=$arq CLUMPI_AGENT_ACK_EVERY=$ack CLUMPI_AGENT_LOSS=$loss"
                 envs="$envs CLUMPI_AGENT_DUP=$d CLUMPI_AGENT_REORDER=$d CLUMPI_AGENT_SEED=1"
