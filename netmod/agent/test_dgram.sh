@@ -219,6 +219,8 @@ paused
 # A peer agent killed: its node's ranks end the job; stopped (silent):
 # the other agent's deadline does.
 agent_stop KILL "NI agent of node"
+agent_stop KILL "NI agent of node" CLUMPI_AGENT_REL=host CLUMPI_AGENT_LOSS=0.3 \
+    CLUMPI_AGENT_DUP=0.15 CLUMPI_AGENT_REORDER=0.15
 agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2
 agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2 CLUMPI_AGENT_REL=host
 refused CLUMPI_AGENT_REL=fast -- "CLUMPI_AGENT_REL=fast is not a valid value; accepted: ni, host"
