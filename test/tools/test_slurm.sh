@@ -79,7 +79,7 @@ for mpi in $plugins; do
         "during 30000 0" "after 0 2"; do
         set -- $spec
         srun_job --mpi=$mpi $4 -n 3 "$SHMN" kill $1 $2 $3
-        for _ in 1 2 3 4 5 6 7 8 9 10; do pgrep -f "$SHMN" >/dev/null || break; sleep 0.2; done
+        for _ in $(seq 50); do pgrep -f "$SHMN" >/dev/null || break; sleep 0.2; done
         left=$(pgrep -f "$SHMN" || true)
         check "srun --mpi=$mpi $4: rank $3 killed $1 MPI_Init (+$2 us) ends the step ($secs ms), no process left" \
             [ $rc -ne 0 -a $rc -ne 124 -a $secs -lt 15000 -a -z "$left" ]
