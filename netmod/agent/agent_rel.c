@@ -59,9 +59,8 @@ typedef struct rel_out {
     uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
     uint32_t sacked;             /* sack: bit i: una + i is held by the peer */
     uint32_t tmo_run;            /* timeouts since the peer last acknowledged something new */
-    uint32_t tmo_top;            /* sack, asked: next_seq at the last timeout */
+    uint32_t tmo_top;            /* sack, asked: next_seq at the first unanswered timeout */
     int asked;                   /* sack: the peer's answer to a timeout's retransmission is due */
-    uint8_t ask_id;              /* the last one's number (1..255), which the answer echoes */
     uint32_t pkts;               /* REL=host: packets sent in all */
 } rel_out;
 
@@ -78,7 +77,7 @@ typedef struct rel_peer {
     uint32_t rx_next[NSTREAM];   /* next number we take */
     uint32_t rx_held[NSTREAM];   /* sack: bit i: rx_next + i arrived and is held */
     uint32_t unacked;            /* datagrams taken since our last ack */
-    uint8_t ans_id[NSTREAM];     /* a retransmission's number to echo in an answer now (0: none) */
+    int ans;                     /* AGT_REL_ANS/BANS: a retransmission taken, answer now */
     uint64_t ack_at;             /* explicit ack due (0: none) */
     uint32_t cred_ret;           /* credits returned to it, in all */
     uint32_t rx_pkts;            /* REL=host: its packets come or known lost, in all */
@@ -142,34 +141,15 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
     }
     h->credits = p->cred_ret;
     h->src_node = (uint16_t)A.node;
-    /* the byte after the flags: an ASK's number, or the one an answer
-     * echoes (one stream's per header, the other's goes in the next) */
-    h->ask = 0;
-    if (flags & AGT_REL_ASK) {
-        h->ask = p->out[flags & AGT_REL_BULK ? BULK : MAIN].ask_id;
-    } else if (p->ans_id[MAIN] || p->ans_id[BULK]) {
-        int s = p->ans_id[MAIN] ? MAIN : BULK;
-        flags |= s == MAIN ? AGT_REL_ANS : AGT_REL_BANS;
-        h->ask = p->ans_id[s];
-        p->ans_id[s] = 0;
-    }
-    h->flags = (uint8_t)flags;
+    h->flags = (uint8_t)(flags | p->ans);
+    p->ans = 0;
+    h->pad = 0;
     h->sack = p->rx_held[MAIN];
     h->bsack = p->rx_held[BULK];
     if (p->unacked && (flags & AGT_REL_DATA))
         agt_st.acks_piggy++;
     p->unacked = 0;
     p->ack_at = 0;
-}
-
-/* An ack now, and one more for each answer still owed (a header echoes
- * one retransmission's number). */
-static void answer(int node, int flags)
-{
-    rel_peer *p = &P[node];
-    agt_net_ctl(node, flags);
-    while (p->ans_id[MAIN] || p->ans_id[BULK])
-        agt_net_ctl(node, 0);
 }
 
 static rel_out *out_of(const agt_tx *t)
@@ -269,12 +249,12 @@ static void resend_oldest(int node, int s, uint64_t now)
     while (q && tx_of(q)->sacked)
         q = q->next;
     if (q) {
-        /* numbered: an earlier one's answer, which may still come, says
-         * nothing of what was sent after that one */
-        o->ask_id = o->ask_id == 255 ? 1 : o->ask_id + 1;
-        o->tmo_top = o->next_seq;
-        o->asked = 1;
         resend(node, s, tx_of(q), now, AGT_REL_ASK);
+        /* while an earlier one is unanswered its bound stays: its answer
+         * may come first, and what was sent after it was not read yet */
+        if (!o->asked)
+            o->tmo_top = o->next_seq;
+        o->asked = 1;
     }
     o->rto_at = now + o->t.rto;
 }
@@ -320,7 +300,6 @@ static void note_sacked(rel_out *p, uint32_t ack, uint32_t held, uint64_t now)
     }
 }
 
-/* ans: the number of the retransmission this header answers (0: none) */
 static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, int ans, uint64_t now)
 {
     rel_out *p = &P[node].out[s];
@@ -355,7 +334,7 @@ static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, int an
         agt_st.fast_rexmit++;
         resend_all(node, s, now, 1);
     }
-    if (ans && p->asked && news && ans == p->ask_id)
+    if (ans && p->asked && news)
         answered(node, s, now);
 }
 
@@ -429,17 +408,16 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
     }
     if (A.hrel)
         return host_input(p, node, h);
-    on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP,
-           h->flags & AGT_REL_ANS ? h->ask : 0, now);
-    on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP,
-           h->flags & AGT_REL_BANS ? h->ask : 0, now);
+    on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP, h->flags & AGT_REL_ANS, now);
+    on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP, h->flags & AGT_REL_BANS,
+           now);
     if (h->flags & AGT_REL_PROBE)
         agt_net_ctl(node, 0);
     if (!(h->flags & AGT_REL_DATA))
         return 0;
     int s = h->flags & AGT_REL_BULK ? BULK : MAIN;
     if (h->flags & AGT_REL_ASK)   /* goes with the next header, at the latest agt_rel_accepted's */
-        p->ans_id[s] = h->ask;
+        p->ans |= s == BULK ? AGT_REL_BANS : AGT_REL_ANS;
     if (h->seq == p->rx_next[s]) {
         p->rx_next[s]++;
         p->rx_held[s] >>= 1;
@@ -450,15 +428,15 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
     int gap = s == BULK ? AGT_REL_BGAP : AGT_REL_GAP;
     if (after(p->rx_next[s], h->seq) || (sack && d < AGT_REL_SACK_MAX && (p->rx_held[s] >> d & 1))) {
         agt_st.dup_dropped++;
-        answer(node, 0);
+        agt_net_ctl(node, 0);
     } else if (sack && d < AGT_REL_SACK_MAX) {
         p->rx_held[s] |= 1u << d;
         agt_st.ooo_held++;
-        answer(node, gap);
+        agt_net_ctl(node, gap);
         return AGT_REL_HOLD;
     } else {
         agt_st.ooo_dropped++;
-        answer(node, gap);
+        agt_net_ctl(node, gap);
     }
     return 0;
 }
@@ -484,8 +462,8 @@ void agt_rel_accepted(int node, uint32_t npkt)
         p->rx_pkts = p->pend_pkts;
         return;
     }
-    if (p->ans_id[MAIN] || p->ans_id[BULK] || ++p->unacked >= (uint32_t)ack_every)
-        answer(node, 0);
+    if (p->ans || ++p->unacked >= (uint32_t)ack_every)
+        agt_net_ctl(node, 0);
     else if (!p->ack_at)
         p->ack_at = agt_now_ns() + ACK_DELAY_NS;
 }

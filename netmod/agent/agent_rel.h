@@ -28,7 +28,7 @@ typedef struct agt_rel_hdr {
     uint32_t back;      /* as ack, for the bulk stream */
     uint16_t src_node;
     uint8_t  flags;
-    uint8_t  ask;       /* ASK: its number; ANS or BANS: the number it answers */
+    uint8_t  pad;
     /* sack: bit i set: datagram ack + i (bulk: back + i) arrived and is held */
     uint32_t sack, bsack;
 } agt_rel_hdr;
@@ -41,9 +41,7 @@ typedef struct agt_rel_hdr {
  * sockets reorder against each other. ASK: sent again after a timeout,
  * answer as soon as it is taken (or dropped); ANS (BANS): this ack is that
  * answer for the main (bulk) stream, so everything sent before the
- * retransmission that it neither acknowledges nor holds was lost. The
- * answer echoes the ASK's number (ask): an earlier one's answer says
- * nothing of what was sent after it. */
+ * retransmission that it neither acknowledges nor holds was lost. */
 enum { AGT_REL_DATA = 1, AGT_REL_PROBE = 2, AGT_REL_GAP = 4, AGT_REL_BULK = 8,
        AGT_REL_BGAP = 16, AGT_REL_ASK = 32, AGT_REL_ANS = 64, AGT_REL_BANS = 128 };
 
