@@ -292,16 +292,16 @@ void agt_net_bulk_send(int node, void *buf, size_t len, agt_tx *t)
     if (A.dgram) {
         t->node = node, t->pkt = buf, t->len = len;
         agt_rel_queue(t);
-        agt_net_bulk_out(t, 0);
+        agt_net_bulk_out(t);
         return;
     }
     POST("sending a chunk to a peer agent",
          fi_send(bep, buf, len, bounce_desc, bulk_addr(node), &t->ctx));
 }
 
-void agt_net_bulk_out(agt_tx *t, int flags)
+void agt_net_bulk_out(agt_tx *t)
 {
-    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA | AGT_REL_BULK | flags);
+    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA | AGT_REL_BULK);
     memcpy(t->pkt + AGT_BULK_REL_OFF, &t->rh, sizeof t->rh);
     POST("sending a chunk to a peer agent",
          fi_send(bep, t->pkt, t->len, bounce_desc, bulk_addr(t->node), &t->ctx));
@@ -345,9 +345,9 @@ static ssize_t dg_sendv(void *arg)
     return fi_sendv(ep, iov, NULL, 2, d->a, &d->t->ctx);
 }
 
-void agt_net_dgram_out(agt_tx *t, int flags)
+void agt_net_dgram_out(agt_tx *t)
 {
-    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA | flags);
+    agt_rel_fill(&t->rh, t->node, AGT_REL_DATA);
     struct dg_send d = { t, &t->rh, resolve(t->node) };
     if (hsz + t->len <= inject_max) {
         send_or_die("sending to a peer agent", dg_inject, &d);
@@ -380,7 +380,7 @@ static void xmit(agt_tx *t)
     agt_st.sent[w->kind]++;
     if (A.dgram) {
         agt_rel_queue(t);
-        agt_net_dgram_out(t, 0);
+        agt_net_dgram_out(t);
         agt_rel_sent(t);
     } else if (t->len <= inject_max) {
         POST("sending to a peer agent", fi_inject(ep, t->pkt, t->len, a));

@@ -59,8 +59,6 @@ typedef struct rel_out {
     uint32_t gaps, recover;      /* gap reports at una; no fast retransmit below recover */
     uint32_t sacked;             /* sack: bit i: una + i is held by the peer */
     uint32_t tmo_run;            /* timeouts since the peer last acknowledged something new */
-    uint32_t tmo_top;            /* sack, asked: next_seq at the first unanswered timeout */
-    int asked;                   /* sack: the peer's answer to a timeout's retransmission is due */
     uint32_t pkts;               /* REL=host: packets sent in all */
 } rel_out;
 
@@ -77,7 +75,6 @@ typedef struct rel_peer {
     uint32_t rx_next[NSTREAM];   /* next number we take */
     uint32_t rx_held[NSTREAM];   /* sack: bit i: rx_next + i arrived and is held */
     uint32_t unacked;            /* datagrams taken since our last ack */
-    int ans;                     /* AGT_REL_ANS/BANS: a retransmission taken, answer now */
     uint64_t ack_at;             /* explicit ack due (0: none) */
     uint32_t cred_ret;           /* credits returned to it, in all */
     uint32_t rx_pkts;            /* REL=host: its packets come or known lost, in all */
@@ -141,8 +138,7 @@ void agt_rel_fill(agt_rel_hdr *h, int node, int flags)
     }
     h->credits = p->cred_ret;
     h->src_node = (uint16_t)A.node;
-    h->flags = (uint8_t)(flags | p->ans);
-    p->ans = 0;
+    h->flags = (uint8_t)flags;
     h->pad = 0;
     h->sack = p->rx_held[MAIN];
     h->bsack = p->rx_held[BULK];
@@ -203,17 +199,6 @@ void agt_rel_send_done(agt_tx *t)
 }
 
 
-static void resend(int node, int s, agt_tx *t, uint64_t now, int flags)
-{
-    t->rexmit = 1;
-    t->sent_ns = now;
-    if (s == BULK)
-        agt_net_bulk_out(t, flags);
-    else
-        agt_net_dgram_out(t, flags);
-    agt_st.rexmit++;
-}
-
 /* Every held datagram of stream s to node again, oldest first (go back N);
  * with sack only those the peer does not hold, and on a gap report
  * (fast) only those below the newest it holds: the rest may be on the way. */
@@ -230,52 +215,15 @@ static void resend_all(int node, int s, uint64_t now, int fast)
             continue;
         if (sack && fast && t->rh.seq - o->una >= top)
             break;
-        resend(node, s, t, now, 0);
+        t->rexmit = 1;
+        t->sent_ns = now;
+        if (s == BULK)
+            agt_net_bulk_out(t);
+        else
+            agt_net_dgram_out(t);
+        agt_st.rexmit++;
     }
     o->rto_at = now + o->t.rto;
-}
-
-/* sack, a timeout: the oldest datagram the peer does not hold goes again,
- * asking for an answer once taken. A peer agent waiting for a core (8-16
- * processes on 2) lets the timer pass on datagrams that are only queued in
- * its socket; sending the whole window again then made a copy of each, and
- * under Karn's rule none of them measured the long round trip that would
- * have raised the timeout. The answer says what really is missing
- * (answered()). */
-static void resend_oldest(int node, int s, uint64_t now)
-{
-    rel_out *o = &P[node].out[s];
-    agt_pend *q = o->qh;
-    while (q && tx_of(q)->sacked)
-        q = q->next;
-    if (q) {
-        resend(node, s, tx_of(q), now, AGT_REL_ASK);
-        /* while an earlier one is unanswered its bound stays: its answer
-         * may come first, and what was sent after it was not read yet */
-        if (!o->asked)
-            o->tmo_top = o->next_seq;
-        o->asked = 1;
-    }
-    o->rto_at = now + o->t.rto;
-}
-
-/* The peer took the timeout's retransmission (its socket delivers in
- * order, so everything sent before it came first, or was lost): what sent
- * before the timeout it neither acknowledges nor holds goes again. */
-static void answered(int node, int s, uint64_t now)
-{
-    rel_out *o = &P[node].out[s];
-    o->asked = 0;
-    o->recover = o->next_seq;   /* gap reports of these holes are answered too */
-    for (agt_pend *q = o->qh; q; q = q->next) {
-        agt_tx *t = tx_of(q);
-        if (!after(o->tmo_top, t->rh.seq))
-            break;
-        if (!t->sacked)
-            resend(node, s, t, now, 0);
-    }
-    if (o->nq)
-        o->rto_at = now + o->t.rto;
 }
 
 /* sack: the peer's held set as of ack (an older header's is older news).
@@ -300,14 +248,12 @@ static void note_sacked(rel_out *p, uint32_t ack, uint32_t held, uint64_t now)
     }
 }
 
-static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, int ans, uint64_t now)
+static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, uint64_t now)
 {
     rel_out *p = &P[node].out[s];
     if (after(ack, p->next_seq))
         agt_die("a peer agent acknowledged a datagram never sent");
-    /* an older header's held set and answer are older news */
-    int news = !after(p->una, ack);
-    if (sack && news)
+    if (sack && !after(p->una, ack))
         note_sacked(p, ack, held, now);
     if (after(ack, p->una)) {
         while (p->qh && after(ack, tx_of(p->qh)->rh.seq)) {
@@ -323,19 +269,17 @@ static void on_ack(int node, int s, uint32_t ack, uint32_t held, int gap, int an
         p->una = ack;
         p->gaps = 0;
         p->tmo_run = 0;
-        if (p->asked && !after(p->tmo_top, ack))
-            p->asked = 0;   /* all of it came */
         agt_rtt_reset(&p->t);
         p->rto_at = p->nq ? now + p->t.rto : 0;
-    } else if (gap && !ans && p->nq && ack == p->una && !after(p->recover, p->una) &&
-               ++p->gaps >= DUPACK_FAST) {
+        return;
+    }
+    if (gap && p->nq && ack == p->una && !after(p->recover, p->una) &&
+        ++p->gaps >= DUPACK_FAST) {
         p->gaps = 0;
         p->recover = p->next_seq;
         agt_st.fast_rexmit++;
         resend_all(node, s, now, 1);
     }
-    if (ans && p->asked && news)
-        answered(node, s, now);
 }
 
 /* REL=host: the peer sent every datagram below seq and pkts packets in
@@ -408,16 +352,13 @@ int agt_rel_input(const agt_rel_hdr *h, int *credits)
     }
     if (A.hrel)
         return host_input(p, node, h);
-    on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP, h->flags & AGT_REL_ANS, now);
-    on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP, h->flags & AGT_REL_BANS,
-           now);
+    on_ack(node, MAIN, h->ack, h->sack, h->flags & AGT_REL_GAP, now);
+    on_ack(node, BULK, h->back, h->bsack, h->flags & AGT_REL_BGAP, now);
     if (h->flags & AGT_REL_PROBE)
         agt_net_ctl(node, 0);
     if (!(h->flags & AGT_REL_DATA))
         return 0;
     int s = h->flags & AGT_REL_BULK ? BULK : MAIN;
-    if (h->flags & AGT_REL_ASK)   /* goes with the next header, at the latest agt_rel_accepted's */
-        p->ans |= s == BULK ? AGT_REL_BANS : AGT_REL_ANS;
     if (h->seq == p->rx_next[s]) {
         p->rx_next[s]++;
         p->rx_held[s] >>= 1;
@@ -462,7 +403,7 @@ void agt_rel_accepted(int node, uint32_t npkt)
         p->rx_pkts = p->pend_pkts;
         return;
     }
-    if (p->ans || ++p->unacked >= (uint32_t)ack_every)
+    if (++p->unacked >= (uint32_t)ack_every)
         agt_net_ctl(node, 0);
     else if (!p->ack_at)
         p->ack_at = agt_now_ns() + ACK_DELAY_NS;
@@ -499,10 +440,7 @@ void agt_rel_poll(void)
                 agt_st.timeouts++;
                 if (++o->tmo_run > BACKOFF_AFTER)
                     agt_rtt_backoff(&o->t);
-                if (sack)
-                    resend_oldest(n, s, now);
-                else
-                    resend_all(n, s, now, 0);
+                resend_all(n, s, now, 0);
             }
         }
         if (starved(n)) {

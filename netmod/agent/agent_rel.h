@@ -38,12 +38,9 @@ typedef struct agt_rel_hdr {
  * (counts toward fast retransmit); BULK: a bulk chunk, numbered in the
  * bulk stream. Two streams per peer, each with its numbers, window and
  * timers: bulk chunks travel on an endpoint of their own, and the two
- * sockets reorder against each other. ASK: sent again after a timeout,
- * answer as soon as it is taken (or dropped); ANS (BANS): this ack is that
- * answer for the main (bulk) stream, so everything sent before the
- * retransmission that it neither acknowledges nor holds was lost. */
+ * sockets reorder against each other. */
 enum { AGT_REL_DATA = 1, AGT_REL_PROBE = 2, AGT_REL_GAP = 4, AGT_REL_BULK = 8,
-       AGT_REL_BGAP = 16, AGT_REL_ASK = 32, AGT_REL_ANS = 64, AGT_REL_BANS = 128 };
+       AGT_REL_BGAP = 16 };
 
 struct agt_tx;
 
@@ -80,10 +77,10 @@ void agt_rel_poll(void);
  * before a timer is due. */
 long agt_rel_sleep_ms(long dflt);
 
-/* agent_net.c: send t's datagram (again; header refreshed, flags added); a
- * bulk chunk's; an ack or probe alone to node. */
-void agt_net_dgram_out(struct agt_tx *t, int flags);
-void agt_net_bulk_out(struct agt_tx *t, int flags);
+/* agent_net.c: send t's datagram again (header refreshed); a bulk chunk's;
+ * an ack or probe alone to node. */
+void agt_net_dgram_out(struct agt_tx *t);
+void agt_net_bulk_out(struct agt_tx *t);
 void agt_net_ctl(int node, int flags);
 
 #endif

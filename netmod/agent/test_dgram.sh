@@ -174,48 +174,6 @@ else
 fi
 faults 0 1
 
-# A peer agent paused (SIGSTOP for 0.5 s, then SIGCONT) under streams both
-# ways (bibw) at 0% loss: the other agent's timeouts fire for datagrams only
-# queued in the paused agent's socket; each must send one datagram again
-# (the oldest, asking for an answer), never the window, and nothing else
-# may be resent.
-paused() {
-    pout=agent-pause.$$.out
-    env CLUMPI_AGENT_STATS=1 timeout -k 5 100 "$MPIRUN" --nodes 2 -n 2 --timeout 90 \
-        "$top_builddir/bench/pt2pt" bibw -s 1024 -m 1024 -i 0.03 </dev/null >"$pout" 2>&1 &
-    mp=$!
-    agent= tries=0 pfail=0
-    while [ -z "$agent" ] && [ $tries -lt 300 ]; do
-        sleep 0.1; tries=$((tries + 1))
-        for p in $(desc $mp); do
-            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = clumpi-agent ] && { agent=$p; break; }
-        done
-    done
-    w=0
-    while [ ! -s "$pout" ] && [ $w -lt 300 ]; do sleep 0.1; w=$((w + 1)); done
-    if [ -n "$agent" ]; then
-        kill -STOP "$agent"; sleep 0.5; kill -CONT "$agent"
-    else
-        echo "FAILED: paused: no agent under mpirun (pid $mp)"; pfail=1
-    fi
-    wait $mp || { echo "FAILED: paused: the job failed"; pfail=1; }
-    grep -q "dgram: retransmits [1-9]" "$pout" ||
-        { echo "FAILED: paused: no timeout"; pfail=1; }
-    if grep "dgram: retransmits" "$pout" |
-           sed 's/.*retransmits \([0-9]*\) (timeouts \([0-9]*\), fast \([0-9]*\)).*/\1 \2 \3/' |
-           awk '$1 != $2 || $3 != 0 { bad = 1 } END { exit !bad }'; then
-        echo "FAILED: paused: more sent again than one datagram per timeout"; pfail=1
-    fi
-    if [ $pfail -eq 0 ]; then
-        echo "ok: agent paused 0.5 s at 0% loss: one datagram sent again per timeout" \
-             "($(grep -o 'dgram: retransmits [0-9]*' "$pout" | grep -o '[0-9]*$' | paste -sd+ -))"
-    else
-        cat "$pout"; fail=1
-    fi
-    rm -f "$pout"
-}
-paused
-
 # A peer agent killed: its node's ranks end the job; stopped (silent):
 # the other agent's deadline does.
 agent_stop KILL "NI agent of node"
