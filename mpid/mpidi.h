@@ -200,6 +200,8 @@ typedef struct mpid_state {
         long long long_end;           /* when the last long yield ended */
         long long off_ns;             /* the last switch's off time */
         int long_run;                 /* long yields in a row (progress.c) */
+        int run_foreign;              /* one of them saw more runnable tasks than ours */
+        long host_tasks;              /* the job's processes on this host */
         long sleep_us;                /* blocking timeout: a safety net only */
         int oversubscribed;
     } wait;

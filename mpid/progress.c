@@ -20,6 +20,8 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,6 +58,7 @@ void mpid_progress_init(int local_size, int agents)
      * yield keeps its agent off the core until it blocks. */
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
+    mpid_st.wait.host_tasks = nranks;
     mpid_st.wait.oversubscribed = nranks > host_cpus();
     if (cu_param_int("OVERSUBSCRIBED") >= 0)
         mpid_st.wait.oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
@@ -162,7 +165,14 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
  * and waiting"), but the job's own large copies can still make a run: so
  * the off time starts at YIELD_OFF_MIN_NS and doubles up to YIELD_OFF_NS
  * only while the switch trips again soon after the last off time ended,
- * as it does under lasting load. */
+ * as it does under lasting load, and only if, at the end of one of the
+ * run's yields, the host had more runnable tasks than the job has
+ * processes here (foreign_load); without that the off time halves. Runs
+ * that only the job's own ranks made (copying MiB blocks) doubled it to
+ * 100 ms through a series of large operations, and the small ones after
+ * them ran blocked. The count misses foreign tasks while enough of the
+ * job's ranks are blocked, hence evidence from any yield of the run, and
+ * halving, not the short switch at once, when there is none. */
 #define YIELD_OFF_MIN_NS 5000000LL
 #define YIELD_OFF_NS  100000000LL
 #define LONG_RUN      3
@@ -196,8 +206,29 @@ static long long yield_charged(int ns_per_pass)
     return d;
 }
 
-/* sched_yield; 0 when it was the last of a run of long ones (foreign
- * load): yielding is then off for YIELD_OFF_NS. */
+/* 1 when the host has more runnable tasks than the job has processes on
+ * it (the running count of /proc/loadavg, which counts us; its sum over
+ * all of the host's cores), or when that cannot be read. Read only after a
+ * long yield, which took a millisecond or more. */
+static int foreign_load(void)
+{
+    char buf[128];
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    long running;
+    if (n <= 0)
+        return 1;
+    buf[n] = 0;
+    if (sscanf(buf, "%*s %*s %*s %ld/", &running) != 1)
+        return 1;
+    return running > mpid_st.wait.host_tasks;
+}
+
+/* sched_yield; 0 when it was the last of a run of long ones: yielding is
+ * then off for a while. */
 static int yield_core(void)
 {
     long long d = yield_charged(64);
@@ -205,18 +236,25 @@ static int yield_core(void)
         return 1;
     long long now = cu_now_ns();
     if (now - d - mpid_st.wait.long_end > LONG_GAP_NS)
-        mpid_st.wait.long_run = 0;
+        mpid_st.wait.long_run = mpid_st.wait.run_foreign = 0;
     mpid_st.wait.long_end = now;
+    if (!mpid_st.wait.run_foreign)
+        mpid_st.wait.run_foreign = foreign_load();
     if (++mpid_st.wait.long_run < LONG_RUN)
         return 1;
-    mpid_st.wait.long_run = 0;
+    int foreign = mpid_st.wait.run_foreign;
+    mpid_st.wait.long_run = mpid_st.wait.run_foreign = 0;
     long long start = now - d, off = mpid_st.wait.off_ns;
     if (mpid_st.wait.noyield_until == 0 || start - mpid_st.wait.noyield_until > 2 * off)
         off = YIELD_OFF_MIN_NS;   /* a burst: back to the short switch */
-    else if ((off *= 2) > YIELD_OFF_NS)
-        off = YIELD_OFF_NS;
+    else if (foreign)
+        off = off * 2 > YIELD_OFF_NS ? YIELD_OFF_NS : off * 2;
+    else
+        off = off / 2 < YIELD_OFF_MIN_NS ? YIELD_OFF_MIN_NS : off / 2;
     mpid_st.wait.off_ns = off;
     mpid_st.wait.noyield_until = start + off;
+    cu_debug("progress: %d long yields (%s): blocking for %lld ms", LONG_RUN,
+             foreign ? "foreign tasks runnable" : "none seen beside the job's", off / 1000000);
     return 0;
 }
 
