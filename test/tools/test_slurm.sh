@@ -33,6 +33,10 @@ for p in "$LAUNCHED" "$CRASH" "$SHMN" "$MPIRUN"; do
 done
 
 trap 'slurm_stop; rm -rf "$TMP"' EXIT
+# a copy under a name of its own: pgrep finds only this test's ranks, not
+# test/mpi/shm_names.sh's running beside it under make -j
+cp "$SHMN" "$TMP/shmn_slurm_$$" || exit 99
+SHMN=$TMP/shmn_slurm_$$
 trap 'exit 1' INT TERM
 slurm_start "$TMP/slurm" || exit 99
 shm_before=$(ls /dev/shm | grep -c '^clumpi-slurm')
