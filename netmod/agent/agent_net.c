@@ -546,16 +546,23 @@ static void arrive(const agt_wire *w, int delivered, int delayed)
     on_credits(src, cred);
 }
 
-/* The packets of one message of len bytes (over datagrams after agent_rel's
- * header, from node src; -1: a reliable endpoint's), A.mtu apart. Returns
- * the packets taken. */
-static int take_packets(int src, const char *run, size_t len)
+/* The packets in a run of len bytes (at most AGT_FRAG_MAX, A.mtu apart);
+ * a length no sender makes ends the agent. */
+static uint32_t run_packets(size_t len)
 {
     if (len == 0 || len + hsz > run_bytes) {
         fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, len);
         exit(1);
     }
-    uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);   /* <= AGT_FRAG_MAX */
+    return (uint32_t)((len + A.mtu - 1) / A.mtu);
+}
+
+/* The packets of one message of len bytes (over datagrams after agent_rel's
+ * header, from node src; -1: a reliable endpoint's), A.mtu apart. Returns
+ * the packets taken. */
+static int take_packets(int src, const char *run, size_t len)
+{
+    uint32_t np = run_packets(len);
     const agt_wire *w[AGT_FRAG_MAX];
     for (uint32_t p = 0; p < np; p++)
         w[p] = packet(run, len, p);
@@ -580,11 +587,7 @@ static int take_packets(int src, const char *run, size_t len)
  * finds no room is lost after all (its rank sends it again). */
 static int take_late(const char *run, size_t len)
 {
-    if (len == 0 || len + hsz > run_bytes) {
-        fprintf(stderr, "clumpi-agent[node %d]: corrupt packet (%zu bytes)\n", A.node, len);
-        exit(1);
-    }
-    uint32_t np = (uint32_t)((len + A.mtu - 1) / A.mtu);
+    uint32_t np = run_packets(len);
     for (uint32_t p = 0; p < np; p++) {
         const agt_wire *w = packet(run, len, p);
         int li;
