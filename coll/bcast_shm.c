@@ -13,6 +13,9 @@
  * communicator): the root publishes the address of its (packed) message
  * and every other rank reads it once, straight into its buffer, by single
  * copy (mpid_node_read), all at once; the root leaves when all have read.
+ * With two members (above a slot) the root, whose core would idle, writes
+ * half of the message into the reader's buffer while the reader reads the
+ * other half (bcast_pair).
  * Each byte is copied once per receiver, with no staging and no pipeline of
  * forwarding hops (a tree would copy it twice per hop, through slots, as
  * Open MPI's xhc and MPICH's release/gather do; single copy is what their
@@ -42,6 +45,46 @@ static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, col
         mpid_node_wake(comm, root);
     }
     coll_bytes_put(&b, buf, count, dt, comm->rank != root && rc == MPI_SUCCESS);
+    return rc;
+}
+
+/* Two members, by single copy: the reader publishes its buffer too, and
+ * the root writes the second half into it while the reader reads the
+ * first, so both cores copy (as the cooperative rendezvous of
+ * mpid/rndv.c, but from the size of a slot on, without its packets). Two
+ * rounds: e, both addresses are out; e + 1, the root's half is written
+ * (its status after the address: on failure the reader reads that half
+ * too). The root leaves once the reader is done with its buffer. */
+static int bcast_pair(void *buf, size_t count, const cu_dtype *dt, int root, coll_shm *s)
+{
+    const mpid_comm *comm = s->view;
+    int me = comm->rank, other = 1 - me;
+    coll_bytes b;
+    int rc = coll_bytes_get(&b, buf, count, dt, me == root);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    size_t split = (b.n / 2) & ~(size_t)4095;   /* pages apart: no line written by both */
+    uint32_t e = coll_shm_next(s);
+    char *slot = coll_shm_slot_to_write(s, e);
+    coll_shm_put_addr(slot, b.p);
+    coll_shm_arrive_all(s);
+    coll_shm_wait_line(s, other, e);
+    char *peer = coll_shm_addr(s, e, other);
+    int st;
+    if (me == root) {
+        st = mpid_node_write(comm, other, peer + split, b.p + split, b.n - split);
+        memcpy(slot + sizeof(void *), &st, sizeof st);
+        coll_shm_arrive_all(s);
+        coll_shm_wait_line(s, other, e + 1);   /* it has read its half */
+    } else {
+        rc = mpid_node_read(comm, root, b.p, peer, split);
+        coll_shm_wait_line(s, root, e + 1);
+        memcpy(&st, coll_shm_slot(s, e, root) + sizeof(void *), sizeof st);
+        if (st != MPI_SUCCESS && rc == MPI_SUCCESS)
+            rc = mpid_node_read(comm, root, b.p + split, peer + split, b.n - split);
+        coll_shm_arrive_all(s);
+    }
+    coll_bytes_put(&b, buf, count, dt, me != root && rc == MPI_SUCCESS);
     return rc;
 }
 
@@ -87,8 +130,14 @@ static int bcast_shm(void *buf, size_t count, const cu_dtype *dt, int root,
     if (comm->size <= 1 || n == 0)
         return MPI_SUCCESS;
     coll_shm s;
+    /* A pair's root has nothing else to do: both copy (bcast_pair), no
+     * staging. A node phase (tag) stays as it was: there the pair shares
+     * its cores with the other nodes' ranks. */
+    int pair = comm->size == 2 && n > COLL_SHM_SLOT && !tag;
     /* up to the staging buffer no single copy is needed */
-    int rc = n <= COLL_SHM_STAGE ? coll_shm_get(comm, &s) : coll_shm_open(comm, n, &s);
+    int rc = n <= COLL_SHM_STAGE && !pair ? coll_shm_get(comm, &s) : coll_shm_open(comm, n, &s);
+    if (rc == MPI_SUCCESS && pair)
+        return bcast_pair(buf, count, dt, root, &s);
     char *stage = NULL;
     if (rc == MPI_SUCCESS && n > COLL_SHM_SLOT && n <= COLL_SHM_STAGE &&
         (rc = stage_of(&s, coll_shm_next(&s), &stage)) == MPI_ERR_UNSUPPORTED_OPERATION &&

@@ -91,7 +91,8 @@ static const coll_algo bcast_algos[] = {
 };
 static const coll_rule bcast_rules[] = {
     { 16384, 2, 1, 0, "flat" },
-    { ANY, 2, 1, 0, "binomial" },   /* one message, copied by both cores */
+    { ANY, 2, 1, 0, "shm" },   /* both copy half, no rendezvous packets */
+    { ANY, 2, 1, 0, "binomial" },   /* 2 nodes: one message */
     { ANY, ALL, 2, 0, "hier" },
     { 8192, ALL, 1, 0, "binomial" },
     { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: the root stages it and leaves */
