@@ -195,9 +195,13 @@ static const coll_rule alltoall_rules[] = {  /* bytes: one block */
     { 256, ALL, 1, 0, "bruck" },
     { 8192, ALL, 1, 0, "linear" },
     /* oversubscribed, larger blocks: one flag round and single copies
-     * instead of a handshake per pair; above 64 KiB the pairs win again */
+     * instead of a handshake per pair; above 64 KiB 5-16 ranks keep
+     * the pairs */
     { 65536, 16, 1, 0, "shm", 1 },
     { 32768, ALL, 1, 0, "linear" },
+    /* 3-4 ranks, larger blocks too: each pairwise step's rendezvous
+     * needs both partners on a core, single copies need none */
+    { ANY, 4, 1, 0, "shm", 1 },
     { ANY, ALL, 1, 0, "pairwise" },
 };
 
