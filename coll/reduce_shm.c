@@ -11,7 +11,10 @@
  * make a child wait for its parent, and the split form below needs every
  * rank's core three times (arrive, combine its slice, fence). The root's
  * combining is serial, but on fewer cores than ranks the others' copies
- * keep the other cores busy meanwhile.
+ * keep the other cores busy meanwhile; staged, pairs of ranks (2k, 2k + 1,
+ * neither the root) halve it: the second of a pair to come combines the
+ * first's part with its vector into part 2k + 1 (in rank order) while it
+ * runs anyway, and the root combines that part once for both.
  * Larger, with single copy: the reduction is split across the ranks
  * (coll/shm_reduce.c): each combines one slice of every vector, read by
  * single copy, and writes it into the root's buffer; two rounds of flags.
@@ -34,7 +37,15 @@ static char *part_of(const coll_shm *s, char *stage, uint32_t e, int i)
                  : coll_shm_slot(s, e, i);
 }
 
-/* Through the parts (n up to REDUCE_STAGE; stage NULL: up to a slot). */
+/* Whether ranks i and i + 1 pair up in the staged form. */
+static int paired(int i, int root, int p)
+{
+    return !(i & 1) && i + 1 < p && i != root && i + 1 != root;
+}
+
+/* Through the parts (n up to REDUCE_STAGE; stage NULL: up to a slot). Staged,
+ * the first byte of a paired rank's slot says whether it combined its
+ * partner's vector with its own. */
 static int reduce_staged(const char *mine, void *rbuf, size_t count, const cu_dtype *dt,
                          const coll_op *op, int root, coll_shm *s, size_t n, char *stage)
 {
@@ -43,12 +54,28 @@ static int reduce_staged(const char *mine, void *rbuf, size_t count, const cu_dt
     ptrdiff_t lb = dt->true_lb;
     char *res = (char *)rbuf + lb;
     uint32_t e = coll_shm_next(s);
-    char *own = coll_shm_slot_to_write(s, e);   /* also frees this parity's stage */
-    if (stage)
-        own = part_of(s, stage, e, me);
+    char *slot = coll_shm_slot_to_write(s, e);   /* also frees this parity's stage */
+    char *own = stage ? part_of(s, stage, e, me) : slot;
     /* the root's own vector is read in place, unless in place in the result
      * that the first copy overwrites */
     int keep = me != root || (mine == res && root != p - 1);
+    if (stage && (paired(me, root, p) || (me & 1 && paired(me - 1, root, p)))) {
+        /* after the partner's arrival: x(2k) op x(2k+1) into part 2k + 1;
+         * each looks before it arrives, so at most one of the two sees the
+         * other there */
+        char *other = part_of(s, stage, e, me ^ 1);
+        int took = coll_shm_reached(atomic_load_explicit(coll_shm_line(s, me ^ 1),
+                                                         memory_order_acquire), e);
+        if (took && !(me & 1)) {
+            coll_op_apply(op, mine - lb, other - lb, count, dt);
+        } else {
+            memcpy(own, mine, n);
+            if (took)
+                coll_op_apply(op, other - lb, own - lb, count, dt);
+        }
+        slot[0] = (char)took;
+        keep = 0;
+    }
     if (keep)
         memcpy(own, mine, n);
     coll_shm_arrive(s);
@@ -59,14 +86,22 @@ static int reduce_staged(const char *mine, void *rbuf, size_t count, const cu_dt
     /* x0 op (x1 op (... op x(p-1))), right to left as the other forms */
     for (int i = p - 1; i >= 0; i--) {
         const char *x = i == me && !keep ? mine : part_of(s, stage, e, i);
+        int lo = i;   /* x holds ranks lo..i combined */
         if (i != me)
             coll_shm_wait_line(s, i, e);
+        if (stage && i > 0 && paired(i - 1, root, p)) {
+            if (!coll_shm_slot(s, e, i)[0])
+                coll_shm_wait_line(s, i - 1, e);
+            if (coll_shm_slot(s, e, i)[0] || coll_shm_slot(s, e, i - 1)[0])
+                lo = i - 1;
+        }
         if (i == p - 1) {
             if (x != res)
                 memcpy(res, x, n);
         } else {
             coll_op_apply(op, x - lb, rbuf, count, dt);
         }
+        i = lo;
     }
     return MPI_SUCCESS;
 }
