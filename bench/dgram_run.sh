@@ -6,8 +6,10 @@
 # offload mode, for the reliable transport at 0% loss and for
 # CLUMPI_AGENT_TRANSPORT=dgram at every injected loss rate x explicit-ack
 # interval, and who retransmits (CLUMPI_AGENT_REL: the agents, ni, or the
-# ranks end to end, host; under host the NI collectives fall back to the
-# host trees of the same shape, Verstoep et al.'s l-hrx). Interleaved: each round runs every configuration of a layout
+# ranks end to end, host, Verstoep et al.'s l-hrx; under host the NI
+# broadcast goes through the agents' tree repaired from the root's rank,
+# the NI allreduce falls back to the host tree of the same shape).
+# Interleaved: each round runs every configuration of a layout
 # back to back, so the machine's load hits them alike. Results: OUT/dgram.csv
 # (one row per measurement; bench/dgram_plot.sh takes medians over rounds),
 # the programs' output in OUT/dgram.log with the load before each layout,

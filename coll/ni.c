@@ -27,6 +27,15 @@ void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, i
             shape & MPID_TREE_HOST ? "host-packet" : "ni", tree, what, why, tree);
 }
 
+const char *coll_ni_why_not(const mpid_comm *comm)
+{
+    return mpid_offload_lossy(comm)
+               ? "is not repaired end to end under CLUMPI_AGENT_REL=host (only ni-* "
+                 "broadcasts are)"
+               : "needs the NI agent (CLUMPI_NET=agent, several nodes, a communicator "
+                 "that fits a forwarding table)";
+}
+
 int coll_ni_err(int rc)
 {
     return rc == 0 ? MPI_SUCCESS : rc == -ENOMEM ? MPI_ERR_NO_MEM : MPI_ERR_OTHER;

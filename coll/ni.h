@@ -35,6 +35,8 @@ int coll_fadd_ni_free(const mpid_comm *comm, int owner, uint32_t id);
  * `who`: that `what` (e.g. "reduce") ran the host's algorithm, and why. */
 void coll_ni_fallback_note(const char *what, int shape, const mpid_comm *comm, int who,
                            const char *why);
+/* Why comm's operations cannot run in the agents, for that note. */
+const char *coll_ni_why_not(const mpid_comm *comm);
 /* The agents' errors as MPI error classes. */
 int coll_ni_err(int rc);
 

@@ -62,9 +62,7 @@ static int ni_ok(const char *what, const cu_dtype *dt, const coll_op *op, int wh
                  const mpid_comm *comm, int shape)
 {
     if (!mpid_offload_usable(comm)) {
-        coll_ni_fallback_note(what, shape, comm, who,
-                              "needs the NI agent (CLUMPI_NET=agent, several nodes, "
-                              "a communicator that fits a forwarding table)");
+        coll_ni_fallback_note(what, shape, comm, who, coll_ni_why_not(comm));
         return 0;
     }
     if (!op->builtin || !mpid_offload_red_ok(op->builtin, dt->basic)) {
@@ -114,9 +112,7 @@ static int barrier_ni(const mpid_comm *comm, int shape)
     if (comm->size == 1)
         return MPI_SUCCESS;
     if (!mpid_offload_usable(comm)) {
-        coll_ni_fallback_note("barrier", shape, comm, 0,
-                              "needs the NI agent (CLUMPI_NET=agent, several nodes, "
-                              "a communicator that fits a forwarding table)");
+        coll_ni_fallback_note("barrier", shape, comm, 0, coll_ni_why_not(comm));
         return coll_barrier_binomial(comm);
     }
     return coll_ni_err(mpid_offload_reduce(NULL, NULL, 0, 0, 0, 1, 0, shape, comm));

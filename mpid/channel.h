@@ -121,9 +121,17 @@ typedef struct mpid_chan_coll {
     /* whether reduce can apply op (src/util/op.h index) to the predefined
      * element type basic on its packed stream */
     int    (*red_ok)(int op, int basic);
-    /* broadcast of len contiguous bytes from root */
+    /* nonzero while the agents run but may lose a tree's packets, keeping
+     * no copies (CLUMPI_AGENT_REL=host): then only bcast is offered, with
+     * `have`, and the caller repairs it end to end */
+    int    (*lossy)(void);
+    size_t pkt_bytes;      /* a broadcast's bytes per packet (the last may be short) */
+    /* broadcast of len contiguous bytes from root; with have (a bit per
+     * packet, zeroed, at the ranks but the root) it returns once every
+     * packet came or none came for a while, the bits of those that came
+     * set, and the number missing */
     int    (*bcast)(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
-                    const int *world);
+                    const int *world, uint8_t *have);
     /* op over every member's `bytes` of packed elements in `in`, into out at
      * root (all == 0) or at every rank (all != 0); bytes == 0 with all set
      * is a barrier */

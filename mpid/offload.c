@@ -30,13 +30,26 @@ int mpid_offload_red_ok(int op, int basic)
     return c && c->red_ok(op, basic);
 }
 
-int mpid_offload_bcast(void *buf, size_t len, int root, int shape, const mpid_comm *comm)
+int mpid_offload_lossy(const mpid_comm *comm)
+{
+    const mpid_chan_coll *c = offload();
+    return c && c->lossy() && (size_t)comm->size <= c->max_ranks;
+}
+
+size_t mpid_offload_pkt_bytes(void)
+{
+    const mpid_chan_coll *c = offload();
+    return c ? c->pkt_bytes : 0;
+}
+
+int mpid_offload_bcast(void *buf, size_t len, int root, int shape, const mpid_comm *comm,
+                       uint8_t *have)
 {
     const mpid_chan_coll *c = offload();
     if (!c)
         return -ENOTCONN;
     return c->bcast(buf, len, root, shape, comm->context_id + MPID_CTX_COLL, comm->rank,
-                    comm->size, comm->world_ranks);
+                    comm->size, comm->world_ranks, have);
 }
 
 int mpid_offload_reduce(const void *in, void *out, size_t bytes, int op, int basic, int all,

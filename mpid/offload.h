@@ -21,9 +21,17 @@ int mpid_offload_fadd_up(void);
  * of the predefined type basic. */
 int mpid_offload_red_ok(int op, int basic);
 
+/* Nonzero when comm's broadcasts can run in the agents only without
+ * their repair (CLUMPI_AGENT_REL=host): mpid_offload_bcast then takes
+ * `have` and its bytes per packet come from mpid_offload_pkt_bytes. */
+int mpid_offload_lossy(const mpid_comm *comm);
+size_t mpid_offload_pkt_bytes(void);
+
 /* The operations of mpid_chan_coll on comm's collective context (shape:
- * MPID_TREE_*); each returns 0 or a negative errno (-ENOTCONN: no agents). */
-int mpid_offload_bcast(void *buf, size_t len, int root, int shape, const mpid_comm *comm);
+ * MPID_TREE_*); each returns 0 or a negative errno (-ENOTCONN: no agents);
+ * bcast with have: the packets missing (mpid_chan_coll). */
+int mpid_offload_bcast(void *buf, size_t len, int root, int shape, const mpid_comm *comm,
+                       uint8_t *have);
 int mpid_offload_reduce(const void *in, void *out, size_t bytes, int op, int basic, int all,
                         int root, int shape, const mpid_comm *comm);
 /* Fetch-and-add (MPID_FADD_*) on the counter (comm rank owner, id), held by

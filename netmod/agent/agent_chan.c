@@ -322,8 +322,10 @@ static int agt_finalize(void)
         free(R.frag[i]);
     free(R.frag);
     if (R.hrel) {
-        if (cu_param_int("AGENT_STATS"))
+        if (cu_param_int("AGENT_STATS")) {
             agt_hrel_stats(R.rank);
+            agt_coll_stats(R.rank);
+        }
         agt_hrel_fini();
     }
     memset(&R, 0, sizeof R);
@@ -815,10 +817,10 @@ static void agt_disarm_sleep(void)
 
 static int agt_wait_fd(void) { return R.up ? R.sock : -1; }
 
-/* REL=host: our retransmission and ack timers */
+/* REL=host: our retransmission and ack timers, and a broadcast's wait */
 static long agt_sleep_bound(long timeout_us)
 {
-    return R.hrel ? agt_hrel_sleep_us(timeout_us) : timeout_us;
+    return R.hrel ? agt_coll_sleep_us(agt_hrel_sleep_us(timeout_us)) : timeout_us;
 }
 
 static int agt_unacked(void) { return R.hrel ? (int)agt_hrel_held() : -1; }

@@ -16,7 +16,13 @@ extern const mpid_chan_coll agt_coll_table;
 /* The members of mpid_chan_coll (see there). */
 int    agt_coll_red_ok(int op, int basic);
 int    agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank,
-                      int size, const int *world);
+                      int size, const int *world, uint8_t *have);
+int    agt_coll_lossy(void);
+/* REL=host: the longest sleep (us, <= dflt; dflt < 0: none) before a
+ * broadcast waiting with `have` gives up on its missing packets. */
+long   agt_coll_sleep_us(long dflt);
+/* REL=host: the broadcasts' counters for CLUMPI_AGENT_STATS=1 */
+void   agt_coll_stats(int rank);
 int    agt_coll_reduce(const void *in, void *out, size_t bytes, int op, int basic, int all,
                        int root, int shape, uint32_t ctx, int rank, int size, const int *world);
 int    agt_coll_fadd(int op, uint32_t owner, uint32_t id, int64_t value, int64_t *old,

@@ -492,6 +492,8 @@ long agt_hrel_sleep_us(long dflt)
 
 uint64_t agt_hrel_held(void) { return H.nheld; }
 
+uint64_t agt_hrel_rto_ns(int dest) { return H.o[dest].t.rto; }
+
 void agt_hrel_stats(int rank)
 {
     fprintf(stderr,

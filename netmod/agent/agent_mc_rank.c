@@ -15,27 +15,39 @@
  * deliver; the root and the first member on every other node send each
  * packet on to their children's agents themselves, as they take it in,
  * so a rank that does not progress holds up its whole subtree.
+ *
+ * CLUMPI_AGENT_REL=host (Verstoep et al.'s l-hrx): the agents forward the
+ * tree's packets keeping no copies, so a rank's wait ends when every
+ * packet came or none came for a retransmission timeout, saying which
+ * came; coll/bcast_ni.c repairs the rest end to end from the root's rank.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "netmod/agent/agent_chan.h"
 #include "netmod/agent/agent_coll.h"
+#include "netmod/agent/agent_hrel.h"
 #include "netmod/agent/agent_mc_rank.h"
 #include "netmod/agent/agent_ring.h"
 #include "netmod/agent/agent_tree.h"
+#include "src/util/clock.h"
 #include "src/util/log.h"
 
 typedef struct mc_stash { struct mc_stash *next; agt_mc_hdr h; size_t len; char data[]; } mc_stash;
 
-/* every (communicator, root, shape) used, with its broadcast count */
-static struct mc_key { agt_mc_hdr key; uint32_t seq; } *keys;
+/* every (communicator, root, shape) used, with its broadcast count and
+ * (REL=host) the count of broadcasts whose wait ended here */
+static struct mc_key { agt_mc_hdr key; uint32_t seq, ended; } *keys;
 static int nkeys, capkeys;
 /* the receives waiting for their packets: one per thread in an NI
  * collective (MPI_THREAD_MULTIPLE: collectives on distinct communicators
  * at once), each on its caller's stack */
 static agt_mc_rx *waiting;
 static mc_stash *stash_h;
+/* REL=host, for CLUMPI_AGENT_STATS=1: broadcasts whose wait ended with
+ * packets missing, those packets, and copies and late packets dropped */
+static uint64_t n_short, n_missing, n_dups, n_late;
 
 static int same_key(const agt_mc_hdr *a, const agt_mc_hdr *b)
 {
@@ -52,6 +64,8 @@ const mpid_chan_coll agt_coll_table = {
     .up = agt_chan_ni_up,
     .max_ranks = AGT_TREE_MAX,
     .red_ok = agt_coll_red_ok,
+    .lossy = agt_coll_lossy,
+    .pkt_bytes = AGT_MAX_PAYLOAD,
     .bcast = agt_coll_bcast,
     .reduce = agt_coll_reduce,
     .fadd = agt_coll_fadd,
@@ -62,6 +76,15 @@ static void take(agt_mc_rx *rx, const agt_mc_hdr *h, const char *pay, size_t len
     if (h->off + len > rx->total)
         cu_fatal("agent: multicast packet beyond the message (%u+%zu > %zu)", h->off, len,
                  rx->total);
+    if (rx->have) {   /* REL=host: a packet may come again through a latecomer */
+        size_t i = h->off / AGT_MAX_PAYLOAD;
+        if (rx->have[i / 8] & (1u << (i % 8))) {
+            n_dups++;
+            return;
+        }
+        rx->have[i / 8] |= (uint8_t)(1u << (i % 8));
+        rx->last_ns = (uint64_t)cu_now_ns();
+    }
     if (len)   /* a barrier's result has no buffer */
         memcpy(rx->buf + h->off, pay, len);
     rx->got += len;
@@ -112,6 +135,12 @@ static void mc_packet(const char *hdr, size_t hdrlen, const char *pay, size_t le
             take(rx, &h, pay, len);
             return;
         }
+    /* REL=host: a late packet of a broadcast that ended here (repaired) */
+    for (int e = 0; e < nkeys; e++)
+        if (same_key(&h, &keys[e].key) && (int32_t)(h.seq - keys[e].ended) < 0) {
+            n_late++;
+            return;
+        }
     mc_stash *s = malloc(sizeof *s + len);
     if (!s)
         cu_fatal("agent: out of memory");
@@ -131,13 +160,42 @@ void agt_coll_rank_packet(int kind, const char *hdr, size_t hdrlen, const char *
         mc_packet(hdr, hdrlen, pay, len);
 }
 
-/* done once every byte is in (an empty result: its one packet) and sent on */
+/* REL=host: no packet came for the quiet time */
+static uint64_t rx_quiet_end(const agt_mc_rx *rx)
+{
+    /* before the first packet four times as long: the root may not have
+     * begun yet (a report then makes it send everything again) */
+    return rx->last_ns + (rx->npk ? rx->quiet_ns : 4 * rx->quiet_ns);
+}
+
+static int rx_quiet(const agt_mc_rx *rx)
+{
+    return rx->have && (uint64_t)cu_now_ns() >= rx_quiet_end(rx);
+}
+
+/* done once every byte is in (an empty result: its one packet), or quiet,
+ * and sent on */
 static int rx_done(void *arg)
 {
     agt_mc_rx *rx = arg;
     if (rx->fwd.h < rx->fwd.t)
         forward_queued(rx);
-    return rx->got >= rx->total && rx->npk > 0 && rx->fwd.h == rx->fwd.t;
+    return ((rx->got >= rx->total && rx->npk > 0) || rx_quiet(rx)) && rx->fwd.h == rx->fwd.t;
+}
+
+int agt_coll_lossy(void) { return agt_chan_up() && agt_chan_hrel(); }
+
+long agt_coll_sleep_us(long dflt)
+{
+    uint64_t now = (uint64_t)cu_now_ns();
+    for (const agt_mc_rx *rx = waiting; rx; rx = rx->next)
+        if (rx->have) {
+            uint64_t end = rx_quiet_end(rx);
+            long us = end <= now ? 0 : (long)((end - now + 999) / 1000);
+            if (dflt < 0 || us < dflt)
+                dflt = us;
+        }
+    return dflt;
 }
 
 /* also when forwards wait for tx slots: those free without waking us */
@@ -181,7 +239,7 @@ int agt_mc_key(agt_mc_hdr *key, int shape, uint32_t ctx, int root, int size, con
             keys = k, capkeys = cap;
         }
         keys[e].key = *key;
-        keys[e].seq = 0;
+        keys[e].seq = keys[e].ended = 0;
         nkeys++;
         agt_tree_cmd c = { .key = *key, .n = (uint32_t)size };
         uint32_t wr[AGT_TREE_MAX];
@@ -276,7 +334,7 @@ static int fwd_setup(agt_mc_rx *rx, int shape, int root, int rank, int size, con
 }
 
 int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int rank, int size,
-                   const int *world)
+                   const int *world, uint8_t *have)
 {
     if (len > UINT32_MAX)
         return -E2BIG;
@@ -302,7 +360,31 @@ int agt_coll_bcast(void *buf, size_t len, int root, int shape, uint32_t ctx, int
         }
         return 0;
     }
+    if (have) {   /* quiet for a timeout toward the root */
+        rx.have = have;
+        rx.quiet_ns = agt_hrel_rto_ns(world[root]);
+        rx.last_ns = (uint64_t)cu_now_ns();
+    }
     agt_mc_rx_begin(&rx, &rx.key, buf, len);
     agt_mc_rx_wait(&rx);
-    return 0;
+    if (!have)
+        return 0;
+    for (int e = 0; e < nkeys; e++)
+        if (same_key(&rx.key, &keys[e].key))
+            keys[e].ended = rx.key.seq + 1;
+    size_t npk = len / AGT_MAX_PAYLOAD + (len % AGT_MAX_PAYLOAD != 0), missing = 0;
+    for (size_t i = 0; i < npk; i++)
+        missing += !(have[i / 8] & (1u << (i % 8)));
+    n_short += missing != 0;
+    n_missing += missing;
+    return (int)missing;
+}
+
+void agt_coll_stats(int rank)
+{
+    fprintf(stderr,
+            "clumpi rank %d: REL=host: broadcasts short %llu, packets missing %llu "
+            "(repaired by the root); copies dropped %llu, late dropped %llu\n",
+            rank, (unsigned long long)n_short, (unsigned long long)n_missing,
+            (unsigned long long)n_dups, (unsigned long long)n_late);
 }

@@ -44,6 +44,10 @@ typedef struct agt_mc_rx {
     char *buf;
     size_t total, got, npk;
     uint32_t root_world;
+    /* REL=host broadcast: a bit per packet come (copies dropped); the
+     * wait ends once none came for quiet_ns after last_ns */
+    uint8_t *have;
+    uint64_t last_ns, quiet_ns;
     struct {
         int nchild, child[AGT_TREE_CHILD_MAX], next;
         uint32_t *off, *len;

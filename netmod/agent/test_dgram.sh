@@ -10,12 +10,14 @@
 # peer agent killed, or stopped (silent), ends the job within 5 s naming it.
 # CLUMPI_AGENT_REL=host (agent_hrel.c): the same faults repaired end to end
 # by the ranks (point-to-point, the window-based counters and RMA, the NI
-# collectives' fallback to host trees), under either ARQ setting (which
-# then has nothing to do); a bad value, and host over the reliable
-# transport, end the job with a message.
+# broadcast through the agents' tree repaired from the root's rank, the
+# other NI collectives' fallback to host trees), under either ARQ setting
+# (which then has nothing to do); a peer agent killed mid-broadcast ends
+# the job within 5 s; a bad value, and host over the reliable transport,
+# end the job with a message.
 # make check: a lean subset at 5% loss, selective repeat and a part with
 # go-back-N (CLUMPI_AGENT_ARQ=gbn), and REL=host at 5% and (one order run
-# with its counters) 30%; DGRAM_TEST_FULL=1 (make check-long): 5% and 30%
+# and one NI broadcast run with their counters) 30%; DGRAM_TEST_FULL=1 (make check-long): 5% and 30%
 # loss, three seeds, 2-4 nodes, either level, and part of it for gbn, one
 # seed; pingpong at 5% at either level, and at 30% under REL=host.
 . "$(dirname "$0")/test_env.sh"
@@ -74,6 +76,19 @@ repaired_host() {
         "dgram: retransmits 0 .*REL=host packets lost [1-9][0-9]* (late after all: passed on [1-9]"
 }
 
+# bcast_repaired NODES NP ALGO: test_agent_coll under REL=host with
+# CLUMPI_AGENT_STATS=1 passes and its ranks repaired broadcast packets
+# the tree lost (else the NI broadcast did not run, or nothing was lost).
+bcast_repaired() {
+    if env CLUMPI_AGENT_STATS=1 timeout -k 5 120 "$MPIRUN" --nodes "$1" -n "$2" --timeout 100 \
+           "$NI" "$3" </dev/null >"$out" 2>&1 &&
+       grep -q "REL=host: broadcasts short [1-9][0-9]*, packets missing [1-9]" "$out"; then
+        echo "ok: REL=host: NI broadcast repaired from the root, --nodes $1 -n $2 $3"
+    else
+        echo "FAILED: REL=host: NI broadcast repaired, --nodes $1 -n $2 $3"; cat "$out"; fail=1
+    fi
+}
+
 # refused VAR=value... -- PATTERN: a 2-node job fails with a line matching PATTERN
 refused() {
     envs=
@@ -111,6 +126,7 @@ if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     repaired_host
     faults 0.3 2
     repaired_host
+    bcast_repaired 2 4 ni-binomial
     unset CLUMPI_AGENT_REL
 else
     for loss in 0.05 0.3; do
@@ -157,12 +173,16 @@ else
             suite 4 "4" -- order
             run 2 4 -- "$NI" ni-binary
             run 3 3 -- "$NI" ni-binomial
+            # the NI broadcast on more nodes (its reductions fall back)
+            [ "$loss" = 0.05 ] && run 8 8 -- "$NI" ni-binary
+            [ "$loss" = 0.3 ] && run 5 9 -- "$NI" ni-binomial
             # RMA and the counters go through the targets' progress here
             T=$R; suite 2 "4" -- atomic passive; T=$top_builddir/test/mpi
             run 3 6 -- "$OB" 100
             run 4 4 -- "$OB" 100
         done
         repaired_host
+        bcast_repaired 4 8 ni-binary
     done
     for loss in 0.05 0.3; do
         faults $loss 4
@@ -179,6 +199,9 @@ faults 0 1
 agent_stop KILL "NI agent of node"
 agent_stop KILL "NI agent of node" CLUMPI_AGENT_REL=host CLUMPI_AGENT_LOSS=0.3 \
     CLUMPI_AGENT_DUP=0.15 CLUMPI_AGENT_REORDER=0.15
+STOP_PROG="$top_builddir/bench/coll -o bcast -S 65536 -i 1000000" \
+    agent_stop KILL "NI agent of node" CLUMPI_AGENT_REL=host CLUMPI_COLL_BCAST=ni-binary \
+    CLUMPI_AGENT_LOSS=0.3 CLUMPI_AGENT_DUP=0.15 CLUMPI_AGENT_REORDER=0.15
 agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2
 agent_stop STOP "has not answered for" CLUMPI_AGENT_PEER_TIMEOUT=2 CLUMPI_AGENT_REL=host
 refused CLUMPI_AGENT_REL=fast -- "CLUMPI_AGENT_REL=fast is not a valid value; accepted: ni, host"

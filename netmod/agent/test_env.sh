@@ -36,7 +36,8 @@ run() { # nodes np env... -- prog args...
     fi
 }
 
-# agent_stop SIGNAL PATTERN [VAR=value...]: a 2-node job (bench/pt2pt)
+# agent_stop SIGNAL PATTERN [VAR=value...]: a 2-node job (bench/pt2pt, or
+# the command line in STOP_PROG)
 # whose first agent found among mpirun's descendants gets SIGNAL once the
 # job runs (found by pid, never by name: other jobs may be running); the
 # job must fail within 5 s with a line matching PATTERN, leaving no
@@ -51,8 +52,8 @@ agent_stop() {
     sig=$1 pat=$2; shift 2
     kout=agent-kill.$$.out
     start=$(date +%s.%N)
-    env "$@" timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 "$top_builddir/bench/pt2pt" \
-        lat -i 1000 </dev/null >"$kout" 2>&1 &
+    env "$@" timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 \
+        ${STOP_PROG:-"$top_builddir/bench/pt2pt" lat -i 1000} </dev/null >"$kout" 2>&1 &
     mp=$!
     agent= procs= tries=0
     while [ -z "$agent" ] && [ $tries -lt 100 ]; do

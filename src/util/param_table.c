@@ -192,7 +192,8 @@ const cu_param_def cu_param_defs[] = {
     SC("AGENT_REL", "ni", agent_rel, "agent", FIXED, ALL_EQ, TUNER_BASIC,
        "dgram: who retransmits: ni (the agents, as CLUMPI_AGENT_ARQ says) or host (each "
        "rank's channel, end to end; the agents only forward, and agent-served RMA, "
-       "counters, NI collectives and the bulk path are off)"),
+       "counters, NI reductions and the bulk path are off; the NI broadcast is "
+       "repaired from the root's rank)"),
     I("AGENT_ACK_EVERY", 6, "agent", FIXED, LOCAL, TUNER_DETAIL, -1,
       "dgram: an explicit ack after this many datagrams from a peer (else after a short delay)"),
     SC("AGENT_ARQ", "sack", agent_arq, "agent", FIXED, ALL_EQ, TUNER_DETAIL,

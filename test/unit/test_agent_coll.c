@@ -381,7 +381,9 @@ int main(int argc, char **argv)
 
     /* two overlapping communicators, reversed rank order, entered in
      * opposite orders by even and odd ranks: only valid where the agents
-     * forward (the root never waits), i.e. offload mode on several nodes */
+     * forward (the root never waits), i.e. offload mode on several nodes,
+     * and not under CLUMPI_AGENT_REL=host, whose root waits for every
+     * rank's report of the packets it holds (coll/bcast_ni.c) */
     MPI_Comm node;
     int nodes, lr;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
@@ -389,8 +391,9 @@ int main(int argc, char **argv)
     lr = lr == 0;
     MPI_Allreduce(&lr, &nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Comm_free(&node);
-    const char *net = getenv("CLUMPI_NET");
-    if (strncmp(algo, "ni-", 3) == 0 && nodes > 1 && net && strcmp(net, "agent") == 0) {
+    const char *net = getenv("CLUMPI_NET"), *rel = getenv("CLUMPI_AGENT_REL");
+    if (strncmp(algo, "ni-", 3) == 0 && nodes > 1 && net && strcmp(net, "agent") == 0 &&
+        !(rel && strcmp(rel, "host") == 0)) {
         MPI_Comm a, b;
         MPI_Comm_dup(MPI_COMM_WORLD, &a);
         MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &b);
