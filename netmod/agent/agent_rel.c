@@ -425,9 +425,29 @@ static uint64_t alive_due(const rel_peer *p)
     return p->alive_at ? p->alive_at : p->heard + deadline_ns / PROBE_DIV;
 }
 
+/* Silence while this agent itself did not run (descheduled for seconds on
+ * a loaded host, or stopped with its whole job) is not the peer's: what
+ * the peer sent meanwhile waits unread in our socket, and the first pass
+ * after the gap reads one datagram at most before the deadline is checked.
+ * The part of a gap between passes beyond the longest idle sleep (a probe
+ * interval) is taken off every peer's silence. */
+static void not_ours(uint64_t now)
+{
+    static uint64_t last;
+    uint64_t idle = deadline_ns / PROBE_DIV;
+    if (last && now - last > idle) {
+        uint64_t away = now - last - idle;
+        for (int n = 0; n < A.nnodes; n++)
+            if (P[n].heard < last)
+                P[n].heard = P[n].heard + away < now ? P[n].heard + away : now;
+    }
+    last = now;
+}
+
 void agt_rel_poll(void)
 {
     uint64_t now = agt_now_ns();
+    not_ours(now);
     for (int n = 0; n < A.nnodes; n++) {
         rel_peer *p = &P[n];
         if (p->ack_at && now >= p->ack_at)

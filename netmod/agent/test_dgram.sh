@@ -194,6 +194,53 @@ else
 fi
 faults 0 1
 
+# Both agents stopped (SIGSTOP, one 0.2 s after the other, as a loaded host
+# or a stopped job leaves them) for longer than the deadline, then
+# continued: neither was silent while the other ran, so the job must go
+# on. The agent stopped last and continued first finds nothing from its
+# peer in its socket: counting its own absence as the peer's silence, it
+# ended the job at once naming the peer. A long bench/pt2pt run, ended by
+# the test 3 s after the agents continue.
+both_paused() {
+    pout=agent-pause.$$.out
+    env CLUMPI_AGENT_PEER_TIMEOUT=3 timeout -k 5 100 "$MPIRUN" --nodes 2 -n 2 --timeout 90 \
+        "$top_builddir/bench/pt2pt" lat -m 1 -i 1000 </dev/null >"$pout" 2>&1 &
+    mp=$!
+    agents= tries=0 pfail=0
+    while [ "$(echo $agents | wc -w)" -lt 2 ] && [ $tries -lt 300 ]; do
+        sleep 0.1; tries=$((tries + 1)); agents=
+        for p in $(desc $mp); do
+            [ "$(cat /proc/"$p"/comm 2>/dev/null)" = clumpi-agent ] && agents="$agents $p"
+        done
+    done
+    procs=$(desc $mp)
+    set -- $agents
+    if [ $# -eq 2 ]; then
+        sleep 1.5   # the ranks' ping-pong under way
+        kill -STOP "$1"; sleep 0.2; kill -STOP "$2"; sleep 4.5
+        kill -CONT "$2"; kill -CONT "$1"; sleep 3
+        kill -0 $mp 2>/dev/null ||
+            { echo "FAILED: both agents paused 4.5 s (deadline 3 s): the job ended"; pfail=1; }
+        grep -q "has not answered" "$pout" &&
+            { echo "FAILED: both agents paused: a peer taken for silent"; pfail=1; }
+        kill -TERM $mp 2>/dev/null
+    else
+        echo "FAILED: both agents paused: not two agents under mpirun (pid $mp)"; pfail=1
+    fi
+    wait $mp
+    sleep 0.5
+    for p in $procs; do
+        if alive "$p"; then echo "FAILED: process $p left: $(ps -o args= -p "$p")"; pfail=1; fi
+    done
+    if [ $pfail -eq 0 ]; then
+        echo "ok: both agents paused 4.5 s (deadline 3 s): the job went on"
+    else
+        cat "$pout"; fail=1
+    fi
+    rm -f "$pout"
+}
+both_paused
+
 # A peer agent killed: its node's ranks end the job; stopped (silent):
 # the other agent's deadline does.
 agent_stop KILL "NI agent of node"
