@@ -492,7 +492,12 @@ long agt_hrel_sleep_us(long dflt)
 
 uint64_t agt_hrel_held(void) { return H.nheld; }
 
-uint64_t agt_hrel_rto_ns(int dest) { return H.o[dest].t.rto; }
+uint64_t agt_hrel_rto_ns(int dest)
+{
+    agt_rtt t = H.o[dest].t;   /* without the backoff of the current run of timeouts */
+    agt_rtt_reset(&t);
+    return t.rto;
+}
 
 void agt_hrel_stats(int rank)
 {

@@ -66,7 +66,8 @@ void agt_hrel_poll(void);
 long agt_hrel_sleep_us(long dflt);
 /* Packets held, to all destinations. */
 uint64_t agt_hrel_held(void);
-/* The retransmission timeout toward dest now (ns). */
+/* The retransmission timeout toward dest from its round trip, without
+ * backoff (ns). */
 uint64_t agt_hrel_rto_ns(int dest);
 /* the counters for CLUMPI_AGENT_STATS=1 */
 void agt_hrel_stats(int rank);
