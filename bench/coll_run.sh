@@ -11,7 +11,12 @@
 #
 # usage: bench/coll_run.sh [-b BUILDDIR] [-n "2 4 8 16"] [-N "1 2"] [-o "OPS"]
 #                          [-S "8 1024 65536 1048576"] [-r ROUNDS] [-s SCALE%]
-#                          [-t MS] [-p "openmpi mpich"] [-a] [-d OUTDIR] [-T CSV]
+#                          [-t MS] [-p "openmpi mpich"] [-a] [-R TABLE] [-d OUTDIR]
+#                          [-T CSV]
+# -R TABLE: clumpi also runs with CLUMPI_COLL_TUNING=TABLE (labelled
+# clumpi-alt), right after each default run, and table.md gains a second
+# table: the default's time over that run's (an A/B of a selection table;
+# an empty file is the rules alone).
 # BUILDDIR: clumpi build tree (default .); needs bench/coll and
 # src/tools/mpirun built there (make bench/coll). -T CSV: the table of an
 # earlier run only. -s, -t: bench/coll's iteration counts in percent (30) and
@@ -22,14 +27,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/coll_algos.sh"
 build=. nps="2 4 8 16" nodes="1 2" rounds=3 scale=30 minms=100 peers="openmpi mpich" all=0 from=
 ops="allreduce reduce bcast allgather alltoall gather scatter reduce_scatter barrier"
-sizes="8 1024 65536 1048576" outdir=bench-coll-results
-while getopts b:n:N:o:S:r:s:t:p:ad:T: f; do
+sizes="8 1024 65536 1048576" outdir=bench-coll-results alt=
+while getopts b:n:N:o:S:r:s:t:p:aR:d:T: f; do
     case $f in
     b) build=$OPTARG ;; n) nps=$OPTARG ;; N) nodes=$OPTARG ;; o) ops=$OPTARG ;;
     S) sizes=$OPTARG ;; r) rounds=$OPTARG ;; s) scale=$OPTARG ;; t) minms=$OPTARG ;;
     p) peers=$OPTARG ;;
-    a) all=1 ;; d) outdir=$OPTARG ;; T) from=$OPTARG ;;
-    *) sed -n '2,19p' "$0"; exit 2 ;;
+    a) all=1 ;; R) alt=$OPTARG ;; d) outdir=$OPTARG ;; T) from=$OPTARG ;;
+    *) sed -n '2,24p' "$0"; exit 2 ;;
     esac
 done
 mkdir -p "$outdir" || exit 1
@@ -61,6 +66,11 @@ if [ -z "$from" ]; then
                 # shellcheck disable=SC2086
                 "$build/src/tools/mpirun" -n "$np" $nflag "$build/bench/coll" -o "$oplist" $a \
                     > /dev/null
+                if [ -n "$alt" ]; then
+                    # shellcheck disable=SC2086
+                    "$build/src/tools/mpirun" -n "$np" $nflag -genv CLUMPI_COLL_TUNING "$alt" \
+                        "$build/bench/coll" -o "$oplist" $a -l clumpi-alt > /dev/null
+                fi
                 if [ $all = 1 ]; then
                     for op in $ops; do
                         for alg in $(coll_algos "$op" "$n"); do
@@ -138,5 +148,28 @@ tail -n +2 "$csv" | grep -v '^mpi,' | awk -F, -v peers="$peers" '
             printf "\n"
         }
     }' > "$table"
+# The A/B (-R): the default's best over clumpi-alt's best, per point.
+if grep -q '^clumpi-alt,' "$csv"; then
+    awk -F, '
+        NF >= 10 && ($1 == "clumpi" || $1 == "clumpi-alt") && $3 == "default" {
+            k = $1 SUBSEP $5 SUBSEP $4 SUBSEP $2 SUBSEP $6
+            if (!(k in best) || $9 + 0 < best[k]) best[k] = $9 + 0
+            p = $5 SUBSEP $4 SUBSEP $2 SUBSEP $6
+            if ($1 == "clumpi" && !(p in seen)) { seen[p] = 1; pts[++n] = p }
+        }
+        END {
+            printf "\nclumpi default / clumpi with the -R table (best of the rounds; below 1: the default faster)\n\n"
+            printf "| nodes | ranks | op | bytes | default µs | -R µs | ratio |\n|---|---|---|---|---|---|---|\n"
+            for (i = 1; i <= n; i++) {
+                a = "clumpi" SUBSEP pts[i]; b = "clumpi-alt" SUBSEP pts[i]
+                if (!(b in best) || best[b] <= 0) continue
+                split(pts[i], x, SUBSEP); r = best[a] / best[b]
+                g += log(r); m++
+                printf "| %s | %s | %s | %s | %.3g | %.3g | %s%.2f%s |\n", x[1], x[2], x[3], x[4],
+                       best[a], best[b], (r > 1.1) ? "**" : "", r, (r > 1.1) ? "**" : ""
+            }
+            if (m) printf "\ngeometric mean of %d points: %.3f\n", m, exp(g / m)
+        }' "$csv" >> "$table"
+fi
 cat "$table"
 echo "results: $csv, $table (plots: $here/coll_plot.sh $csv)"
