@@ -135,6 +135,15 @@ static int connect_agent(void)
     return 0;
 }
 
+/* A node's first rank published "-" for its agent: the agent did not
+ * start (or was never tried), and that rank said why; the others say
+ * which one is missing rather than failing on its missing address. */
+static int agent_missing(int node)
+{
+    cu_warn("agent: the NI agent of node %d did not start (its first rank says why)", node);
+    return -ESRCH;
+}
+
 #define AGT_SERVE_MS 60000   /* the node's ranks fetch the segment right after the barrier */
 
 static int agt_init(const mpid_chan_info *info)
@@ -218,7 +227,7 @@ static int agt_init(const mpid_chan_info *info)
             /* CLUMPI_AGENT_START_TIMEOUT: seconds; an agent under valgrind
              * on a loaded machine can take longer than the default */
             long start_s = cu_param_int("AGENT_START_TIMEOUT");
-            err = err ? err : R.agent < 0 ? -ECHILD
+            err = err ? err : R.agent < 0 ? (int)R.agent
                               : agt_wait_state(&R.h->state, AGT_ST_READY, R.agent,
                                                (start_s < 1 ? 1 : start_s) * 1000);
             if (err)
@@ -245,9 +254,12 @@ static int agt_init(const mpid_chan_info *info)
         for (int n = 0; n < nnodes && !err; n++) {
             for (int b = 0; b < 2 && !err && n != info->node; b++) {
                 snprintf(key, sizeof key, b ? "agtbulk-%d" : "agtaddr-%d", n);
-                if (cu_pmi_get(key, val, sizeof val) || val[0] == '-' ||
-                    strlen(val) >= AGT_ADDR_HEX)
-                    err = -EHOSTUNREACH;
+                if (cu_pmi_get(key, val, sizeof val))
+                    err = -EIO;
+                else if (val[0] == '-')
+                    err = agent_missing(n);
+                else if (strlen(val) >= AGT_ADDR_HEX)
+                    err = -EPROTO;
                 else
                     strcpy(b ? agt_bulk_addr(R.h, n) : agt_addr(R.h, n), val);
             }
@@ -257,8 +269,12 @@ static int agt_init(const mpid_chan_info *info)
     } else if (!err) {
         cu_fdshare_key k;
         snprintf(key, sizeof key, "agt-%d", info->node);
-        if (cu_pmi_get(key, val, sizeof val) || cu_fdshare_key_parse(val, &k)) {
-            err = -EHOSTUNREACH;
+        if (cu_pmi_get(key, val, sizeof val)) {
+            err = -EIO;
+        } else if (val[0] == '-') {
+            err = agent_missing(info->node);
+        } else if (cu_fdshare_key_parse(val, &k)) {
+            err = -EPROTO;
         } else {
             int fd = cu_fdshare_fetch(&k, AGT_SERVE_MS);
             R.h = fd < 0 ? (err = fd, NULL) : agt_seg_attach(fd, &R.size, &err);

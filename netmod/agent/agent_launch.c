@@ -38,14 +38,15 @@ pid_t agt_spawn(int segfd)
     if (!path)
         path = AGT_AGENT_PATH;
     if (access(path, X_OK) != 0) {
+        int e = errno;
         cu_warn("agent: cannot run the NI agent %s (%s); set CLUMPI_AGENT_PATH", path,
-                strerror(errno));
-        return -1;
+                strerror(e));
+        return -e;
     }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0)
-        return -1;
+        return -errno;
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)

@@ -133,5 +133,9 @@ STOPPED=$top_builddir/test/unit/test_agent_stopped
 
 # Agent killed mid-run (test_env.sh): the job ends within 5 s with a message.
 agent_stop KILL "NI agent of node"
+# no agent where the path says: every rank says the agent did not start
+# (the node's first rank why), none that a node is unreachable
+refused CLUMPI_AGENT_PATH=$top_builddir/no-such-agent -- \
+    "cannot run the NI agent .*no-such-agent (No such file or directory)" "No route to host"
 rm -f "$out"
 exit $fail

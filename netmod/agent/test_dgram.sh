@@ -90,20 +90,6 @@ bcast_repaired() {
     fi
 }
 
-# refused VAR=value... -- PATTERN: a 2-node job fails with a line matching PATTERN
-refused() {
-    envs=
-    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
-    if env $envs timeout -k 5 60 "$MPIRUN" --nodes 2 -n 2 --timeout 50 "$T/order" \
-           </dev/null >"$out" 2>&1; then
-        echo "FAILED:$envs: the job ran"; fail=1
-    elif grep -q "$2" "$out"; then
-        echo "ok:$envs refused with a message"
-    else
-        echo "FAILED:$envs: no message matching \"$2\""; cat "$out"; fail=1
-    fi
-}
-
 if [ -z "${DGRAM_TEST_FULL:-}" ]; then
     faults 0.05 1
     suite 2 "2" -- order anysource bulk

@@ -102,3 +102,21 @@ agent_stop() {
     [ $kfail -eq 0 ] || fail=1
     rm -f "$kout"
 }
+
+# refused VAR=value... -- PATTERN [WRONG]: a job of 4 ranks on 2 nodes (a
+# node's first rank and another) fails with a line matching PATTERN, and
+# none matching WRONG
+refused() {
+    envs=
+    while [ "$1" != "--" ]; do envs="$envs $1"; shift; done
+    if env $envs timeout -k 5 60 "$MPIRUN" --nodes 2 -n 4 --timeout 50 "$T/order" \
+           </dev/null >"$out" 2>&1; then
+        echo "FAILED:$envs: the job ran"; fail=1
+    elif ! grep -q "$2" "$out"; then
+        echo "FAILED:$envs: no message matching \"$2\""; cat "$out"; fail=1
+    elif [ -n "${3:-}" ] && grep -q "$3" "$out"; then
+        echo "FAILED:$envs: a message matching \"$3\""; cat "$out"; fail=1
+    else
+        echo "ok:$envs refused with a message"
+    fi
+}
