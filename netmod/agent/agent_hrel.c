@@ -202,11 +202,15 @@ static agt_hrel_hdr *hdr_of(char *pkt)
 }
 
 /* Mark the unheld packets to dest below seq top (all: top 0) due, those
- * sent at least min_age ago; the oldest always. */
+ * sent at least min_age ago; the oldest always, even one dest reported
+ * held: acks are not sent again, so once every packet left is reported
+ * held and the cumulative ack that covers them is lost, only a copy
+ * (answered with dest's ack) can end the wait (as TCP forgets its SACKed
+ * bits on a timeout, RFC 2018). */
 static void mark_due(hout *o, uint32_t top, uint64_t min_age, uint64_t now)
 {
     for (held *h = o->qh; h && (!top || after(top, h->seq)); h = h->next)
-        if (!h->sacked && (h == o->qh || now - h->sent_ns >= min_age)) {
+        if (h == o->qh || (!h->sacked && now - h->sent_ns >= min_age)) {
             h->due = 1;
             o->resend = 1;
         }
