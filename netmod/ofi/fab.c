@@ -14,10 +14,11 @@
  * off here, CLUMPI_NO_RMA=1 in the device, and a provider without FI_RMA
  * gets CTS + pipelined DATA packets, which move any size everywhere.
  * The read is synchronous for the device (like shm's process_vm_readv):
- * we poll the CQ until it completes, delivering packets meanwhile; the
- * sender's provider serves it whenever that rank polls, and an idle sender
- * is woken by its CQ wait fd (8 MiB from a sleeping sender: 3-45 ms under
- * load, vs 4-220 ms pipelined, which needs the sender awake per chunk).
+ * we poll the CQ until it completes, delivering packets meanwhile, yield
+ * the core and then block on its wait fd while nothing comes (rd_wait);
+ * the sender's provider serves it whenever that rank polls, and an idle
+ * sender is woken by its CQ wait fd (8 MiB from a sleeping sender: 3-45 ms
+ * under load, vs 4-220 ms pipelined, which needs the sender awake per chunk).
  *
  * OFI_MAX_PAYLOAD = 64 KiB: pipelined chunks of 64 KiB keep the per-packet
  * cost (wire header, one completion, one copy into a send buffer) small
@@ -25,6 +26,7 @@
  * net here and cost more memory per posted slab.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +153,9 @@ int fab_rma_open(void)
     fab_st.rd_nfree = OFI_RD_MAX;
     for (int k = 0; k < OFI_RD_MAX; k++)
         fab_st.rd_free[k] = k;
+    /* the device's bounds for a wait: yield this long, then block */
+    fab_st.rd_yield_ns = cu_param_int("YIELD_US") * 1000LL;
+    fab_st.rd_sleep_us = cu_param_int("SLEEP_US");
     fab_st.rd_on = 1;
     return 0;
 }
@@ -206,17 +211,48 @@ static void rd_drain_lost(int src)
 
 /* Completions until at most `upto` reads are pending. Packets that arrive
  * meanwhile are delivered as usual (we are called from the device's
- * progress work or a receive call, never from a packet handler). */
+ * progress work or a receive call, never from a packet handler).
+ * The peer's provider serves the read only while that rank polls, so it
+ * needs a core: a wait that spun here kept the core from the peer it
+ * waited for (under SCHED_RR for a whole round-robin slice, 100 ms). So
+ * after RD_SPIN empty polls the wait yields the core, and after
+ * rd_yield_ns without a completion it blocks on the CQ's wait fd, which
+ * the read's data (or a packet) on the provider's sockets makes readable.
+ * Yielding, not blocking at once: a read whose data streams in has empty
+ * polls too, and a blocked reader's wake-ups made 1 MiB reads slower. */
+#define RD_SPIN 64
+
 static void rd_wait(int src, int upto)
 {
+    int empty = 0, pending = fab_st.rd_pending;
+    long long idle_from = 0;
     while (fab_st.rd_pending > upto) {
-        if (!fab_poll(32))
+        int got = fab_poll(32);
+        if (!got)
             fab_alive_check(src);   /* a long wait: is the peer still there? */
         if (fab_lost(src)) {        /* a process of another job is gone */
             rd_drain_lost(src);
             fab_st.rd_failed = 1;
             return;
         }
+        if (got || fab_st.rd_pending != pending) {
+            pending = fab_st.rd_pending;
+            empty = 0;
+            idle_from = 0;
+            continue;
+        }
+        if (++empty < RD_SPIN)
+            continue;
+        long long now = cu_now_ns();
+        if (!idle_from)
+            idle_from = now;
+        if (now - idle_from < fab_st.rd_yield_ns) {
+            sched_yield();
+            continue;
+        }
+        if (!fab_arm_sleep())
+            fab_sleep(fab_st.rd_sleep_us);
+        fab_disarm_sleep();
     }
 }
 

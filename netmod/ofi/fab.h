@@ -133,6 +133,8 @@ struct fab_state {
     size_t rd_iov;            /* local segments per read */
     size_t rd_max;            /* bytes per read */
     int rd_pending;           /* reads posted, not completed */
+    long long rd_yield_ns;    /* a read's wait yields this long without a completion, */
+    long rd_sleep_us;         /* then blocks on the CQ's wait fd at most this long at a time */
     int rd_failed;            /* a read of the current fab_rma_read completed in error */
     unsigned rd_call;         /* numbers the fab_rma_read calls */
     int rd_free[OFI_RD_MAX], rd_nfree;
