@@ -67,6 +67,7 @@ enum { MAIN, BULK, NSTREAM };
 typedef struct rel_peer {
     rel_out out[NSTREAM];        /* packets and trains; bulk chunks */
     uint64_t probe_at, probe_gap;
+    uint32_t probe_run;          /* persist probes since we last had credits */
     uint64_t heard;              /* the peer's last datagram (or our start) */
     uint64_t alive_at;           /* next keepalive probe (0: none due) */
     uint32_t cred_seen;          /* its running total of credits, as far as we know */
@@ -416,6 +417,17 @@ static int starved(int n)
     return !P[n].out[MAIN].nq && A.flow.qh[n] && A.flow.credits[n] <= 0;
 }
 
+/* The first probe of a starved sender goes after the timeout toward the
+ * peer, or the floor while no round trip was sampled: always under
+ * REL=host, whose agents acknowledge nothing, so the timeout stayed at its
+ * initial 10 ms. There a lost ack, or the last datagrams before the
+ * credits ran out lost, leave both sides waiting for this probe (the
+ * receiver cannot know), and a probe is a header alone. */
+static uint64_t probe_first(const rel_peer *p)
+{
+    return p->out[MAIN].t.srtt ? p->out[MAIN].t.rto : AGT_RTO_MIN_NS;
+}
+
 /* Datagrams held for node, both streams. */
 static uint32_t held(int n) { return P[n].out[MAIN].nq + P[n].out[BULK].nq; }
 
@@ -465,12 +477,18 @@ void agt_rel_poll(void)
         }
         if (starved(n)) {
             if (!p->probe_at) {
-                p->probe_gap = p->out[MAIN].t.rto;
+                p->probe_gap = probe_first(p);
                 p->probe_at = now + p->probe_gap;
+                p->probe_run = 0;
             } else if (now >= p->probe_at) {
                 agt_st.probes++;
                 agt_net_ctl(n, AGT_REL_PROBE);
-                p->probe_gap = p->probe_gap * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS : p->probe_gap * 2;
+                /* doubling from the third in a row, as the timeout: at 30%
+                 * loss a probe and its answer both arrive only half the
+                 * time, and doubling at once made the mean wait unbounded */
+                if (++p->probe_run > BACKOFF_AFTER)
+                    p->probe_gap = p->probe_gap * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS
+                                                                     : p->probe_gap * 2;
                 p->probe_at = now + p->probe_gap;
             }
         } else {
@@ -508,7 +526,7 @@ long agt_rel_sleep_ms(long dflt)
             if (p->out[s].rto_at && p->out[s].rto_at < next)
                 next = p->out[s].rto_at;
         if (starved(n)) {
-            uint64_t at = p->probe_at ? p->probe_at : now + p->out[MAIN].t.rto;
+            uint64_t at = p->probe_at ? p->probe_at : now + probe_first(p);
             if (at < next)
                 next = at;
         }
