@@ -43,6 +43,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/coll \
 	test/mpi/stress \
 	test/mpi/incast \
+	test/mpi/incast_burst \
 	test/mpi/handle_conv \
 	test/mpi/darray \
 	test/mpi/pack_external \
@@ -296,6 +297,10 @@ test_mpi_stress_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_incast_SOURCES = test/mpi/incast.c test/mpi/mtest.h
 test_mpi_incast_LDADD = $(MPI_TEST_LIBS)
 test_mpi_incast_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+
+test_mpi_incast_burst_SOURCES = test/mpi/incast_burst.c test/mpi/mtest.h
+test_mpi_incast_burst_LDADD = $(MPI_TEST_LIBS)
+test_mpi_incast_burst_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
 test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)

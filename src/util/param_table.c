@@ -133,8 +133,8 @@ const cu_param_def cu_param_defs[] = {
       "accumulates by NIC atomics: auto where the provider progresses them itself, on "
       "wherever offered, off never"),
     I("OFI_RX_BUFS", 0, "network", BEFORE_INIT, LOCAL, TUNER_DETAIL, -1,
-      "receive buffers (slabs with multi-receive) of the network channel; 0: 4 slabs, or "
-      "64 buffers"),
+      "receive buffers of the network channel: multi-receive slabs (not with the net "
+      "provider) or one-packet buffers; 0: 4 slabs, or 64 buffers"),
     I("OFI_SLAB", 16, "network", BEFORE_INIT, LOCAL, DEV_DETAIL, -1,
       "largest packets per multi-receive slab"),
     I("OFI_TX_BUFS", 64, "network", BEFORE_INIT, LOCAL, TUNER_DETAIL, -1,

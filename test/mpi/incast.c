@@ -13,8 +13,9 @@
  * Across emulated nodes this is what broke the network channel's receive
  * slabs (netmod/ofi/progress.c, rx_slab_done): libfabric 1.17's net
  * provider released a slab while a packet carved from it for another
- * connection was still filling. CLUMPI_OFI_SLAB=2 makes slabs small, so
- * they are released and reposted often.
+ * connection was still filling (the channel no longer gives that provider
+ * slabs; nodes.sh runs this with tcp;ofi_rxm too). CLUMPI_OFI_SLAB=2 makes
+ * slabs small, so they are released and reposted often.
  */
 #include "mtest.h"
 

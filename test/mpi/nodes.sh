@@ -9,7 +9,8 @@
 # collectives, darray-typed scatters and external32 bytes (offload mode),
 # MPI_T's exact message counts over the network and the NI agent,
 # 16 oversubscribed ranks on 4 nodes, an incast into a slow
-# receiver with small receive slabs (multi-recv reuse); and the same
+# receiver with small receive slabs (multi-recv reuse, with tcp;ofi_rxm),
+# rounds of sends into one rank that runs behind (incast_burst); and the same
 # ordering checks on the other providers a user may pick (tcp;ofi_rxm,
 # udp;ofi_rxd), whose own large-message protocols can reorder; the
 # collectives on intercommunicators (test/coll/intercoll) directly and in
@@ -72,6 +73,8 @@ done <<'EOF'
 4 5 coll
 4 16 stress
 4 8 incast CLUMPI_OFI_SLAB=2
+4 8 incast CLUMPI_OFI_SLAB=2 CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
+2 16 incast_burst
 2 4 anysource CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 pingpong CLUMPI_OFI_PROVIDER=tcp;ofi_rxm
 2 4 anysource CLUMPI_OFI_PROVIDER=udp;ofi_rxd
