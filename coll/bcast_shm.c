@@ -25,6 +25,7 @@
  * algorithms run it as their node phase (coll_bcast_shm_tag).
  */
 #include "coll/shm_sync.h"
+#include "src/util/vg.h"
 
 static int bcast_copy(void *buf, size_t count, const cu_dtype *dt, int root, coll_shm *s)
 {
@@ -77,6 +78,7 @@ static int bcast_pair(void *buf, size_t count, const cu_dtype *dt, int root, col
         coll_shm_arrive_all(s);
         coll_shm_wait_line(s, other, e + 1);   /* it has read its half */
     } else {
+        cu_vg_written(b.p + split, b.n - split);   /* the root writes that half */
         rc = mpid_node_read(comm, root, b.p, peer, split);
         coll_shm_wait_line(s, root, e + 1);
         memcpy(&st, coll_shm_slot(s, e, root) + sizeof(void *), sizeof st);

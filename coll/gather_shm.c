@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include "coll/shm_sync.h"
+#include "src/util/vg.h"
 
 static int gather_slots(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
                         size_t rcount, const cu_dtype *rdt, int root, coll_shm *s, size_t blk)
@@ -44,6 +45,7 @@ static int gather_copy(const void *sbuf, size_t scount, const cu_dtype *sdt, voi
         if (rc != MPI_SUCCESS)
             return rc;
         coll_shm_put_addr(coll_shm_slot_to_write(s, e), b.p);
+        cu_vg_written(b.p, b.n);   /* the others write their blocks */
         coll_shm_arrive_all(s);
         coll_shm_wait_all(s, e);
         for (int i = 0; b.tmp && i < comm->size; i++)   /* my block came from sbuf */

@@ -14,6 +14,7 @@
  */
 #include <stdlib.h>
 #include "coll/shm_sync.h"
+#include "src/util/vg.h"
 
 /* Bytes combined at a time: two chunks (the accumulator and the one read)
  * stay in a core's L2. Each chunk of each peer is one process_vm_readv,
@@ -29,20 +30,24 @@ static void slice(size_t count, int p, int k, size_t *lo, size_t *hi)
     *hi = *lo + count / (size_t)p + ((size_t)k < count % (size_t)p);
 }
 
-int coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
-                          const coll_op *op, int root)
-{
-    size_t lo, hi;
-    slice(count, s->view->size, s->view->rank, &lo, &hi);
-    return coll_shm_reduce_range(s, e, lo, hi, dt, op, root);
-}
-
 /* Member i's result buffer (its data start), or NULL when it wants none. */
 static char *result_of(const coll_shm *s, uint32_t e, int i)
 {
     char *to;
     memcpy(&to, coll_shm_slot(s, e, i) + sizeof to, sizeof to);
     return to;
+}
+
+int coll_shm_reduce_slice(coll_shm *s, uint32_t e, size_t count, const cu_dtype *dt,
+                          const coll_op *op, int root)
+{
+    size_t lo, hi;
+    int me = s->view->rank;
+    char *mine = result_of(s, e, me);
+    if (mine && (root < 0 || root == me))   /* the other slices come by single copy */
+        cu_vg_written(mine, count * dt->size);
+    slice(count, s->view->size, me, &lo, &hi);
+    return coll_shm_reduce_range(s, e, lo, hi, dt, op, root);
 }
 
 int coll_shm_reduce_range(coll_shm *s, uint32_t e, size_t lo, size_t hi, const cu_dtype *dt,
