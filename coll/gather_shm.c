@@ -13,6 +13,15 @@
 #include "coll/shm_sync.h"
 #include "src/util/vg.h"
 
+/* The root's own block, from its send buffer unless in place. */
+static int own_block(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
+                     size_t rcount, const cu_dtype *rdt, int root)
+{
+    if (sbuf == MPI_IN_PLACE)
+        return MPI_SUCCESS;
+    return coll_copy(sbuf, scount, sdt, coll_blk(rbuf, NULL, rcount, root, rdt), rcount, rdt);
+}
+
 static int gather_slots(const void *sbuf, size_t scount, const cu_dtype *sdt, void *rbuf,
                         size_t rcount, const cu_dtype *rdt, int root, coll_shm *s, size_t blk)
 {
@@ -47,13 +56,15 @@ static int gather_copy(const void *sbuf, size_t scount, const cu_dtype *sdt, voi
         coll_shm_put_addr(coll_shm_slot_to_write(s, e), b.p);
         cu_vg_written(b.p, b.n);   /* the others write their blocks */
         coll_shm_arrive_all(s);
+        /* mine while the others write theirs, not before they may */
+        rc = own_block(sbuf, scount, sdt, rbuf, rcount, rdt, root);
         coll_shm_wait_all(s, e);
         for (int i = 0; b.tmp && i < comm->size; i++)   /* my block came from sbuf */
             if (i != root)
                 coll_copy(b.p + (size_t)i * blk, blk, coll_byte(),
                           coll_blk(rbuf, NULL, rcount, i, rdt), rcount, rdt);
         coll_bytes_put(&b, rbuf, 0, rdt, 0);
-        return MPI_SUCCESS;
+        return rc;
     }
     rc = coll_bytes_get(&b, sbuf, scount, sdt, 1);
     coll_shm_wait_line(s, root, e);
@@ -77,10 +88,10 @@ int coll_gather_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, void *
         return coll_gather_linear(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm);
     if (rc != MPI_SUCCESS)
         return rc;
-    if (me == root && sbuf != MPI_IN_PLACE)
-        rc = coll_copy(sbuf, scount, sdt, coll_blk(rbuf, NULL, rcount, me, rdt), rcount, rdt);
-    int rc2 = blk <= COLL_SHM_SLOT
-                  ? gather_slots(sbuf, scount, sdt, rbuf, rcount, rdt, root, &s, blk)
-                  : gather_copy(sbuf, scount, sdt, rbuf, rcount, rdt, root, &s, blk);
+    if (blk > COLL_SHM_SLOT)
+        return gather_copy(sbuf, scount, sdt, rbuf, rcount, rdt, root, &s, blk);
+    if (me == root)
+        rc = own_block(sbuf, scount, sdt, rbuf, rcount, rdt, root);
+    int rc2 = gather_slots(sbuf, scount, sdt, rbuf, rcount, rdt, root, &s, blk);
     return rc != MPI_SUCCESS ? rc : rc2;
 }

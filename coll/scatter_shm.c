@@ -4,7 +4,8 @@
  * and arrives; every other rank waits for it and unpacks its own block.
  * Larger, with single copy: the root publishes the address of its (packed)
  * send buffer and every rank reads its block from there itself
- * (mpid_node_read), all at once; the root leaves when all have read.
+ * (mpid_node_read), all at once, while the root copies its own; the root
+ * leaves when all have read.
  * Otherwise (no area, no single copy) the linear scatter runs.
  */
 #include "coll/shm_sync.h"
@@ -36,20 +37,24 @@ int coll_scatter_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, void 
         mpid_node_wake(comm, root);
         return rc;
     }
-    if (rbuf != MPI_IN_PLACE)
-        rc = coll_copy(coll_blk(sbuf, NULL, scount, me, sdt), scount, sdt, rbuf, rcount, rdt);
     if (all <= COLL_SHM_SLOT) {
-        int rc2 = coll_copy(sbuf, scount * (size_t)p, sdt, coll_shm_slot_to_write(&s, e), all,
-                            coll_byte());
+        rc = coll_copy(sbuf, scount * (size_t)p, sdt, coll_shm_slot_to_write(&s, e), all,
+                       coll_byte());
         coll_shm_arrive_all(&s);
-        return rc != MPI_SUCCESS ? rc : rc2;
+        if (rbuf != MPI_IN_PLACE && rc == MPI_SUCCESS)
+            rc = coll_copy(coll_blk(sbuf, NULL, scount, me, sdt), scount, sdt, rbuf, rcount,
+                           rdt);
+        return rc;
     }
     coll_bytes b;
-    int rc2 = coll_bytes_get(&b, sbuf, scount * (size_t)p, sdt, 1);
-    if (rc2 != MPI_SUCCESS)
-        return rc2;   /* a local allocation failure: the job aborts */
+    rc = coll_bytes_get(&b, sbuf, scount * (size_t)p, sdt, 1);
+    if (rc != MPI_SUCCESS)
+        return rc;   /* a local allocation failure: the job aborts */
     coll_shm_put_addr(coll_shm_slot_to_write(&s, e), b.p);
     coll_shm_arrive_all(&s);
+    /* my own block while the others read theirs, not before they may */
+    if (rbuf != MPI_IN_PLACE)
+        rc = coll_copy(coll_blk(sbuf, NULL, scount, me, sdt), scount, sdt, rbuf, rcount, rdt);
     coll_shm_wait_all(&s, e);
     coll_bytes_put(&b, NULL, 0, sdt, 0);
     return rc;
