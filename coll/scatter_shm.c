@@ -37,25 +37,22 @@ int coll_scatter_shm(const void *sbuf, size_t scount, const cu_dtype *sdt, void 
         mpid_node_wake(comm, root);
         return rc;
     }
-    if (all <= COLL_SHM_SLOT) {
+    int in_slot = all <= COLL_SHM_SLOT;
+    coll_bytes b;
+    if (in_slot)
         rc = coll_copy(sbuf, scount * (size_t)p, sdt, coll_shm_slot_to_write(&s, e), all,
                        coll_byte());
-        coll_shm_arrive_all(&s);
-        if (rbuf != MPI_IN_PLACE && rc == MPI_SUCCESS)
-            rc = coll_copy(coll_blk(sbuf, NULL, scount, me, sdt), scount, sdt, rbuf, rcount,
-                           rdt);
-        return rc;
-    }
-    coll_bytes b;
-    rc = coll_bytes_get(&b, sbuf, scount * (size_t)p, sdt, 1);
-    if (rc != MPI_SUCCESS)
+    else if ((rc = coll_bytes_get(&b, sbuf, scount * (size_t)p, sdt, 1)) != MPI_SUCCESS)
         return rc;   /* a local allocation failure: the job aborts */
-    coll_shm_put_addr(coll_shm_slot_to_write(&s, e), b.p);
+    else
+        coll_shm_put_addr(coll_shm_slot_to_write(&s, e), b.p);
     coll_shm_arrive_all(&s);
     /* my own block while the others read theirs, not before they may */
-    if (rbuf != MPI_IN_PLACE)
+    if (rbuf != MPI_IN_PLACE && rc == MPI_SUCCESS)
         rc = coll_copy(coll_blk(sbuf, NULL, scount, me, sdt), scount, sdt, rbuf, rcount, rdt);
-    coll_shm_wait_all(&s, e);
-    coll_bytes_put(&b, NULL, 0, sdt, 0);
+    if (!in_slot) {   /* the others read from my buffer until they arrive */
+        coll_shm_wait_all(&s, e);
+        coll_bytes_put(&b, NULL, 0, sdt, 0);
+    }
     return rc;
 }

@@ -37,11 +37,6 @@
 #define ACK_DELAY_NS 200000ull
 /* Gap reports that trigger a retransmission before the timeout. */
 #define DUPACK_FAST 2
-/* Timeouts in a row, without news from the destination, before the
- * timeout doubles (as between the agents, agent_rel.c: a loss here is an
- * injected fault or a full socket buffer, not congestion, and at 30% loss
- * a retransmission and its ack both arrive only half the time). */
-#define BACKOFF_AFTER 2
 
 typedef struct held {
     struct held *next;
@@ -461,8 +456,7 @@ void agt_hrel_poll(void)
             /* those whose own timeout passed, by the timeout before
              * backing off: the others may still be acknowledged */
             mark_due(o, 0, o->t.rto, now);
-            if (++o->tmo_run > BACKOFF_AFTER)
-                agt_rtt_backoff(&o->t);
+            o->t.rto = agt_backoff(o->t.rto, &o->tmo_run);
             o->rto_at = now + o->t.rto;
             o->recover = o->next_seq;
         }

@@ -36,13 +36,6 @@
 #define ACK_DELAY_NS 200000ull
 /* Gap reports that trigger a retransmission before the timeout. */
 #define DUPACK_FAST 2
-/* Timeouts in a row, without news from the peer, before the timeout
- * doubles: a datagram lost here is an injected fault or a full socket
- * buffer, not a congested network; at 30% loss a retransmission and its
- * ack both arrive only half the time, and doubling from the first timeout
- * on would make the expected wait unbounded (2 ms x 2^k with probability
- * 0.51^k). */
-#define BACKOFF_AFTER 2
 /* A peer silent this part of the deadline is probed, and again as often
  * until it answers: at 30% loss a probe and its answer both arrive only
  * about half the time, and a deadline must not pass on a live peer whose
@@ -470,8 +463,7 @@ void agt_rel_poll(void)
             rel_out *o = &p->out[s];
             if (o->rto_at && now >= o->rto_at) {
                 agt_st.timeouts++;
-                if (++o->tmo_run > BACKOFF_AFTER)
-                    agt_rtt_backoff(&o->t);
+                o->t.rto = agt_backoff(o->t.rto, &o->tmo_run);
                 resend_all(n, s, now, 0);
             }
         }
@@ -483,12 +475,7 @@ void agt_rel_poll(void)
             } else if (now >= p->probe_at) {
                 agt_st.probes++;
                 agt_net_ctl(n, AGT_REL_PROBE);
-                /* doubling from the third in a row, as the timeout: at 30%
-                 * loss a probe and its answer both arrive only half the
-                 * time, and doubling at once made the mean wait unbounded */
-                if (++p->probe_run > BACKOFF_AFTER)
-                    p->probe_gap = p->probe_gap * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS
-                                                                     : p->probe_gap * 2;
+                p->probe_gap = agt_backoff(p->probe_gap, &p->probe_run);   /* as the timeout */
                 p->probe_at = now + p->probe_gap;
             }
         } else {

@@ -38,9 +38,21 @@ static inline void agt_rtt_reset(agt_rtt *p)
     p->rto = rto < AGT_RTO_MIN_NS ? AGT_RTO_MIN_NS : rto > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS : rto;
 }
 
-static inline void agt_rtt_backoff(agt_rtt *p)
+/* Timeouts in a row, without news from the peer, before a timeout
+ * doubles: a datagram lost here is an injected fault or a full socket
+ * buffer, not a congested network; at 30% loss a datagram and its answer
+ * both arrive only half the time, and doubling from the first timeout on
+ * would make the expected wait unbounded (2 ms x 2^k with probability
+ * 0.51^k). */
+#define AGT_BACKOFF_AFTER 2
+
+/* Interval t after one more timeout of a run (*run counts them; the caller
+ * zeroes it on news): doubled, within the bound, from the third on. */
+static inline uint64_t agt_backoff(uint64_t t, uint32_t *run)
 {
-    p->rto = p->rto * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS : p->rto * 2;
+    if (++*run <= AGT_BACKOFF_AFTER)
+        return t;
+    return t * 2 > AGT_RTO_MAX_NS ? AGT_RTO_MAX_NS : t * 2;
 }
 
 #endif

@@ -29,8 +29,8 @@ int main(int argc, char **argv)
     mt_init(&argc, &argv, "incast_burst");
     int n = mt_size;
     unsigned char *b = mt_malloc((size_t)n * MAXSIZE);
-    MPI_Request *rq = malloc((size_t)n * sizeof *rq);
-    MPI_Status *st = malloc((size_t)n * sizeof *st);
+    MPI_Request *rq = mt_malloc((size_t)n * sizeof *rq);
+    MPI_Status *st = mt_malloc((size_t)n * sizeof *st);
     for (size_t len = 1; len <= MAXSIZE; len *= 2) {
         int rounds = BYTES / (int)len < 4000 ? BYTES / (int)len : 4000;
         for (int round = 0; round < rounds; round++) {
