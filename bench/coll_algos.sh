@@ -2,7 +2,8 @@
 # operations bench/coll_tune.sh measures and the algorithms of each that run on
 # every transport, as coll/select.c names them (the ni-* and host-* ones
 # need offload mode). coll_algos OP NODES: hier only where the run spans
-# several nodes.
+# several nodes, shm (the node area) only where it does not: forced there,
+# it would measure the default under shm's name.
 coll_tune_ops="barrier bcast gather scatter allgather alltoall reduce allreduce reduce_scatter
 reduce_scatter_block scan exscan ibarrier ibcast ireduce iallreduce iallgather"
 
@@ -25,5 +26,10 @@ coll_algos() {
     iallgather) a="ring linear" h= ;;
     *) a= h= ;;
     esac
-    if [ "${2:-1}" -gt 1 ] && [ -n "$h" ]; then echo "$a $h"; else echo "$a"; fi
+    if [ "${2:-1}" -gt 1 ]; then
+        a=$(echo "$a" | sed 's/ *\<shm\>//')
+        echo "$a${h:+ $h}"
+    else
+        echo "$a"
+    fi
 }
