@@ -84,8 +84,15 @@ int agt_bulk_origin(agt_tx *t)
     agt_bulk_hdr *h = (agt_bulk_hdr *)(w + 1);
     int li = t->li;
     if (w->hdrlen != sizeof *h || h->op != AGT_BULK_REQ || h->nseg > AGT_BULK_SEGS ||
-        w->len != h->nseg * 16u || !h->total || w->dst >= A.h->nworld || rds[li].active)
+        w->len != h->nseg * 16u || !h->total || w->dst >= A.h->nworld)
         agt_die("bad bulk read request from a rank");
+    if (rds[li].active) {   /* the rank ended a read this agent still serves */
+        char why[160];
+        snprintf(why, sizeof why, "bulk read %u from local rank %d while its read %u has %u "
+                 "of %u chunks landed (%u granted)", h->id, li, rds[li].id, rds[li].landed,
+                 rds[li].nchunks, rds[li].granted);
+        agt_die(why);
+    }
     int node = (int)agt_nodes(A.h)[w->dst];
     if (node == A.node)
         agt_die("bulk read request for a rank of this node");
