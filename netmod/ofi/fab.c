@@ -218,16 +218,22 @@ static void rd_drain_lost(int src)
  * after RD_SPIN empty polls the wait yields the core, and after
  * rd_yield_ns without a completion it blocks on the CQ's wait fd, which
  * the read's data (or a packet) on the provider's sockets makes readable.
- * Yielding, not blocking at once: a read whose data streams in has empty
- * polls too, and a blocked reader's wake-ups made 1 MiB reads slower. */
+ * Yielding, not blocking at once: a blocked reader's wake-ups made 1 MiB
+ * reads slower. */
 #define RD_SPIN 64
+/* A poll that took this long moved a read's data (the provider copies it
+ * into the buffer inside the poll): not an empty one, though the CQ had
+ * no completion, so a reader whose data streams in keeps its core. */
+#define RD_BUSY_NS 2000
 
 static void rd_wait(int src, int upto)
 {
     int empty = 0, pending = fab_st.rd_pending;
     long long idle_from = 0;
     while (fab_st.rd_pending > upto) {
+        long long t0 = cu_now_ns();
         int got = fab_poll(32);
+        int moved = cu_now_ns() - t0 > RD_BUSY_NS;
         if (!got)
             fab_alive_check(src);   /* a long wait: is the peer still there? */
         if (fab_lost(src)) {        /* a process of another job is gone */
@@ -235,7 +241,7 @@ static void rd_wait(int src, int upto)
             fab_st.rd_failed = 1;
             return;
         }
-        if (got || fab_st.rd_pending != pending) {
+        if (got || moved || fab_st.rd_pending != pending) {
             pending = fab_st.rd_pending;
             empty = 0;
             idle_from = 0;
