@@ -233,7 +233,8 @@ static void rd_wait(int src, int upto)
     while (fab_st.rd_pending > upto) {
         long long t0 = cu_now_ns();
         int got = fab_poll(32);
-        int moved = cu_now_ns() - t0 > RD_BUSY_NS;
+        long long now = cu_now_ns();
+        int moved = now - t0 > RD_BUSY_NS;
         if (!got)
             fab_alive_check(src);   /* a long wait: is the peer still there? */
         if (fab_lost(src)) {        /* a process of another job is gone */
@@ -249,7 +250,6 @@ static void rd_wait(int src, int upto)
         }
         if (++empty < RD_SPIN)
             continue;
-        long long now = cu_now_ns();
         if (!idle_from)
             idle_from = now;
         if (now - idle_from < fab_st.rd_yield_ns) {
