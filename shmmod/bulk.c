@@ -1,5 +1,5 @@
 /*
- * bulk.c — bulk fragments for packets too big for a cell (Lumetta et al. pair each
+ * bulk.c — bulk fragments for packets too big for the queue (Lumetta et al. pair each
  * packet FIFO with a shorter FIFO of 8 KB bulk blocks; ours are
  * SHM_FRAG_SIZE, page-aligned).
  *

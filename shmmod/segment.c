@@ -25,14 +25,14 @@
 
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) & ~(a - 1); }
 
-void shm_layout_compute(shm_layout *lay, uint32_t nlocal, uint32_t ncells,
+void shm_layout_compute(shm_layout *lay, uint32_t nlocal, uint32_t nunits,
                         uint32_t nctrl, uint32_t nfrags, uint32_t fragsize)
 {
     size_t off = align_up(sizeof(shm_seg_hdr), SHM_PAGE);
     lay->rank_off = off;
     off = align_up(off + (size_t)nlocal * sizeof(shm_rank_blk), SHM_PAGE);
     lay->q_off = off;
-    lay->ctrl_off = align_up(shm_q_bytes(ncells), SHM_CACHELINE);
+    lay->ctrl_off = align_up(shm_q_bytes(nunits), SHM_CACHELINE);
     lay->q_stride = align_up(lay->ctrl_off + shm_q_bytes(nctrl), SHM_PAGE);
     off += (size_t)nlocal * lay->q_stride;
     lay->pool_off = off;
@@ -57,9 +57,9 @@ static shm_queue *ctrl_q(void *base, const shm_layout *lay, int r)
 
 /* Local rank 0: create, size and initialise the segment; *fd stays open
  * for the other local ranks to fetch. */
-static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t nfrags, int *fd)
+static int seg_create(uint32_t nlocal, uint32_t nunits, uint32_t nctrl, uint32_t nfrags, int *fd)
 {
-    shm_layout_compute(&shm_st.lay, nlocal, ncells, nctrl, nfrags, SHM_FRAG_SIZE);
+    shm_layout_compute(&shm_st.lay, nlocal, nunits, nctrl, nfrags, SHM_FRAG_SIZE);
     size_t size = shm_st.lay.size;
     /* a full /dev/shm is a clean error here rather than a SIGBUS on some
      * later send: cu_memfd_make reserves the pages */
@@ -76,7 +76,7 @@ static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t
     shm_seg_hdr *h = b;
     h->size = size;
     h->local_size = nlocal;
-    h->ncells = ncells;
+    h->nunits = nunits;
     h->nctrl = nctrl;
     h->nfrags = nfrags;
     h->fragsize = SHM_FRAG_SIZE;
@@ -86,7 +86,7 @@ static int seg_create(uint32_t nlocal, uint32_t ncells, uint32_t nctrl, uint32_t
         atomic_init(&blk->pid, 0);
         atomic_init(&blk->futex, 0);
         /* every local rank may produce into every queue */
-        shm_q_init(data_q(b, &shm_st.lay, (int)r), ncells, nlocal);
+        shm_q_init(data_q(b, &shm_st.lay, (int)r), nunits, nlocal);
         shm_q_init(ctrl_q(b, &shm_st.lay, (int)r), nctrl, nlocal);
         shm_pool p;
         shm_pool_bind(&p, b, &shm_st.lay, (int)r, nfrags, SHM_FRAG_SIZE);
@@ -122,7 +122,7 @@ static int seg_attach(const char *keytext, uint32_t nlocal)
         munmap(b, size);
         return -EPROTO;
     }
-    shm_layout_compute(&shm_st.lay, nlocal, h->ncells, h->nctrl, h->nfrags, h->fragsize);
+    shm_layout_compute(&shm_st.lay, nlocal, h->nunits, h->nctrl, h->nfrags, h->fragsize);
     shm_st.base = b;
     shm_st.size = size;
     atomic_fetch_add(&h->attached, 1);
@@ -152,7 +152,7 @@ static void seg_bind(const mpid_chan_info *info)
     atomic_store(&shm_st.me->pid, (int32_t)getpid());
 }
 
-int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctrl,
+int shm_segment_setup(const mpid_chan_info *info, uint32_t nunits, uint32_t nctrl,
                       uint32_t nfrags)
 {
     uint32_t nlocal = (uint32_t)info->local_size;
@@ -169,7 +169,7 @@ int shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctr
     }
     if (info->local_rank == 0) {
         char text[CU_FDSHARE_KEYTEXT] = "";
-        rc = seg_create(nlocal, ncells, nctrl, nfrags, &fd);
+        rc = seg_create(nlocal, nunits, nctrl, nfrags, &fd);
         if (!rc)
             rc = cu_fdshare_open(&share);
         if (rc)

@@ -1,19 +1,20 @@
 /*
  * shm.c — the intra-node shared-memory channel (mpid_channel_shm).
  *
- * Small packets (header + payload <= 56 bytes) travel inline in one cache-line
- * cell of the receiver's queue (queue.h), up to 236 bytes in up to 4
- * consecutive cells; bigger ones up to max_payload go in
- * a bulk fragment of the sender's pool (bulk.c) that the cell points at;
+ * Small packets (header + payload <= 24 bytes) travel inline in one 32-byte
+ * unit of the receiver's queue (queue.h), two to a cache line, up to 236
+ * bytes in up to 9 consecutive units; bigger ones up to max_payload go in
+ * a bulk fragment of the sender's pool (bulk.c) that the unit points at;
  * rendezvous data moves with one process_vm_readv (cma.c). Control packets
  * have their own queue, drained first, so CTS/FIN always get through even when
  * the data queue is full.
  *
  * Tunables (CLUMPI_* environment variables, read at init):
- *   CLUMPI_SHM_QUEUE_CELLS  cells in each rank's data queue (default 1024,
- *                           rounded up to a power of two, at least 8 x local
- *                           ranks); 64 bytes each
- *   CLUMPI_SHM_CTRL_CELLS   cells in each rank's control queue (default 256)
+ *   CLUMPI_SHM_QUEUE_CELLS  64-byte lines in each rank's data queue, two
+ *                           32-byte units each (default 1024, rounded up to a
+ *                           power of two, at least 9 x local ranks)
+ *   CLUMPI_SHM_CTRL_CELLS   64-byte lines in each rank's control queue
+ *                           (default 256, same rounding)
  *   CLUMPI_SHM_FRAGS        bulk fragments of SHM_FRAG_SIZE (32 KiB) in each
  *                           sender's pool (default 16: 512 KiB in flight)
  *   CLUMPI_SHM_CMA          1 (default) single-copy rendezvous with
@@ -153,10 +154,10 @@ static int shm_init(const mpid_chan_info *info)
         shm_st.local_of[info->local_ranks[i]] = i;
 
     uint32_t nlocal = (uint32_t)info->local_size;
-    /* a queue keeps SHM_CELL_MAXN cells per producer in reserve: make that
-     * at most half of it */
-    uint32_t ncells = pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), 2 * SHM_CELL_MAXN * nlocal);
-    uint32_t nctrl = pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), 2 * SHM_CELL_MAXN * nlocal);
+    /* the params count 64-byte lines, two queue units each; a queue keeps
+     * SHM_UNIT_MAXN units per producer in reserve: make that at most half */
+    uint32_t nunits = 2 * pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), SHM_UNIT_MAXN * nlocal);
+    uint32_t nctrl = 2 * pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), SHM_UNIT_MAXN * nlocal);
     long frags_wanted = cu_param_int("SHM_FRAGS");
     uint32_t nfrags = (uint32_t)(frags_wanted < 2 ? 2 : frags_wanted > 1024 ? 1024 : frags_wanted);
     shm_st.cma = cu_param_int("SHM_CMA") ? 1 : 0;
@@ -166,7 +167,7 @@ static int shm_init(const mpid_chan_info *info)
     if ((shm_st.cma || shm_st.efd >= 0) && info->local_size > 1)
         shm_allow_cma();
 
-    int rc = shm_segment_setup(info, ncells, nctrl, nfrags);
+    int rc = shm_segment_setup(info, nunits, nctrl, nfrags);
     if (rc) {
         shm_efd_close();
         free(shm_st.local_of);
@@ -180,8 +181,8 @@ static int shm_init(const mpid_chan_info *info)
     else
         shm_efd_close();
     if (shm_st.base)
-        cu_debug("shm: segment of %zu KiB, %d local ranks, %u+%u cells, %u x %u KiB fragments",
-                 shm_st.size >> 10, shm_st.local_size, ncells, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
+        cu_debug("shm: segment of %zu KiB, %d local ranks, %u+%u units, %u x %u KiB fragments",
+                 shm_st.size >> 10, shm_st.local_size, nunits, nctrl, nfrags, SHM_FRAG_SIZE >> 10);
     return 0;
 }
 
@@ -246,12 +247,12 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
 
     uint64_t t;
     int wake;
-    shm_cell *c;
+    shm_unit *u;
     if (hdrlen + len <= SHM_INLINE_MAX) {
-        c = shm_q_claim(q, hc, shm_cells_for(hdrlen + len), &t, &wake);
-        if (!c)
+        u = shm_q_claim(q, hc, shm_units_for(hdrlen + len), &t, &wake);
+        if (!u)
             return -EAGAIN;
-        shm_cell_fill(q, t, (uint16_t)shm_st.local_rank, hdr, hdrlen, iov, iovcnt, len);
+        shm_unit_fill(q, t, (uint16_t)shm_st.local_rank, hdr, hdrlen, iov, iovcnt, len);
     } else {
         shm_pool *pool = shm_st.my_pool;
         /* cheap checks first so a full queue does not cost a copy; the copy
@@ -262,19 +263,17 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
         if (f < 0)
             return -EAGAIN;
         shm_pool_copyin(pool, f, iov, iovcnt);
-        c = shm_q_claim(q, hc, 1, &t, &wake);
-        if (!c) {
+        u = shm_q_claim(q, hc, shm_units_for(hdrlen + sizeof(shm_bulk_ref)), &t, &wake);
+        if (!u) {
             shm_pool_free(pool, (uint32_t)f);
             return -EAGAIN;
         }
-        c->src = (uint16_t)shm_st.local_rank;
-        c->hdrlen = (uint8_t)hdrlen;
-        c->ilen = SHM_CELL_BULK;
-        memcpy(c->data, hdr, hdrlen);
         shm_bulk_ref ref = { (uint32_t)len, (uint32_t)f };
-        memcpy(c->data + SHM_BULK_REF_OFF, &ref, sizeof ref);
+        struct iovec riov = { &ref, sizeof ref };
+        shm_unit_fill(q, t, (uint16_t)shm_st.local_rank, hdr, hdrlen, &riov, 1, sizeof ref);
+        u->ilen = SHM_UNIT_BULK;
     }
-    shm_q_publish(c, t);
+    shm_q_publish(u, t);
     if (__builtin_expect(wake, 0))
         shm_wake(p);
     return 0;
@@ -284,26 +283,32 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
 static int drain(shm_queue *q, uint64_t *head, int budget)
 {
     int n = 0;
-    shm_cell *c;
-    while (n < budget && (c = shm_q_peek(q, *head)) != NULL) {
-        uint32_t src = c->src;
+    shm_unit *u;
+    while (n < budget && (u = shm_q_peek(q, *head)) != NULL) {
+        uint32_t src = u->src;
         if (__builtin_expect(src >= (uint32_t)shm_st.local_size, 0))
-            cu_fatal("shm: corrupt cell from local rank %u", src);
+            cu_fatal("shm: corrupt unit from local rank %u", src);
         shm_peer *p = &shm_st.peers[src];
-        if (__builtin_expect((size_t)c->hdrlen + c->ilen <= SHM_CELL_DATA, 1)) {
-            mpid_on_packet(p->world, c->data, c->hdrlen, c->data + c->hdrlen, c->ilen);
-        } else if (c->ilen != SHM_CELL_BULK) {
-            /* spans cells: gather the payload around their seq words */
-            shm_q_gather(q, *head, c, shm_st.bounce);
-            mpid_on_packet(p->world, c->data, c->hdrlen, shm_st.bounce, c->ilen);
+        if (__builtin_expect((size_t)u->hdrlen + u->ilen <= SHM_UNIT_DATA, 1)) {
+            mpid_on_packet(p->world, u->data, u->hdrlen, u->data + u->hdrlen, u->ilen);
         } else {
-            shm_bulk_ref ref;
-            memcpy(&ref, c->data + SHM_BULK_REF_OFF, sizeof ref);
-            mpid_on_packet(p->world, c->data, c->hdrlen,
-                           shm_pool_frag(&p->pool, ref.frag), ref.len);
-            shm_pool_free(&p->pool, ref.frag);
+            /* spans units: header and payload (or bulk ref) gathered around
+             * their seq words, so the handler sees contiguous bytes */
+            const unsigned char *b = u->data;
+            if (shm_unit_bytes(u) > SHM_UNIT_DATA) {
+                shm_q_gather(q, *head, u, shm_st.bounce);
+                b = shm_st.bounce;
+            }
+            if (u->ilen != SHM_UNIT_BULK) {
+                mpid_on_packet(p->world, b, u->hdrlen, b + u->hdrlen, u->ilen);
+            } else {
+                shm_bulk_ref ref;
+                memcpy(&ref, b + u->hdrlen, sizeof ref);
+                mpid_on_packet(p->world, b, u->hdrlen, shm_pool_frag(&p->pool, ref.frag), ref.len);
+                shm_pool_free(&p->pool, ref.frag);
+            }
         }
-        shm_q_free(q, c, head);
+        shm_q_free(q, u, head);
         n++;
     }
     return n;
@@ -312,11 +317,11 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
 static int shm_progress(int budget)
 {
     /* A handler may send (a CTS reply): that only touches peers' queues. A
-     * nested progress call would see our head cell still in use, so it
+     * nested progress call would see our head unit still in use, so it
      * delivers nothing. */
     if (!shm_st.base || shm_st.in_progress)
         return 0;
-    /* Most polls find nothing: a look at both head cells, no drain. */
+    /* Most polls find nothing: a look at both head units, no drain. */
     if (!shm_q_peek(shm_st.my_ctrl, shm_st.ctrl_head) &&
         !shm_q_peek(shm_st.my_data, shm_st.data_head))
         return 0;

@@ -28,7 +28,7 @@ typedef struct shm_seg_hdr {
     uint64_t magic;
     uint64_t size;
     uint32_t local_size;
-    uint32_t ncells, nctrl, nfrags, fragsize;
+    uint32_t nunits, nctrl, nfrags, fragsize;
     _Atomic uint32_t attached;
 } shm_seg_hdr;
 
@@ -79,7 +79,7 @@ struct shm_state {
     uint64_t data_head, ctrl_head;   /* consumer heads of my queues */
     shm_rank_blk *me;
     shm_pool *my_pool;      /* = &peers[local_rank].pool */
-    unsigned char bounce[SHM_INLINE_MAX];   /* payload of a multi-cell packet */
+    _Alignas(16) unsigned char bounce[SHM_INLINE_MAX];   /* header and payload of a multi-unit packet */
     int in_progress;        /* guard against nested progress from a handler */
     int cma;                /* 1 allowed, 0 disabled, <0 the kernel's refusal */
     _Atomic uint32_t solo_futex;     /* sleep word when there is no segment */
@@ -90,9 +90,9 @@ struct shm_state {
 extern struct shm_state shm_st;
 
 /* segment.c */
-void shm_layout_compute(shm_layout *lay, uint32_t local_size, uint32_t ncells,
+void shm_layout_compute(shm_layout *lay, uint32_t local_size, uint32_t nunits,
                         uint32_t nctrl, uint32_t nfrags, uint32_t fragsize);
-int  shm_segment_setup(const mpid_chan_info *info, uint32_t ncells, uint32_t nctrl,
+int  shm_segment_setup(const mpid_chan_info *info, uint32_t nunits, uint32_t nctrl,
                        uint32_t nfrags);
 void shm_segment_teardown(void);
 

@@ -207,7 +207,7 @@ static int agt_init(const mpid_chan_info *info)
         if (R.hrel)
             nbulk = 0;
         agt_layout l = { .nlocal = (uint32_t)info->local_size, .nnodes = (uint32_t)nnodes,
-                         .mtu = (uint32_t)mtu, .ncmd = 256, .ncq = 512, .ntx = 64, .nrx = 64,
+                         .mtu = (uint32_t)mtu, .ncmd = 512, .ncq = 1024, .ntx = 64, .nrx = 64,
                          .nworld = (uint32_t)info->world_size, .nbulk = (uint32_t)nbulk,
                          .bulk_chunk = (uint32_t)(bchunk & ~63L) };
         if (!err)
@@ -626,21 +626,23 @@ int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
 }
 
 /* Take the packet at the cq head: its agt_rx, and its device header and
- * inline payload copied into buf (SHM_INLINE_MAX bytes); the cells are
+ * inline payload copied into buf (SHM_INLINE_MAX bytes); the units are
  * freed at once, so a handler that sends and waits in send_dma (taking
  * packets aside) never meets this packet again. A payload in an rx slot
  * stays there until rx_release(). */
 static int take(agt_rx *r, unsigned char *buf, const char **pay)
 {
-    shm_cell *c = shm_q_peek(R.cq, R.cq_head);
-    if (!c)
+    shm_unit *u = shm_q_peek(R.cq, R.cq_head);
+    if (!u)
         return 0;
-    memcpy(r, c->data, sizeof *r);
-    if (c->ilen > SHM_CELL_DATA - sizeof *r)
-        shm_q_gather(R.cq, R.cq_head, c, buf);
-    else
-        memcpy(buf, c->data + sizeof *r, c->ilen);
-    shm_q_free(R.cq, c, &R.cq_head);
+    if (shm_unit_bytes(u) <= SHM_UNIT_DATA) {
+        memcpy(r, u->data, sizeof *r);
+        memcpy(buf, u->data + sizeof *r, u->ilen);
+    } else {
+        shm_q_copyout(R.cq, R.cq_head, u, 0, sizeof *r, (unsigned char *)r);
+        shm_q_copyout(R.cq, R.cq_head, u, sizeof *r, u->ilen, buf);
+    }
+    shm_q_free(R.cq, u, &R.cq_head);
     if (r->slot == AGT_RX_INLINE) {
         *pay = (const char *)buf + r->hdrlen;
     } else {
@@ -663,7 +665,7 @@ static void rx_release(void)
         atomic_store_explicit(&R.b->rx_freed, R.rx_taken, memory_order_release);
 }
 
-/* We freed cq cells or rx slots: if the agent sleeps waiting for room
+/* We freed cq units or rx slots: if the agent sleeps waiting for room
  * here, ring. The fence orders our frees before the load of its flag,
  * against its flag store before its last look at our room. */
 static void room_made(void)

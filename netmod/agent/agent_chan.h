@@ -31,7 +31,7 @@ struct agt_rank_blk *agt_chan_blk(void);  /* this rank's block of the segment, w
 void agt_chan_wait(int (*ready)(void *), void *arg);
 void agt_chan_room_made(void);   /* we freed something the agent may wait for */
 /* Copy iov into a tx slot and post command op (AGT_CMD_PIO/TREE) for it;
- * -EAGAIN: no free tx slot or command cell yet. */
+ * -EAGAIN: no free tx slot or command unit yet. */
 int  agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt);
 /* agent_mc_rank.c: an NI-collective packet arrived (called from progress);
  * kind is its AGT_RXK_* (multicast / reduction result, fetch-and-add reply). */

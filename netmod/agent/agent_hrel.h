@@ -73,7 +73,7 @@ uint64_t agt_hrel_rto_ns(int dest);
 void agt_hrel_stats(int rank);
 
 /* agent_chan.c: one packet (wire header first) to the agent as a PIO
- * command; -EAGAIN: no tx slot or command cell now. */
+ * command; -EAGAIN: no tx slot or command unit now. */
 int  agt_chan_raw(const char *pkt, size_t len);
 
 #endif

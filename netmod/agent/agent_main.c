@@ -372,16 +372,18 @@ static int drain_cmds(int li, int budget)
     int n = 0;
     unsigned char buf[SHM_INLINE_MAX];
     while (n < budget) {
-        shm_cell *c = shm_q_peek(q, A.cmd_head[li]);
-        if (!c)
+        shm_unit *u = shm_q_peek(q, A.cmd_head[li]);
+        if (!u)
             break;
-        const unsigned char *body = c->data + sizeof(agt_cmd);
-        if (c->ilen > SHM_CELL_DATA - sizeof(agt_cmd)) {
-            shm_q_gather(q, A.cmd_head[li], c, buf);
-            body = buf;
+        /* the command, then its body (a DMA's header and iovec pairs) */
+        const unsigned char *pkt = u->data;
+        if (shm_unit_bytes(u) > SHM_UNIT_DATA) {
+            shm_q_gather(q, A.cmd_head[li], u, buf);
+            pkt = buf;
         }
+        const unsigned char *body = pkt + sizeof(agt_cmd);
         agt_cmd cmd;
-        memcpy(&cmd, c->data, sizeof cmd);
+        memcpy(&cmd, pkt, sizeof cmd);
         if ((cmd.op == AGT_CMD_PIO || cmd.op == AGT_CMD_TREE) && cmd.slot >= A.h->ntx) {
             fprintf(stderr, "clumpi-agent[node %d]: bad command from local rank %d\n", A.node, li);
             exit(1);
@@ -427,7 +429,7 @@ static int drain_cmds(int li, int budget)
             if (do_dma(li, &cmd, body) == -EAGAIN)
                 break;   /* no free slot: the descriptor waits in the queue */
         }
-        shm_q_free(q, c, &A.cmd_head[li]);
+        shm_q_free(q, u, &A.cmd_head[li]);
         n++;
     }
     return n;

@@ -211,7 +211,7 @@ typedef struct agt_rank_blk {
 typedef struct agt_seg_hdr {
     uint64_t magic, size;
     uint32_t nlocal, nnodes, node, mtu;
-    uint32_t ncmd, ncq, ntx, nrx, nworld;
+    uint32_t ncmd, ncq, ntx, nrx, nworld;   /* ncmd, ncq: 32-byte queue units */
     uint32_t nbulk, bulk_chunk;   /* landing buffers of the node, data bytes each */
     uint64_t bulk_off, bulk_addr_off;
     uint64_t nodes_off, rank_off, rank_stride, cmd_off, cq_off, tx_off, rx_off, addr_off;

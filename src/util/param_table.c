@@ -113,9 +113,9 @@ const cu_param_def cu_param_defs[] = {
     I("SHM_CMA", 1, "shm", BEFORE_INIT, ALL_EQ, TUNER_BASIC, E_OFF_ON,
       "single copy (process_vm_readv) in the shared-memory channel"),
     I("SHM_QUEUE_CELLS", 1024, "shm", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, -1,
-      "64-byte cells in each rank's inbound data queue (rounded up to a power of two)"),
+      "64-byte lines (two 32-byte queue units each) in each rank's inbound data queue (rounded up to a power of two)"),
     I("SHM_CTRL_CELLS", 256, "shm", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, -1,
-      "cells in each rank's control queue"),
+      "64-byte lines (two 32-byte queue units each) in each rank's control queue (rounded up to a power of two)"),
     I("SHM_FRAGS", 16, "shm", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, -1,
       "32 KiB bulk fragments per sender (2..1024)"),
     /* network (direct mode) */

@@ -1,39 +1,57 @@
 /*
  * queue.h — the inbound queue of one local rank: many producers (every local
  * peer), one consumer (the owner). After Lumetta, Mainwaring and Culler: no send
- * queues, the sender writes straight into the receiver's queue, one packet per
- * cache line, and the receiver reads only the head packet, so an empty poll is
- * one cache-resident load.
+ * queues, the sender writes straight into the receiver's queue, and the
+ * receiver reads only the head packet, so an empty poll is one cache-resident
+ * load. Where Lumetta et al. give each packet a cache line, the ticket unit
+ * here is half a line (32 bytes), as Open MPI's vader fast boxes round packets
+ * to 32 bytes: a packet of 8 + header + payload <= 32 bytes (an 8-byte
+ * message: 8 + 16 + 8) takes one unit, two such packets share a line, and a
+ * stream of small messages moves half the lines.
  *
- * Cells carry a lap-stamped sequence word (after Vyukov's bounded queue): the
- * producer with ticket t fills the cell and stores seq = t+1, "ready for
+ * The format, a ring of N units (N a power of two), two to a 64-byte line:
+ *
+ *   first unit   | seq 4 | src 2 | hdrlen 1 | ilen 1 | data 24               |
+ *   continuation | seq 4 | data 28                                           |
+ *
+ * A packet's bytes are its header (hdrlen) then its inline payload (ilen):
+ * 24 in the first unit, 28 in each continuation unit, so up to
+ * SHM_UNIT_MAXN = 9 units carry SHM_INLINE_MAX = 236 bytes (24 + 8 x 28 =
+ * 248 fit). A header may cross into continuation units (the device's are up
+ * to 48 bytes): the consumer then copies header and payload out together (shm_q_gather). A
+ * bulk packet (ilen == SHM_UNIT_BULK) carries its header then an 8-byte
+ * shm_bulk_ref the same way. Units of one packet are consecutive tickets, not
+ * consecutive memory: at the ring's end they wrap to unit 0.
+ *
+ * Units carry a lap-stamped sequence word (after Vyukov's bounded queue): the
+ * producer with ticket t fills the unit and stores seq = t+1, "ready for
  * ticket t"; any other value (t+1-N from the last lap, or the initial index)
  * reads as not ready, so laps are told apart and there is no ABA. Lumetta
  * et al. took a slot with one CAS on the tail and claimed it with a second;
  * a fetch-add on the tail does both in one atomic and never fails.
  *
- * Freeing: Vyukov's consumer writes seq = t+N into each cell it frees. Here
- * the "free" state travels in the published head instead (cell of ticket t is
- * free once head > t-N), so the consumer never writes a cell: cells move one
+ * Freeing: Vyukov's consumer writes seq = t+N into each unit it frees. Here
+ * the "free" state travels in the published head instead (unit of ticket t is
+ * free once head > t-N), so the consumer never writes a unit: units move one
  * way only, producer to consumer, and the consumer's next send does not stall
  * on the ownership request for a line it just read (a fifth of the 1-byte
  * latency). The head store is release, after the handler's reads, so a
- * producer that saw the head may overwrite the cell.
+ * producer that saw the head may overwrite the unit.
  *
- * Packets up to SHM_INLINE_MAX bytes span up to K = SHM_CELL_MAXN consecutive
- * cells, taken with one fetch-add of k tickets: the first cell has the
- * header and the ready stamp (written last), continuation cells keep their
- * own seq word and carry 60 payload bytes after it, so no payload byte ever
- * lands where a later lap looks for a ready stamp.
+ * A packet of k units takes k tickets with one fetch-add: the first unit has
+ * src, lengths and the ready stamp (written last); continuation units keep
+ * their own seq word, stamped with their own ticket (relaxed, before the
+ * first unit's release), so no packet byte ever lands where a later lap looks
+ * for a ready stamp, and no seq word grows older than a lap.
  *
  * A producer never holds a ticket on a full queue: it takes k <= K tickets
- * only when tail - head < N - K*P, P >= the number of producers. Proof: each
- * producer is between its check and its fetch-add at most once at a time, so
- * tail + K*(producers in that window) <= head + N is invariant, and every
- * ticket taken lands on a cell the consumer has already freed. Producers
- * compare against a cached copy of head (never newer than the real one, so the
- * check stays safe) and re-read the shared head only when the copy says full:
- * the head line stays in the consumer's cache.
+ * (K = SHM_UNIT_MAXN) only when tail - head < N - K*P, P >= the number of
+ * producers. Proof: each producer is between its check and its fetch-add at
+ * most once at a time, so tail + K*(producers in that window) <= head + N is
+ * invariant, and every ticket taken lands on a unit the consumer has already
+ * freed. Producers compare against a cached copy of head (never newer than
+ * the real one, so the check stays safe) and re-read the shared head only
+ * when the copy says full: the head line stays in the consumer's cache.
  *
  * Sleep: bit 0 of the tail word says "the consumer is about to block". The
  * consumer sets it with fetch-or and blocks only if no ticket is outstanding;
@@ -57,54 +75,59 @@
 #include <sys/uio.h>
 
 #define SHM_CACHELINE 64
-#define SHM_CELL_DATA 56          /* header + inline payload bytes, first cell */
-#define SHM_CONT_DATA 60          /* payload bytes of a continuation cell */
-#define SHM_CELL_MAXN 4           /* cells one inline packet may span */
-#define SHM_INLINE_MAX (SHM_CELL_DATA + (SHM_CELL_MAXN - 1) * SHM_CONT_DATA)  /* 236 */
-#define SHM_CELL_BULK 0xff        /* ilen value: payload is in a bulk fragment */
+#define SHM_UNIT 32               /* bytes of a ticket unit: two per line */
+#define SHM_UNIT_DATA 24          /* header + payload bytes, first unit */
+#define SHM_CONT_DATA 28          /* packet bytes of a continuation unit */
+#define SHM_UNIT_MAXN 9           /* units one packet may span */
+#define SHM_INLINE_MAX 236        /* header + inline payload bytes */
+#define SHM_UNIT_BULK 0xff        /* ilen value: payload is in a bulk fragment */
 
-typedef struct shm_cell {
+_Static_assert(SHM_INLINE_MAX <= SHM_UNIT_DATA + (SHM_UNIT_MAXN - 1) * SHM_CONT_DATA &&
+                   SHM_INLINE_MAX < SHM_UNIT_BULK,
+               "an inline packet fits its units and its ilen");
+
+typedef struct shm_unit {
     _Atomic uint32_t seq;         /* lap stamp (low 32 bits of the ticket) */
-    uint16_t src;                 /* sender's local rank */
+    uint16_t src;                 /* sender's local rank (first unit) */
     uint8_t  hdrlen;
-    uint8_t  ilen;                /* inline payload bytes, or SHM_CELL_BULK */
-    unsigned char data[SHM_CELL_DATA];  /* header, then payload or bulk ref */
-} __attribute__((aligned(SHM_CACHELINE))) shm_cell;
+    uint8_t  ilen;                /* inline payload bytes, or SHM_UNIT_BULK */
+    unsigned char data[SHM_UNIT_DATA];  /* header, then payload or bulk ref */
+} __attribute__((aligned(SHM_UNIT))) shm_unit;
 
-_Static_assert(sizeof(shm_cell) == SHM_CACHELINE, "one packet per cache line");
+_Static_assert(sizeof(shm_unit) == SHM_UNIT && 2 * SHM_UNIT == SHM_CACHELINE,
+               "two units per cache line");
 
-/* A bulk reference sits at a fixed place at the end of the cell data. */
+/* A bulk packet's bytes after its header: its fragment. */
 typedef struct shm_bulk_ref { uint32_t len; uint32_t frag; } shm_bulk_ref;
-#define SHM_BULK_REF_OFF (SHM_CELL_DATA - sizeof(shm_bulk_ref))
 
 typedef struct shm_queue {
     /* read-only after init: stays shared in every cache */
-    _Alignas(SHM_CACHELINE) uint64_t mask;   /* ncells - 1 */
-    uint64_t limit;                          /* ncells - K * producers */
+    _Alignas(SHM_CACHELINE) uint64_t mask;   /* nunits - 1 */
+    uint64_t limit;                          /* nunits - K * producers */
     /* written by producers (fetch-add): (ticket << 1) | sleeping */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t tail;
     /* written by the consumer after each free */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t head;
-    _Alignas(SHM_CACHELINE) shm_cell cells[];
+    _Alignas(SHM_CACHELINE) shm_unit units[];
 } shm_queue;
 
-static inline size_t shm_q_bytes(uint32_t ncells)
+static inline size_t shm_q_bytes(uint32_t nunits)
 {
-    return sizeof(shm_queue) + (size_t)ncells * sizeof(shm_cell);
+    return sizeof(shm_queue) + (size_t)nunits * sizeof(shm_unit);
 }
 
-/* ncells a power of two, producers * SHM_CELL_MAXN < ncells. */
-static inline int shm_q_init(shm_queue *q, uint32_t ncells, uint32_t producers)
+/* nunits a power of two, producers * SHM_UNIT_MAXN < nunits. */
+static inline int shm_q_init(shm_queue *q, uint32_t nunits, uint32_t producers)
 {
-    if (ncells < 2 || (ncells & (ncells - 1)) || producers == 0 ||
-        (uint64_t)producers * SHM_CELL_MAXN >= ncells)
+    if (nunits < 2 || (nunits & (nunits - 1)) || producers == 0 ||
+        (uint64_t)producers * SHM_UNIT_MAXN >= nunits)
         return -EINVAL;
-    q->mask = ncells - 1;
-    q->limit = ncells - (uint64_t)producers * SHM_CELL_MAXN;
+    q->mask = nunits - 1;
+    q->limit = nunits - (uint64_t)producers * SHM_UNIT_MAXN;
     atomic_init(&q->tail, 0);
     atomic_init(&q->head, 0);
-    for (uint32_t i = 0; i < ncells; i++)
-        atomic_init(&q->cells[i].seq, i);
+    for (uint32_t i = 0; i < nunits; i++)
+        atomic_init(&q->units[i].seq, i);
     return 0;
 }
 
@@ -119,10 +142,10 @@ static inline void shm_cpu_relax(void)
 
 /* ---- producer side: HOT PATH (every send) ------------------------------ */
 
-/* Cells for a packet of this many header + payload bytes (<= SHM_INLINE_MAX). */
-static inline uint32_t shm_cells_for(size_t bytes)
+/* Units for a packet of this many header + payload bytes (<= SHM_INLINE_MAX). */
+static inline uint32_t shm_units_for(size_t bytes)
 {
-    return bytes <= SHM_CELL_DATA ? 1 : 1 + (uint32_t)((bytes - SHM_CELL_DATA + SHM_CONT_DATA - 1) / SHM_CONT_DATA);
+    return bytes <= SHM_UNIT_DATA ? 1 : 1 + (uint32_t)((bytes - SHM_UNIT_DATA + SHM_CONT_DATA - 1) / SHM_CONT_DATA);
 }
 
 /* Room for one more packet? Uses and refreshes the producer's cached head. */
@@ -138,10 +161,10 @@ static inline int shm_q_room(shm_queue *q, uint64_t *head_cache)
     return t - *head_cache < q->limit;
 }
 
-/* Take k consecutive tickets (k <= SHM_CELL_MAXN) and return the first cell,
+/* Take k consecutive tickets (k <= SHM_UNIT_MAXN) and return the first unit,
  * or NULL when full (no ticket taken then). *wake is set when the consumer
  * announced it will sleep. */
-static inline shm_cell *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t k,
+static inline shm_unit *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t k,
                                     uint64_t *ticket, int *wake)
 {
     if (!shm_q_room(q, head_cache))
@@ -151,56 +174,68 @@ static inline shm_cell *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t
     /* free by the room check (the head we compared with was loaded with
      * acquire, after the consumer's reads): write without reading first, so
      * the line comes over once, already owned */
-    shm_cell *c = &q->cells[t & q->mask];
+    shm_unit *u = &q->units[t & q->mask];
     *ticket = t;
     *wake = (int)(old & 1);
-    return c;
+    return u;
 }
 
-static inline void shm_q_publish(shm_cell *c, uint64_t ticket)
+static inline void shm_q_publish(shm_unit *u, uint64_t ticket)
 {
-    atomic_store_explicit(&c->seq, (uint32_t)(ticket + 1), memory_order_release);
+    atomic_store_explicit(&u->seq, (uint32_t)(ticket + 1), memory_order_release);
 }
 
-/* Copy header and a gather list into the k = shm_cells_for(hdrlen + len)
- * cells of ticket t (caller checked it fits). */
-static inline void shm_cell_fill(shm_queue *q, uint64_t t, uint16_t src, const void *hdr,
+/* Where the next packet bytes go: a cursor over the units of one packet. */
+typedef struct shm_q_cursor {
+    unsigned char *d;
+    size_t room;
+    uint64_t t;                   /* ticket of the unit d points into */
+} shm_q_cursor;
+
+/* Append n bytes at the cursor, stamping each continuation unit it opens. */
+static inline void shm_q_put(shm_queue *q, shm_q_cursor *cur, const void *src, size_t n)
+{
+    const unsigned char *p = src;
+    while (n) {
+        if (cur->room == 0) {
+            shm_unit *cu = &q->units[++cur->t & q->mask];
+            /* a stamp of its own ticket: never a later lap's ready value */
+            atomic_store_explicit(&cu->seq, (uint32_t)(cur->t + 1), memory_order_relaxed);
+            cur->d = (unsigned char *)cu + sizeof(uint32_t);
+            cur->room = SHM_CONT_DATA;
+        }
+        size_t m = n < cur->room ? n : cur->room;
+        memcpy(cur->d, p, m);
+        cur->d += m, p += m, n -= m, cur->room -= m;
+    }
+}
+
+/* Copy header and a gather list into the k = shm_units_for(hdrlen + len)
+ * units of ticket t (caller checked it fits). */
+static inline void shm_unit_fill(shm_queue *q, uint64_t t, uint16_t src, const void *hdr,
                                  size_t hdrlen, const struct iovec *iov,
                                  int iovcnt, size_t len)
 {
-    shm_cell *c = &q->cells[t & q->mask];
-    c->src = src;
-    c->hdrlen = (uint8_t)hdrlen;
-    c->ilen = (uint8_t)len;
-    memcpy(c->data, hdr, hdrlen);
-    unsigned char *d = c->data + hdrlen;
-    if (__builtin_expect(hdrlen + len <= SHM_CELL_DATA, 1)) {
+    shm_unit *u = &q->units[t & q->mask];
+    u->src = src;
+    u->hdrlen = (uint8_t)hdrlen;
+    u->ilen = (uint8_t)len;
+    if (__builtin_expect(hdrlen + len <= SHM_UNIT_DATA, 1)) {
+        memcpy(u->data, hdr, hdrlen);
+        unsigned char *d = u->data + hdrlen;
         for (int i = 0; i < iovcnt; i++) {
             memcpy(d, iov[i].iov_base, iov[i].iov_len);
             d += iov[i].iov_len;
         }
         return;
     }
-    size_t room = SHM_CELL_DATA - hdrlen;
-    for (int i = 0; i < iovcnt; i++) {
-        const unsigned char *p = iov[i].iov_base;
-        size_t n = iov[i].iov_len;
-        while (n) {
-            if (room == 0) {
-                shm_cell *cc = &q->cells[++t & q->mask];
-                /* a stamp of its own ticket: never a later lap's ready value */
-                atomic_store_explicit(&cc->seq, (uint32_t)(t + 1), memory_order_relaxed);
-                d = (unsigned char *)cc + sizeof(uint32_t);
-                room = SHM_CONT_DATA;
-            }
-            size_t m = n < room ? n : room;
-            memcpy(d, p, m);
-            d += m, p += m, n -= m, room -= m;
-        }
-    }
+    shm_q_cursor cur = { u->data, SHM_UNIT_DATA, t };
+    shm_q_put(q, &cur, hdr, hdrlen);
+    for (int i = 0; i < iovcnt; i++)
+        shm_q_put(q, &cur, iov[i].iov_base, iov[i].iov_len);
 }
 
-/* One inline packet: 0, -EAGAIN (full), -EMSGSIZE (too big for the cells). */
+/* One inline packet: 0, -EAGAIN (full), -EMSGSIZE (too big for the units). */
 static inline int shm_q_send_inline(shm_queue *q, uint64_t *head_cache,
                                     uint16_t src, const void *hdr, size_t hdrlen,
                                     const struct iovec *iov, int iovcnt, int *wake)
@@ -208,53 +243,81 @@ static inline int shm_q_send_inline(shm_queue *q, uint64_t *head_cache,
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
-    if (hdrlen + len > SHM_INLINE_MAX || hdrlen > SHM_CELL_DATA)
+    if (hdrlen + len > SHM_INLINE_MAX)
         return -EMSGSIZE;
     uint64_t t;
-    shm_cell *c = shm_q_claim(q, head_cache, shm_cells_for(hdrlen + len), &t, wake);
-    if (!c)
+    shm_unit *u = shm_q_claim(q, head_cache, shm_units_for(hdrlen + len), &t, wake);
+    if (!u)
         return -EAGAIN;
-    shm_cell_fill(q, t, src, hdr, hdrlen, iov, iovcnt, len);
-    shm_q_publish(c, t);
+    shm_unit_fill(q, t, src, hdr, hdrlen, iov, iovcnt, len);
+    shm_q_publish(u, t);
     return 0;
 }
 
 /* ---- consumer side: HOT PATH (every poll) ------------------------------ */
 
-/* The head cell if it is ready, else NULL. head is the consumer's own copy. */
-static inline shm_cell *shm_q_peek(shm_queue *q, uint64_t head)
+/* The head unit if it is ready, else NULL. head is the consumer's own copy. */
+static inline shm_unit *shm_q_peek(shm_queue *q, uint64_t head)
 {
-    shm_cell *c = &q->cells[head & q->mask];
-    if (atomic_load_explicit(&c->seq, memory_order_acquire) == (uint32_t)(head + 1))
-        return c;
+    shm_unit *u = &q->units[head & q->mask];
+    if (atomic_load_explicit(&u->seq, memory_order_acquire) == (uint32_t)(head + 1))
+        return u;
     return NULL;
 }
 
-/* Cells taken by an inline packet whose first cell is c. */
-static inline uint32_t shm_cell_count(const shm_cell *c)
+/* Header + payload (or bulk ref) bytes of the packet whose first unit is u. */
+static inline size_t shm_unit_bytes(const shm_unit *u)
 {
-    return c->ilen == SHM_CELL_BULK ? 1 : shm_cells_for((size_t)c->hdrlen + c->ilen);
+    return (size_t)u->hdrlen + (u->ilen == SHM_UNIT_BULK ? sizeof(shm_bulk_ref) : u->ilen);
 }
 
-/* Copy the payload of a multi-cell packet (first cell c, at head) into buf
- * (SHM_INLINE_MAX bytes): continuation cells have holes for their seq. */
-static inline void shm_q_gather(shm_queue *q, uint64_t head, const shm_cell *c,
-                                unsigned char *buf)
+/* Units taken by the packet whose first unit is u. */
+static inline uint32_t shm_unit_count(const shm_unit *u)
 {
-    size_t len = c->ilen, m = SHM_CELL_DATA - c->hdrlen;
-    memcpy(buf, c->data + c->hdrlen, m);
-    for (size_t off = m; off < len; off += m) {
-        const shm_cell *cc = &q->cells[++head & q->mask];
-        m = len - off < SHM_CONT_DATA ? len - off : SHM_CONT_DATA;
-        memcpy(buf + off, (const unsigned char *)cc + sizeof(uint32_t), m);
+    return shm_units_for(shm_unit_bytes(u));
+}
+
+/* Copy n bytes from offset off of the packet (header then payload) whose
+ * first unit u is at head into buf: continuation units have holes for their
+ * seq. */
+static inline void shm_q_copyout(shm_queue *q, uint64_t head, const shm_unit *u,
+                                 size_t off, size_t n, unsigned char *buf)
+{
+    const unsigned char *s;
+    size_t room;
+    if (off < SHM_UNIT_DATA) {
+        s = u->data + off;
+        room = SHM_UNIT_DATA - off;
+    } else {
+        size_t j = (off - SHM_UNIT_DATA) / SHM_CONT_DATA, in = (off - SHM_UNIT_DATA) % SHM_CONT_DATA;
+        head += 1 + j;
+        s = (const unsigned char *)&q->units[head & q->mask] + sizeof(uint32_t) + in;
+        room = SHM_CONT_DATA - in;
+    }
+    for (;;) {
+        size_t m = n < room ? n : room;
+        memcpy(buf, s, m);
+        buf += m, n -= m;
+        if (!n)
+            return;
+        s = (const unsigned char *)&q->units[++head & q->mask] + sizeof(uint32_t);
+        room = SHM_CONT_DATA;
     }
 }
 
-/* Done with the packet at head: publish the new head, which frees its cells
- * for the next lap (release: after the handler's reads of the cells). */
-static inline void shm_q_free(shm_queue *q, shm_cell *c, uint64_t *head)
+/* Copy a multi-unit packet's header and payload (or bulk ref), contiguous,
+ * into buf (SHM_INLINE_MAX bytes). */
+static inline void shm_q_gather(shm_queue *q, uint64_t head, const shm_unit *u,
+                                unsigned char *buf)
 {
-    *head += shm_cell_count(c);
+    shm_q_copyout(q, head, u, 0, shm_unit_bytes(u), buf);
+}
+
+/* Done with the packet at head: publish the new head, which frees its units
+ * for the next lap (release: after the handler's reads of the units). */
+static inline void shm_q_free(shm_queue *q, shm_unit *u, uint64_t *head)
+{
+    *head += shm_unit_count(u);
     atomic_store_explicit(&q->head, *head, memory_order_release);
 }
 

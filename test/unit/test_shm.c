@@ -193,7 +193,8 @@ static void pp_check(int src, const void *hdr, size_t hdrlen, const void *p, siz
 
 static void pingpong_body(const mpid_chan_info *info)
 {
-    /* 32-byte header: 24 fills one cell, 204 fills four (SHM_INLINE_MAX), 205 goes bulk */
+    /* 32-byte header: longer than a first unit (24), so every inline size spans
+     * units; 204 fills nine (SHM_INLINE_MAX), 205 goes bulk */
     static const uint32_t sizes[] = { 0, 1, 8, 24, 25, 100, 204, 205, 4096, SHM_FRAG_SIZE - 1, SHM_FRAG_SIZE };
     int peer = 1 - info->world_rank;
     on_packet = info->world_rank ? pp_echo : pp_check;
