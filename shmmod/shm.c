@@ -155,9 +155,9 @@ static int shm_init(const mpid_chan_info *info)
 
     uint32_t nlocal = (uint32_t)info->local_size;
     /* the params count 64-byte lines, two queue units each; a queue keeps
-     * SHM_UNIT_MAXN units per producer in reserve: make that at most half */
-    uint32_t nunits = 2 * pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), SHM_UNIT_MAXN * nlocal);
-    uint32_t nctrl = 2 * pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), SHM_UNIT_MAXN * nlocal);
+     * SHM_CLAIM_MAX units per producer in reserve: make that at most half */
+    uint32_t nunits = 2 * pow2_at_least(cu_param_int("SHM_QUEUE_CELLS"), SHM_CLAIM_MAX * nlocal);
+    uint32_t nctrl = 2 * pow2_at_least(cu_param_int("SHM_CTRL_CELLS"), SHM_CLAIM_MAX * nlocal);
     long frags_wanted = cu_param_int("SHM_FRAGS");
     uint32_t nfrags = (uint32_t)(frags_wanted < 2 ? 2 : frags_wanted > 1024 ? 1024 : frags_wanted);
     shm_st.cma = cu_param_int("SHM_CMA") ? 1 : 0;
@@ -284,7 +284,7 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
 {
     int n = 0;
     shm_unit *u;
-    while (n < budget && (u = shm_q_peek(q, *head)) != NULL) {
+    while (n < budget && (u = shm_q_peek(q, head)) != NULL) {
         uint32_t src = u->src;
         if (__builtin_expect(src >= (uint32_t)shm_st.local_size, 0))
             cu_fatal("shm: corrupt unit from local rank %u", src);
@@ -322,8 +322,8 @@ static int shm_progress(int budget)
     if (!shm_st.base || shm_st.in_progress)
         return 0;
     /* Most polls find nothing: a look at both head units, no drain. */
-    if (!shm_q_peek(shm_st.my_ctrl, shm_st.ctrl_head) &&
-        !shm_q_peek(shm_st.my_data, shm_st.data_head))
+    if (!shm_q_peek(shm_st.my_ctrl, &shm_st.ctrl_head) &&
+        !shm_q_peek(shm_st.my_data, &shm_st.data_head))
         return 0;
     shm_st.in_progress = 1;
     int n = drain(shm_st.my_ctrl, &shm_st.ctrl_head, budget);
@@ -406,8 +406,8 @@ static int shm_arm_sleep(void)
         shm_disarm_sleep();
         /* a ticket taken but not yet ready: its sender may be preempted
          * mid-send (oversubscribed node), give it the core */
-        if (!shm_q_peek(shm_st.my_ctrl, shm_st.ctrl_head) &&
-            !shm_q_peek(shm_st.my_data, shm_st.data_head))
+        if (!shm_q_peek(shm_st.my_ctrl, &shm_st.ctrl_head) &&
+            !shm_q_peek(shm_st.my_data, &shm_st.data_head))
             sched_yield();
         return 1;
     }

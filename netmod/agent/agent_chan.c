@@ -632,7 +632,7 @@ int agt_chan_post(uint8_t op, const struct iovec *iov, int iovcnt)
  * stays there until rx_release(). */
 static int take(agt_rx *r, unsigned char *buf, const char **pay)
 {
-    shm_unit *u = shm_q_peek(R.cq, R.cq_head);
+    shm_unit *u = shm_q_peek(R.cq, &R.cq_head);
     if (!u)
         return 0;
     if (shm_unit_bytes(u) <= SHM_UNIT_DATA) {

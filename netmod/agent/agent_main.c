@@ -372,7 +372,7 @@ static int drain_cmds(int li, int budget)
     int n = 0;
     unsigned char buf[SHM_INLINE_MAX];
     while (n < budget) {
-        shm_unit *u = shm_q_peek(q, A.cmd_head[li]);
+        shm_unit *u = shm_q_peek(q, &A.cmd_head[li]);
         if (!u)
             break;
         /* the command, then its body (a DMA's header and iovec pairs) */

@@ -28,7 +28,7 @@
  * ticket t"; any other value (t+1-N from the last lap, or the initial index)
  * reads as not ready, so laps are told apart and there is no ABA. Lumetta
  * et al. took a slot with one CAS on the tail and claimed it with a second;
- * a fetch-add on the tail does both in one atomic and never fails.
+ * one atomic on the tail does both (a fetch-add, for most packets, never fails).
  *
  * Freeing: Vyukov's consumer writes seq = t+N into each unit it frees. Here
  * the "free" state travels in the published head instead (unit of ticket t is
@@ -38,24 +38,31 @@
  * latency). The head store is release, after the handler's reads, so a
  * producer that saw the head may overwrite the unit.
  *
- * A packet of k units takes k tickets with one fetch-add: the first unit has
- * src, lengths and the ready stamp (written last); continuation units keep
- * their own seq word, stamped with their own ticket (relaxed, before the
- * first unit's release), so no packet byte ever lands where a later lap looks
- * for a ready stamp, and no seq word grows older than a lap.
+ * A packet of k units takes k consecutive tickets in one atomic: the first
+ * unit has src, lengths and the ready stamp (written last); continuation
+ * units keep their own seq word, stamped with their own ticket (relaxed,
+ * before the first unit's release), so no packet byte ever lands where a
+ * later lap looks for a ready stamp, and no seq word grows older than a lap.
+ * A one-unit packet takes its ticket with a fetch-add. A longer one has its
+ * lines to itself, so a packet of up to 52 bytes is read and written as one
+ * line as with whole-line cells, and its producer never writes into a line
+ * the consumer is reading: it takes its tickets with a compare-and-swap that
+ * sees the next ticket's parity, and takes one more at either end that would
+ * fall in a line's middle, stamped a skip, which the consumer steps over.
  *
  * A producer never holds a ticket on a full queue: it takes k <= K tickets
- * (K = SHM_UNIT_MAXN) only when tail - head < N - K*P, P >= the number of
- * producers. Proof: each producer is between its check and its fetch-add at
- * most once at a time, so tail + K*(producers in that window) <= head + N is
- * invariant, and every ticket taken lands on a unit the consumer has already
- * freed. Producers compare against a cached copy of head (never newer than
- * the real one, so the check stays safe) and re-read the shared head only
- * when the copy says full: the head line stays in the consumer's cache.
+ * (K = SHM_CLAIM_MAX, the longest packet and its skips) only when
+ * tail - head < N - K*P, P >= the number of producers. Proof: each producer
+ * is between its check and its atomic at most once at a time, so
+ * tail + K*(producers in that window) <= head + N is invariant, and every
+ * ticket taken lands on a unit the consumer has already freed. Producers
+ * compare against a cached copy of head (never newer than the real one, so
+ * the check stays safe) and re-read the shared head only when the copy says
+ * full: the head line stays in the consumer's cache.
  *
  * Sleep: bit 0 of the tail word says "the consumer is about to block". The
  * consumer sets it with fetch-or and blocks only if no ticket is outstanding;
- * a producer's fetch-add returns the bit, so it learns for free whether to
+ * a producer's atomic on the tail returns the bit, so it learns for free whether to
  * wake the consumer — the fast path needs no extra fence.
  *
  * Self-contained (no library headers) so test/unit/test_queue.c can drive it
@@ -81,9 +88,11 @@
 #define SHM_UNIT_MAXN 9           /* units one packet may span */
 #define SHM_INLINE_MAX 236        /* header + inline payload bytes */
 #define SHM_UNIT_BULK 0xff        /* ilen value: payload is in a bulk fragment */
+#define SHM_UNIT_SKIP 0xfe        /* ilen value: no packet, the consumer steps over */
+#define SHM_CLAIM_MAX (SHM_UNIT_MAXN + 2)  /* tickets of one claim: units + skips */
 
 _Static_assert(SHM_INLINE_MAX <= SHM_UNIT_DATA + (SHM_UNIT_MAXN - 1) * SHM_CONT_DATA &&
-                   SHM_INLINE_MAX < SHM_UNIT_BULK,
+                   SHM_INLINE_MAX < SHM_UNIT_SKIP,
                "an inline packet fits its units and its ilen");
 
 typedef struct shm_unit {
@@ -103,8 +112,8 @@ typedef struct shm_bulk_ref { uint32_t len; uint32_t frag; } shm_bulk_ref;
 typedef struct shm_queue {
     /* read-only after init: stays shared in every cache */
     _Alignas(SHM_CACHELINE) uint64_t mask;   /* nunits - 1 */
-    uint64_t limit;                          /* nunits - K * producers */
-    /* written by producers (fetch-add): (ticket << 1) | sleeping */
+    uint64_t limit;                          /* nunits - SHM_CLAIM_MAX * producers */
+    /* written by producers (fetch-add or CAS): (ticket << 1) | sleeping */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t tail;
     /* written by the consumer after each free */
     _Alignas(SHM_CACHELINE) _Atomic uint64_t head;
@@ -116,14 +125,14 @@ static inline size_t shm_q_bytes(uint32_t nunits)
     return sizeof(shm_queue) + (size_t)nunits * sizeof(shm_unit);
 }
 
-/* nunits a power of two, producers * SHM_UNIT_MAXN < nunits. */
+/* nunits a power of two, producers * SHM_CLAIM_MAX < nunits. */
 static inline int shm_q_init(shm_queue *q, uint32_t nunits, uint32_t producers)
 {
     if (nunits < 2 || (nunits & (nunits - 1)) || producers == 0 ||
-        (uint64_t)producers * SHM_UNIT_MAXN >= nunits)
+        (uint64_t)producers * SHM_CLAIM_MAX >= nunits)
         return -EINVAL;
     q->mask = nunits - 1;
-    q->limit = nunits - (uint64_t)producers * SHM_UNIT_MAXN;
+    q->limit = nunits - (uint64_t)producers * SHM_CLAIM_MAX;
     atomic_init(&q->tail, 0);
     atomic_init(&q->head, 0);
     for (uint32_t i = 0; i < nunits; i++)
@@ -161,16 +170,50 @@ static inline int shm_q_room(shm_queue *q, uint64_t *head_cache)
     return t - *head_cache < q->limit;
 }
 
+/* Mark the unit of ticket t, taken by a claim, as no packet. */
+static inline void shm_q_skip(shm_queue *q, uint64_t t)
+{
+    shm_unit *u = &q->units[t & q->mask];
+    u->ilen = SHM_UNIT_SKIP;
+    atomic_store_explicit(&u->seq, (uint32_t)(t + 1), memory_order_release);
+}
+
 /* Take k consecutive tickets (k <= SHM_UNIT_MAXN) and return the first unit,
  * or NULL when full (no ticket taken then). *wake is set when the consumer
- * announced it will sleep. */
+ * announced it will sleep. A packet of more than one unit has its lines to
+ * itself: where it would start or end in a line's middle it takes one more
+ * ticket there and marks that unit a skip. */
 static inline shm_unit *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t k,
                                     uint64_t *ticket, int *wake)
 {
     if (!shm_q_room(q, head_cache))
         return NULL;
-    uint64_t old = atomic_fetch_add_explicit(&q->tail, 2 * (uint64_t)k, memory_order_acq_rel);
-    uint64_t t = old >> 1;
+    uint64_t old, t;
+    if (__builtin_expect(k == 1, 1)) {
+        old = atomic_fetch_add_explicit(&q->tail, 2, memory_order_acq_rel);
+        t = old >> 1;
+    } else {
+        /* the parity of the ticket decides the claim: compare-and-swap */
+        old = atomic_load_explicit(&q->tail, memory_order_relaxed);
+        for (;;) {
+            t = old >> 1;
+            if (t - *head_cache >= q->limit) {
+                if (!shm_q_room(q, head_cache))
+                    return NULL;
+                old = atomic_load_explicit(&q->tail, memory_order_relaxed);
+                continue;
+            }
+            uint64_t n = k + (t & 1);
+            n += (t + n) & 1;
+            if (atomic_compare_exchange_weak_explicit(&q->tail, &old, old + 2 * n,
+                                                      memory_order_acq_rel, memory_order_relaxed))
+                break;
+        }
+        if (t & 1)
+            shm_q_skip(q, t++);
+        if ((t + k) & 1)
+            shm_q_skip(q, t + k);
+    }
     /* free by the room check (the head we compared with was loaded with
      * acquire, after the consumer's reads): write without reading first, so
      * the line comes over once, already owned */
@@ -183,6 +226,16 @@ static inline shm_unit *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t
 static inline void shm_q_publish(shm_unit *u, uint64_t ticket)
 {
     atomic_store_explicit(&u->seq, (uint32_t)(ticket + 1), memory_order_release);
+}
+
+/* memcpy, with a whole continuation unit's bytes (the common piece of a
+ * long packet) copied inline rather than by a call. */
+static inline void shm_q_copy(void *d, const void *s, size_t m)
+{
+    if (m == SHM_CONT_DATA)
+        memcpy(d, s, SHM_CONT_DATA);
+    else
+        memcpy(d, s, m);
 }
 
 /* Where the next packet bytes go: a cursor over the units of one packet. */
@@ -205,7 +258,7 @@ static inline void shm_q_put(shm_queue *q, shm_q_cursor *cur, const void *src, s
             cur->room = SHM_CONT_DATA;
         }
         size_t m = n < cur->room ? n : cur->room;
-        memcpy(cur->d, p, m);
+        shm_q_copy(cur->d, p, m);
         cur->d += m, p += m, n -= m, cur->room -= m;
     }
 }
@@ -256,13 +309,19 @@ static inline int shm_q_send_inline(shm_queue *q, uint64_t *head_cache,
 
 /* ---- consumer side: HOT PATH (every poll) ------------------------------ */
 
-/* The head unit if it is ready, else NULL. head is the consumer's own copy. */
-static inline shm_unit *shm_q_peek(shm_queue *q, uint64_t head)
+/* The head packet's first unit if it is ready, else NULL. *head is the
+ * consumer's own copy; it steps over skip units (published with the next
+ * free). */
+static inline shm_unit *shm_q_peek(shm_queue *q, uint64_t *head)
 {
-    shm_unit *u = &q->units[head & q->mask];
-    if (atomic_load_explicit(&u->seq, memory_order_acquire) == (uint32_t)(head + 1))
-        return u;
-    return NULL;
+    for (;;) {
+        shm_unit *u = &q->units[*head & q->mask];
+        if (atomic_load_explicit(&u->seq, memory_order_acquire) != (uint32_t)(*head + 1))
+            return NULL;
+        if (__builtin_expect(u->ilen != SHM_UNIT_SKIP, 1))
+            return u;
+        ++*head;
+    }
 }
 
 /* Header + payload (or bulk ref) bytes of the packet whose first unit is u. */
@@ -296,7 +355,7 @@ static inline void shm_q_copyout(shm_queue *q, uint64_t head, const shm_unit *u,
     }
     for (;;) {
         size_t m = n < room ? n : room;
-        memcpy(buf, s, m);
+        shm_q_copy(buf, s, m);
         buf += m, n -= m;
         if (!n)
             return;
