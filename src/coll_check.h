@@ -14,9 +14,23 @@
 #include "src/core.h"
 #include "coll/algos.h"
 
-/* count, type and buffer of one argument triple */
-int mpir_coll_chk(const char *fn, const char *cname, int count, const char *tname,
-                  MPI_Datatype t, const char *bname, const void *buf, cu_dtype **dt);
+/* count, type and buffer of one argument triple: one inline test; when it
+ * fails, mpir_coll_chk_error (cold) reports the first bad one in that order */
+int mpir_coll_chk_error(const char *fn, const char *cname, int count, const char *tname,
+                        MPI_Datatype t, const char *bname, const void *buf,
+                        cu_dtype **dt) MPIR_COLD;
+static inline int mpir_coll_chk(const char *fn, const char *cname, int count,
+                                const char *tname, MPI_Datatype t, const char *bname,
+                                const void *buf, cu_dtype **dt)
+{
+    cu_dtype *d = mpir_dtype_get(t);   /* NULL for MPI_DATATYPE_NULL too */
+    if (MPIR_LIKELY(d != NULL && (d->builtin | d->committed) && count >= 0 &&
+                    (buf != NULL || count == 0 || d->size == 0 || d->true_lb != 0))) {
+        *dt = d;
+        return MPI_SUCCESS;
+    }
+    return mpir_coll_chk_error(fn, cname, count, tname, t, bname, buf, dt);
+}
 /* counts and displacements arrays of the v/w forms (n entries) */
 int mpir_coll_chk_counts(const char *fn, const char *cname, const int *counts,
                          const char *dname, const int *displs, int n);
