@@ -178,6 +178,35 @@ static inline void shm_q_skip(shm_queue *q, uint64_t t)
     atomic_store_explicit(&u->seq, (uint32_t)(t + 1), memory_order_release);
 }
 
+/* The tickets of a packet of k > 1 units (shm_q_claim): the parity of the
+ * next ticket decides the claim, so a compare-and-swap takes them. Out of
+ * line, so the one-unit claim stays small enough to inline. */
+static __attribute__((noinline)) uint64_t shm_q_claim_lines(shm_queue *q, uint64_t *head_cache,
+                                                            uint32_t k, uint64_t *ticket)
+{
+    uint64_t old = atomic_load_explicit(&q->tail, memory_order_relaxed), t;
+    for (;;) {
+        t = old >> 1;
+        if (t - *head_cache >= q->limit) {
+            if (!shm_q_room(q, head_cache))
+                return UINT64_MAX;
+            old = atomic_load_explicit(&q->tail, memory_order_relaxed);
+            continue;
+        }
+        uint64_t n = k + (t & 1);
+        n += (t + n) & 1;
+        if (atomic_compare_exchange_weak_explicit(&q->tail, &old, old + 2 * n,
+                                                  memory_order_acq_rel, memory_order_relaxed))
+            break;
+    }
+    if (t & 1)
+        shm_q_skip(q, t++);
+    if ((t + k) & 1)
+        shm_q_skip(q, t + k);
+    *ticket = t;
+    return old;
+}
+
 /* Take k consecutive tickets (k <= SHM_UNIT_MAXN) and return the first unit,
  * or NULL when full (no ticket taken then). *wake is set when the consumer
  * announced it will sleep. A packet of more than one unit has its lines to
@@ -188,39 +217,18 @@ static inline shm_unit *shm_q_claim(shm_queue *q, uint64_t *head_cache, uint32_t
 {
     if (!shm_q_room(q, head_cache))
         return NULL;
-    uint64_t old, t;
+    uint64_t old;
     if (__builtin_expect(k == 1, 1)) {
         old = atomic_fetch_add_explicit(&q->tail, 2, memory_order_acq_rel);
-        t = old >> 1;
-    } else {
-        /* the parity of the ticket decides the claim: compare-and-swap */
-        old = atomic_load_explicit(&q->tail, memory_order_relaxed);
-        for (;;) {
-            t = old >> 1;
-            if (t - *head_cache >= q->limit) {
-                if (!shm_q_room(q, head_cache))
-                    return NULL;
-                old = atomic_load_explicit(&q->tail, memory_order_relaxed);
-                continue;
-            }
-            uint64_t n = k + (t & 1);
-            n += (t + n) & 1;
-            if (atomic_compare_exchange_weak_explicit(&q->tail, &old, old + 2 * n,
-                                                      memory_order_acq_rel, memory_order_relaxed))
-                break;
-        }
-        if (t & 1)
-            shm_q_skip(q, t++);
-        if ((t + k) & 1)
-            shm_q_skip(q, t + k);
+        *ticket = old >> 1;
+    } else if ((old = shm_q_claim_lines(q, head_cache, k, ticket)) == UINT64_MAX) {
+        return NULL;
     }
     /* free by the room check (the head we compared with was loaded with
      * acquire, after the consumer's reads): write without reading first, so
      * the line comes over once, already owned */
-    shm_unit *u = &q->units[t & q->mask];
-    *ticket = t;
     *wake = (int)(old & 1);
-    return u;
+    return &q->units[*ticket & q->mask];
 }
 
 static inline void shm_q_publish(shm_unit *u, uint64_t ticket)
