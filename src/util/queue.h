@@ -18,9 +18,9 @@
  * 24 in the first unit, 28 in each continuation unit, so up to
  * SHM_UNIT_MAXN = 9 units carry SHM_INLINE_MAX = 236 bytes (24 + 8 x 28 =
  * 248 fit). A header may cross into continuation units (the device's are up
- * to 48 bytes): the consumer then copies header and payload out together (shm_q_gather). A
- * bulk packet (ilen == SHM_UNIT_BULK) carries its header then an 8-byte
- * shm_bulk_ref the same way. Units of one packet are consecutive tickets, not
+ * to 48 bytes): the consumer then copies header and payload out together
+ * (shm_q_gather). A bulk packet (ilen == SHM_UNIT_BULK) carries its header
+ * then an 8-byte shm_bulk_ref the same way. Units of one packet are consecutive tickets, not
  * consecutive memory: at the ring's end they wrap to unit 0.
  *
  * Units carry a lap-stamped sequence word (after Vyukov's bounded queue): the
@@ -28,7 +28,8 @@
  * ticket t"; any other value (t+1-N from the last lap, or the initial index)
  * reads as not ready, so laps are told apart and there is no ABA. Lumetta
  * et al. took a slot with one CAS on the tail and claimed it with a second;
- * one atomic on the tail does both (a fetch-add, for most packets, never fails).
+ * one atomic on the tail does both (for most packets a fetch-add, which never
+ * fails).
  *
  * Freeing: Vyukov's consumer writes seq = t+N into each unit it frees. Here
  * the "free" state travels in the published head instead (unit of ticket t is
@@ -62,8 +63,8 @@
  *
  * Sleep: bit 0 of the tail word says "the consumer is about to block". The
  * consumer sets it with fetch-or and blocks only if no ticket is outstanding;
- * a producer's atomic on the tail returns the bit, so it learns for free whether to
- * wake the consumer — the fast path needs no extra fence.
+ * a producer's atomic on the tail returns the bit, so it learns for free
+ * whether to wake the consumer — the fast path needs no extra fence.
  *
  * Self-contained (no library headers) so test/unit/test_queue.c can drive it
  * on a plain shared mapping. It lives in src/util because two channels use
@@ -154,7 +155,9 @@ static inline void shm_cpu_relax(void)
 /* Units for a packet of this many header + payload bytes (<= SHM_INLINE_MAX). */
 static inline uint32_t shm_units_for(size_t bytes)
 {
-    return bytes <= SHM_UNIT_DATA ? 1 : 1 + (uint32_t)((bytes - SHM_UNIT_DATA + SHM_CONT_DATA - 1) / SHM_CONT_DATA);
+    if (bytes <= SHM_UNIT_DATA)
+        return 1;
+    return 1 + (uint32_t)((bytes - SHM_UNIT_DATA + SHM_CONT_DATA - 1) / SHM_CONT_DATA);
 }
 
 /* Room for one more packet? Uses and refreshes the producer's cached head. */
@@ -356,7 +359,7 @@ static inline void shm_q_copyout(shm_queue *q, uint64_t head, const shm_unit *u,
         s = u->data + off;
         room = SHM_UNIT_DATA - off;
     } else {
-        size_t j = (off - SHM_UNIT_DATA) / SHM_CONT_DATA, in = (off - SHM_UNIT_DATA) % SHM_CONT_DATA;
+        size_t rest = off - SHM_UNIT_DATA, j = rest / SHM_CONT_DATA, in = rest % SHM_CONT_DATA;
         head += 1 + j;
         s = (const unsigned char *)&q->units[head & q->mask] + sizeof(uint32_t) + in;
         room = SHM_CONT_DATA - in;
