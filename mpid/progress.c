@@ -162,17 +162,14 @@ static inline int until(int (*done)(void *arg), void *arg, long block_us)
  * LONG_RUN long yields, each starting within LONG_GAP_NS of the last one's
  * end (under lasting load every yield is long). The bound must stay above a
  * round of yields among the job's own ranks (doc/ARCHITECTURE.md, "Progress
- * and waiting"), but the job's own large copies can still make a run: so
- * the off time starts at YIELD_OFF_MIN_NS and doubles up to YIELD_OFF_NS
- * only while the switch trips again soon after the last off time ended,
- * as it does under lasting load, and only if, at the end of one of the
+ * and waiting"), but the job's own large copies can still make a run, and
+ * blocking then only adds wake-ups: so the switch trips only if, at the end of one of the
  * run's yields, the host had more runnable tasks than the job has
- * processes here (foreign_load); without that the off time halves. Runs
- * that only the job's own ranks made (copying MiB blocks) doubled it to
- * 100 ms through a series of large operations, and the small ones after
- * them ran blocked. The count misses foreign tasks while enough of the
- * job's ranks are blocked, hence evidence from any yield of the run, and
- * halving, not the short switch at once, when there is none. */
+ * processes here (foreign_load). The off time starts at YIELD_OFF_MIN_NS
+ * and doubles up to YIELD_OFF_NS while the switch trips again soon after
+ * the last off time ended, as it does under lasting load. The count misses
+ * foreign tasks while enough of the job's ranks are blocked, hence
+ * evidence from any yield of the run. */
 #define YIELD_OFF_MIN_NS 5000000LL
 #define YIELD_OFF_NS  100000000LL
 #define LONG_RUN      3
@@ -244,17 +241,17 @@ static int yield_core(void)
         return 1;
     int foreign = mpid_st.wait.run_foreign;
     mpid_st.wait.long_run = mpid_st.wait.run_foreign = 0;
+    if (!foreign)
+        return 1;   /* the job's own copies: its ranks come back by yielding */
     long long start = now - d, off = mpid_st.wait.off_ns;
     if (mpid_st.wait.noyield_until == 0 || start - mpid_st.wait.noyield_until > 2 * off)
         off = YIELD_OFF_MIN_NS;   /* a burst: back to the short switch */
-    else if (foreign)
-        off = off * 2 > YIELD_OFF_NS ? YIELD_OFF_NS : off * 2;
     else
-        off = off / 2 < YIELD_OFF_MIN_NS ? YIELD_OFF_MIN_NS : off / 2;
+        off = off * 2 > YIELD_OFF_NS ? YIELD_OFF_NS : off * 2;
     mpid_st.wait.off_ns = off;
     mpid_st.wait.noyield_until = start + off;
-    cu_debug("progress: %d long yields (%s): blocking for %lld ms", LONG_RUN,
-             foreign ? "foreign tasks runnable" : "none seen beside the job's", off / 1000000);
+    cu_debug("progress: %d long yields, foreign tasks runnable: blocking for %lld ms", LONG_RUN,
+             off / 1000000);
     return 0;
 }
 

@@ -99,8 +99,9 @@ const cu_param_def cu_param_defs[] = {
       "ranks outnumber cores: poll and yield this long without progress, then block "
       "(0: block at once)"),
     I("YIELD_LONG_US", 1000, "progress", BEFORE_INIT, LOCAL, TUNER_DETAIL, -1,
-      "three yields in a row that each kept the rank off its core this long switch to "
-      "blocking for 5 ms, doubling up to 100 ms under lasting foreign load (0: never)"),
+      "three yields in a row that each kept the rank off its core this long, under "
+      "foreign load, switch to blocking for 5 ms, doubling up to 100 ms while it lasts "
+      "(0: never)"),
     I("SLEEP_US", 100000, "progress", BEFORE_INIT, LOCAL, TUNER_DETAIL, -1,
       "longest single block while waiting, in microseconds (a safety net)"),
     I("HOST_NRANKS", 0, "progress", BEFORE_INIT, LOCAL, DEV_BASIC, -1,
