@@ -294,11 +294,7 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
         } else {
             /* spans units: header and payload (or bulk ref) gathered around
              * their seq words, so the handler sees contiguous bytes */
-            const unsigned char *b = u->data;
-            if (shm_unit_bytes(u) > SHM_UNIT_DATA) {
-                shm_q_gather(q, *head, u, shm_st.bounce);
-                b = shm_st.bounce;
-            }
+            const unsigned char *b = shm_q_contig(q, *head, u, shm_st.bounce);
             if (u->ilen != SHM_UNIT_BULK) {
                 mpid_on_packet(p->world, b, u->hdrlen, b + u->hdrlen, u->ilen);
             } else {

@@ -24,8 +24,7 @@ static inline int mpir_coll_chk(const char *fn, const char *cname, int count,
                                 const void *buf, cu_dtype **dt)
 {
     cu_dtype *d = mpir_dtype_get(t);   /* NULL for MPI_DATATYPE_NULL too */
-    if (MPIR_LIKELY(d != NULL && (d->builtin | d->committed) && count >= 0 &&
-                    (buf != NULL || count == 0 || d->size == 0 || d->true_lb != 0))) {
+    if (MPIR_LIKELY(mpir_buf_args_ok(d, count, buf))) {
         *dt = d;
         return MPI_SUCCESS;
     }

@@ -41,8 +41,7 @@ static inline int mpir_p2p_checks(const char *fn, const void *buf, int count,
 {
     cu_dtype *d = mpir_dtype_get(type);   /* NULL for MPI_DATATYPE_NULL too */
     *dt = d;
-    if (MPIR_LIKELY(d != NULL && (d->builtin | d->committed) && count >= 0 &&
-                    (buf != NULL || count == 0 || d->size == 0 || d->true_lb != 0) &&
+    if (MPIR_LIKELY(mpir_buf_args_ok(d, count, buf) &&
                     (tag >= 0 || (recv && tag == MPI_ANY_TAG)) &&
                     ((unsigned)peer < (unsigned)c->dev.size || peer == MPI_PROC_NULL ||
                      (recv && peer == MPI_ANY_SOURCE))))

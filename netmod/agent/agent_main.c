@@ -376,11 +376,7 @@ static int drain_cmds(int li, int budget)
         if (!u)
             break;
         /* the command, then its body (a DMA's header and iovec pairs) */
-        const unsigned char *pkt = u->data;
-        if (shm_unit_bytes(u) > SHM_UNIT_DATA) {
-            shm_q_gather(q, A.cmd_head[li], u, buf);
-            pkt = buf;
-        }
+        const unsigned char *pkt = shm_q_contig(q, A.cmd_head[li], u, buf);
         const unsigned char *body = pkt + sizeof(agt_cmd);
         agt_cmd cmd;
         memcpy(&cmd, pkt, sizeof cmd);

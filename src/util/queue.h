@@ -383,6 +383,17 @@ static inline void shm_q_gather(shm_queue *q, uint64_t head, const shm_unit *u,
     shm_q_copyout(q, head, u, 0, shm_unit_bytes(u), buf);
 }
 
+/* The header and payload (or bulk ref) of the packet at head, contiguous:
+ * in place when they fit its first unit, else gathered into buf. */
+static inline const unsigned char *shm_q_contig(shm_queue *q, uint64_t head, const shm_unit *u,
+                                                unsigned char *buf)
+{
+    if (shm_unit_bytes(u) <= SHM_UNIT_DATA)
+        return u->data;
+    shm_q_gather(q, head, u, buf);
+    return buf;
+}
+
 /* Done with the packet at head: publish the new head, which frees its units
  * for the next lap (release: after the handler's reads of the units). */
 static inline void shm_q_free(shm_queue *q, shm_unit *u, uint64_t *head)
