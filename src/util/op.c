@@ -24,8 +24,20 @@
 #define NTYPES CU_DT_BUILTIN_COUNT
 
 /* ---- kernel generators ---------------------------------------------------- */
+/* Each kernel is also built for AVX2 and AVX-512 and one form is picked at
+ * load time (an ifunc): the baseline x86-64 has only 128-bit vectors, and a
+ * reduction of a vector in cache is bound by them. Element-wise, so every
+ * form gives the same result. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__OPTIMIZE__) && \
+    defined(__linux__)
+#define KERNEL_ISA __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define KERNEL_ISA
+#endif
+
 #define KERNEL(name, T, BODY)                                                   \
-    static void name(const void *restrict in_, void *restrict io_, size_t n)    \
+    static KERNEL_ISA void name(const void *restrict in_, void *restrict io_,   \
+                                size_t n)                                       \
     {                                                                           \
         const T *restrict a = in_;                                              \
         T *restrict b = io_;                                                    \
