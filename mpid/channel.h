@@ -9,7 +9,8 @@
  * — a small opaque header plus a payload gather list — for a destination world
  * rank. On the receiving side the channel calls mpid_on_packet() in place, from
  * its progress function, with pointers into its own buffers; the handler
- * copies out what it keeps, and the channel frees the slot when it returns.
+ * copies out what it keeps, and the channel frees the slot when it returns
+ * (or, through mpid_on_packet_lent, lends it to the device until give_back).
  * Packets from one sender to one receiver on one queue arrive in order.
  */
 #ifndef MPID_CHANNEL_H
@@ -28,6 +29,8 @@
 /* Flags for send. */
 #define MPID_CH_CTRL 0x1     /* control packet (CTS, FIN, acks): travels on
                                 the control queue, which is always drained */
+#define MPID_CH_NOBUFS 0x2   /* say -ENOBUFS, not -EAGAIN, when the buffers
+                                for the payload are out on loan */
 
 /* One-sided operations served by the target node's NI agent
  * (mpid_chan_agent_rma; Bilas's remote deposit, remote fetch and NI
@@ -245,8 +248,11 @@ typedef struct mpid_channel {
 
     /* Send one packet. Returns 0 when the packet is on its way and the
      * header and payload may be reused, -EAGAIN when the destination has no
-     * room now (the device retries later, keeping order), another negative
-     * errno on failure. */
+     * room now (the device retries later, keeping order), with
+     * MPID_CH_NOBUFS -ENOBUFS when that is because the buffers for a large
+     * payload are out on loan (mpid_on_packet_lent: the device sends a
+     * rendezvous instead, which needs none), another negative errno on
+     * failure. */
     int  (*send)(int dest, const void *hdr, size_t hdrlen,
                  const struct iovec *iov, int iovcnt, unsigned flags);
 
@@ -260,6 +266,9 @@ typedef struct mpid_channel {
     /* Deliver up to budget arrived packets through mpid_on_packet().
      * Returns the number delivered. */
     int  (*progress)(int budget);
+    /* Optional (NULL: the channel never lends). A payload the device kept
+     * from mpid_on_packet_lent is done with: the channel may reuse it. */
+    void (*give_back)(int src, const void *payload);
     /* Optional (NULL: call progress on every pass): a word that is nonzero
      * while progress has packets to deliver, for a channel whose packets
      * only its own process makes. */
@@ -302,6 +311,14 @@ typedef struct mpid_channel {
 /* Upcall into the device, called by channels from progress for each packet. */
 void mpid_on_packet(int src, const void *hdr, size_t hdrlen,
                     const void *payload, size_t len);
+/* The same, for a payload the channel can lend: returns 1 when the device
+ * keeps it (an unexpected eager message, held where it is instead of
+ * copied) and will hand it back through the channel's give_back, 0 when it
+ * is free at once. A channel lends only what the sender can do without:
+ * its sends report -ENOBUFS rather than wait for payloads out on loan, and
+ * the device then sends by rendezvous, so a loan never blocks a send. */
+int mpid_on_packet_lent(int src, const void *hdr, size_t hdrlen,
+                        const void *payload, size_t len);
 
 /* Upcall for agent-served one-sided operations: an answer (GRANT, ACK or
  * RESP with the fetched data) from the target's agent. */

@@ -77,7 +77,7 @@ static int eager_send(mpid_req *r, mpid_dest *d)
         r->p.state = MPID_ST_SYNC_WAIT;
         mpid_req_hold_dt(r);   /* harmless; released at the ack */
     }
-    int rc = d->ch->send(r->p.peer, &h, hl, iov, n, 0);
+    int rc = d->ch->send(r->p.peer, &h, hl, iov, n, MPID_CH_NOBUFS);
     if (tmp && tmp != stackbuf)
         free(tmp);
     if (rc != 0 && sync)
@@ -90,8 +90,16 @@ static int eager_send(mpid_req *r, mpid_dest *d)
 int mpid_send_first(mpid_req *r)
 {
     mpid_dest *d = &mpid_st.dests[r->p.peer];
-    if (r->p.bytes <= d->eager_max)
-        return eager_send(r, d);
+    if (r->p.bytes <= d->eager_max) {
+        int rc = eager_send(r, d);
+        if (__builtin_expect(rc != -ENOBUFS, 1))
+            return rc;
+        /* Receivers hold the channel's buffers for messages they have not
+         * matched yet: a rendezvous needs none, and it makes this sender
+         * wait for the receiver instead of running ever further ahead. */
+        if (d->no_rma)
+            return -EAGAIN;
+    }
     return mpid_rts_send(r, d);
 }
 

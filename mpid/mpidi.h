@@ -322,7 +322,8 @@ struct mpid_message {
     uint64_t sreq;
     uint64_t addr, niov;      /* RTS: sender's memory */
     uint64_t rkey[2];         /* RTS: its keys, when the channel uses them */
-    void    *data;            /* eager payload: inl or malloc'd */
+    void    *data;            /* eager payload: inl, malloc'd or lent */
+    uint8_t  lent;            /* data is the channel's (give it back) */
     char     inl[MPID_UNEXP_INLINE];
 };
 

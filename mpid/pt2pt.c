@@ -300,10 +300,14 @@ int mpid_imrecv(void *buf, size_t count, const cu_dtype *dt, mpid_message *msg,
 }
 
 /* ---- arrivals ---------------------------------------------------------- */
-static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned type,
-                       const void *payload, size_t len, uint64_t sreq)
+/* Queues a record of the message; its payload is copied, or kept where it
+ * is when lend (then returns 1: the channel's buffer is ours until
+ * mpid_msg_free gives it back). */
+static int unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned type,
+                      const void *payload, size_t len, uint64_t sreq, int lend)
 {
-    mpid_message *m = mpid_msg_alloc(len);
+    lend = lend && len > MPID_UNEXP_INLINE;
+    mpid_message *m = mpid_msg_alloc(lend ? 0 : len);
     if (!m)
         cu_fatal("out of memory queueing an unexpected message of %zu bytes", len);
     m->q.all.src = h->src;
@@ -313,10 +317,15 @@ static void unexpected(mpid_ctxq *c, int peer, const mpid_pkt_msg *h, unsigned t
     m->ctx = h->ctx;
     m->size = len;
     m->sreq = sreq;
-    if (len)
+    if (lend) {
+        m->data = (void *)payload;
+        m->lent = 1;
+    } else if (len) {
         memcpy(m->data, payload, len);
+    }
     mpid_uq_append(&c->unexp, &m->q);
     mpid_count_unexp_add();
+    return lend;
 }
 
 static inline mpid_ctxq *ctxq_or_die(uint32_t ctx)
@@ -327,9 +336,14 @@ static inline mpid_ctxq *ctxq_or_die(uint32_t ctx)
     return c;
 }
 
-void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+/* Both upcalls (channel.h). A payload is lent only while rendezvous reads
+ * from src work: a sender whose buffers are all out on loan sends by
+ * rendezvous, and then the read must not need those buffers itself. */
+static inline __attribute__((always_inline)) int
+on_packet(int src, const void *hdr, size_t hdrlen, const void *payload, size_t len, int lend)
 {
     unsigned type = *(const uint8_t *)hdr;
+    lend = lend && !mpid_st.dests[src].no_rma;
     if (__builtin_expect(type == MPID_PKT_EAGER, 1)) {
         mpid_pkt_msg h;
         memcpy(&h, hdr, sizeof h);
@@ -341,10 +355,9 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             mpid_req *r = mpid_req_of_q(e);
             mpid_eager_deliver(r, h.src, h.tag, payload, len);
             mpid_req_complete(r);
-        } else {
-            unexpected(c, src, &h, type, payload, len, 0);
+            return 0;
         }
-        return;
+        return unexpected(c, src, &h, type, payload, len, 0, lend);
     }
     switch (type) {
     case MPID_PKT_EAGER_SYNC: {
@@ -361,7 +374,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             mpid_pkt_ack a = { .type = MPID_PKT_ACK, .sreq = h.sreq };
             mpid_ctrl_send(src, &a, sizeof a);
         } else {
-            unexpected(c, src, &h.m, type, payload, len, h.sreq);
+            return unexpected(c, src, &h.m, type, payload, len, h.sreq, lend);
         }
         break;
     }
@@ -392,7 +405,7 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
             mpid_st.rndv_work = r;
         } else {
             mpid_message *m;
-            unexpected(c, src, &h.m, type, NULL, 0, h.sreq);
+            unexpected(c, src, &h.m, type, NULL, 0, h.sreq, 0);
             m = mpid_msg_of_q(mpid_uq_last(&c->unexp));
             m->size = h.size;
             m->addr = h.addr;
@@ -448,4 +461,15 @@ void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload
         cu_warn("dropping a packet of unknown type %u from rank %d (%zu header bytes)",
                 type, src, hdrlen);
     }
+    return 0;
+}
+
+void mpid_on_packet(int src, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    on_packet(src, hdr, hdrlen, payload, len, 0);
+}
+
+int mpid_on_packet_lent(int src, const void *hdr, size_t hdrlen, const void *payload, size_t len)
+{
+    return on_packet(src, hdr, hdrlen, payload, len, 1);
 }

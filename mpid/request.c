@@ -127,6 +127,7 @@ mpid_message *mpid_msg_alloc(size_t payload)
     else if (!(m = malloc(sizeof *m)))
         return NULL;
     m->data = m->inl;
+    m->lent = 0;
     if (payload > MPID_UNEXP_INLINE && !(m->data = malloc(payload))) {
         m->next_free = mpid_st.msg_pool;
         mpid_st.msg_pool = m;
@@ -137,7 +138,9 @@ mpid_message *mpid_msg_alloc(size_t payload)
 
 void mpid_msg_free(mpid_message *m)
 {
-    if (m->data != m->inl)
+    if (m->lent)
+        mpid_st.dests[m->peer].ch->give_back(m->peer, m->data);
+    else if (m->data != m->inl)
         free(m->data);
     m->next_free = mpid_st.msg_pool;
     mpid_st.msg_pool = m;

@@ -30,19 +30,23 @@ void shm_pool_init(shm_pool *p)
         atomic_init(&p->busy[i], 0);
 }
 
-/* A free fragment of my pool, marked busy, or -1 when all are in flight. */
+/* A free fragment of my pool, marked busy; -1 when all are in flight, -2
+ * when none is free and some are lent (held by receivers). */
 int shm_pool_alloc(shm_pool *p)
 {
     uint32_t n = p->nfrags, i = p->cursor;
+    int lent = 0;
     for (uint32_t k = 0; k < n; k++, i = (i + 1 == n) ? 0 : i + 1) {
         /* acquire: the receiver's reads of the fragment are done */
-        if (atomic_load_explicit(&p->busy[i], memory_order_acquire) == 0) {
-            atomic_store_explicit(&p->busy[i], 1, memory_order_relaxed);
+        uint32_t b = atomic_load_explicit(&p->busy[i], memory_order_acquire);
+        if (b == SHM_FRAG_FREE) {
+            atomic_store_explicit(&p->busy[i], SHM_FRAG_SENT, memory_order_relaxed);
             p->cursor = (i + 1 == n) ? 0 : i + 1;
             return (int)i;
         }
+        lent |= b == SHM_FRAG_LENT;
     }
-    return -1;
+    return lent ? -2 : -1;
 }
 
 void shm_pool_copyin(shm_pool *p, int frag, const struct iovec *iov, int iovcnt)

@@ -161,6 +161,8 @@ static int shm_init(const mpid_chan_info *info)
     long frags_wanted = cu_param_int("SHM_FRAGS");
     uint32_t nfrags = (uint32_t)(frags_wanted < 2 ? 2 : frags_wanted > 1024 ? 1024 : frags_wanted);
     shm_st.cma = cu_param_int("SHM_CMA") ? 1 : 0;
+    shm_st.lend_max = nlocal > 1 && nfrags > SHM_LEND_SPARE
+                          ? (nfrags - SHM_LEND_SPARE) / (nlocal - 1) : 0;
 
     if (info->local_size > 1)
         shm_efd_open(info);
@@ -261,7 +263,7 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
             return -EAGAIN;
         int f = shm_pool_alloc(pool);
         if (f < 0)
-            return -EAGAIN;
+            return f == -2 && (flags & MPID_CH_NOBUFS) ? -ENOBUFS : -EAGAIN;
         shm_pool_copyin(pool, f, iov, iovcnt);
         u = shm_q_claim(q, hc, shm_units_for(hdrlen + sizeof(shm_bulk_ref)), &t, &wake);
         if (!u) {
@@ -277,6 +279,38 @@ static int shm_send(int dest, const void *hdr, size_t hdrlen,
     if (__builtin_expect(wake, 0))
         shm_wake(p);
     return 0;
+}
+
+/* A packet whose payload is in a fragment of p's pool. Lending: the device
+ * may keep the payload of an unexpected message where it is (no copy, no
+ * allocation) until give_back. A sender streaming messages that nobody has
+ * asked for yet then runs out of fragments, and its sends go by
+ * rendezvous (MPID_CH_NOBUFS), which waits for the receiver: the stream
+ * slows to the receiver's pace, where copying every message out let it run
+ * ahead without bound. Only while single copy works (the rendezvous must
+ * not need fragments), each receiver holds at most lend_max of one
+ * sender's fragments, so SHM_LEND_SPARE always circulate, and only
+ * payloads of SHM_LEND_MIN bytes or more: a smaller one is copied out
+ * faster than a rendezvous can go. */
+static void on_bulk(shm_peer *p, const unsigned char *hdr, size_t hdrlen, shm_bulk_ref ref)
+{
+    const unsigned char *payload = shm_pool_frag(&p->pool, ref.frag);
+    if (ref.len < SHM_LEND_MIN || p->lent >= shm_st.lend_max || shm_st.cma <= 0) {
+        mpid_on_packet(p->world, hdr, hdrlen, payload, ref.len);
+    } else if (mpid_on_packet_lent(p->world, hdr, hdrlen, payload, ref.len)) {
+        p->lent++;
+        atomic_store_explicit(&p->pool.busy[ref.frag], SHM_FRAG_LENT, memory_order_relaxed);
+        return;
+    }
+    shm_pool_free(&p->pool, ref.frag);
+}
+
+static void shm_give_back(int src, const void *payload)
+{
+    shm_peer *p = &shm_st.peers[shm_st.local_of[src]];
+    size_t frag = (size_t)((const unsigned char *)payload - p->pool.frags) / p->pool.fragsize;
+    p->lent--;
+    shm_pool_free(&p->pool, (uint32_t)frag);
 }
 
 /* HOT PATH: deliver up to budget packets of one queue in place. */
@@ -300,8 +334,7 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
             } else {
                 shm_bulk_ref ref;
                 memcpy(&ref, b + u->hdrlen, sizeof ref);
-                mpid_on_packet(p->world, b, u->hdrlen, shm_pool_frag(&p->pool, ref.frag), ref.len);
-                shm_pool_free(&p->pool, ref.frag);
+                on_bulk(p, b, u->hdrlen, ref);
             }
         }
         shm_q_free(q, u, head);
@@ -457,6 +490,7 @@ const mpid_channel mpid_channel_shm = {
     .finalize = shm_finalize,
     .send = shm_send,
     .progress = shm_progress,
+    .give_back = shm_give_back,
     .arm_sleep = shm_arm_sleep,
     .sleep = shm_sleep,
     .disarm_sleep = shm_disarm_sleep,

@@ -23,6 +23,8 @@
 #ifndef SHM_FRAG_SIZE
 #define SHM_FRAG_SIZE (32u * 1024)
 #endif
+#define SHM_LEND_SPARE 2      /* fragments of a pool never lent (shm.c, on_bulk) */
+#define SHM_LEND_MIN   8192   /* the smallest payload lent */
 
 typedef struct shm_seg_hdr {
     uint64_t magic;
@@ -50,7 +52,10 @@ typedef struct shm_layout {
 } shm_layout;
 
 /* A bulk pool: owned (allocated from) by one sender, freed by its receivers.
- * The sender alone sets busy[i] = 1, a receiver clears it after delivery. */
+ * The sender alone sets busy[i] = SHM_FRAG_SENT; the receiver clears it
+ * after delivery, or first marks it SHM_FRAG_LENT while it holds the
+ * payload of an unexpected message there (shm.c, lending). */
+enum { SHM_FRAG_FREE, SHM_FRAG_SENT, SHM_FRAG_LENT };
 typedef struct shm_pool {
     _Atomic uint32_t *busy;
     unsigned char *frags;
@@ -64,6 +69,7 @@ typedef struct shm_peer {
     uint64_t data_head, ctrl_head;   /* cached heads of its queues (producer side) */
     shm_rank_blk *blk;
     shm_pool pool;                   /* the peer's own pool (we free into it) */
+    uint32_t lent;                   /* its fragments I hold (lend_max at most) */
     int world;
     int efd;                         /* our copy of its wake eventfd, or -1 */
 } shm_peer;
@@ -79,6 +85,7 @@ struct shm_state {
     uint64_t data_head, ctrl_head;   /* consumer heads of my queues */
     shm_rank_blk *me;
     shm_pool *my_pool;      /* = &peers[local_rank].pool */
+    uint32_t lend_max;      /* a peer's fragments I may hold at once */
     _Alignas(16) unsigned char bounce[SHM_INLINE_MAX];   /* header and payload of a multi-unit packet */
     int in_progress;        /* guard against nested progress from a handler */
     int cma;                /* 1 allowed, 0 disabled, <0 the kernel's refusal */

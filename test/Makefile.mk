@@ -44,6 +44,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/stress \
 	test/mpi/incast \
 	test/mpi/incast_burst \
+	test/mpi/lend \
 	test/mpi/handle_conv \
 	test/mpi/darray \
 	test/mpi/pack_external \
@@ -301,6 +302,9 @@ test_mpi_incast_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_incast_burst_SOURCES = test/mpi/incast_burst.c test/mpi/mtest.h
 test_mpi_incast_burst_LDADD = $(MPI_TEST_LIBS)
 test_mpi_incast_burst_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+test_mpi_lend_SOURCES = test/mpi/lend.c test/mpi/mtest.h
+test_mpi_lend_LDADD = $(MPI_TEST_LIBS)
+test_mpi_lend_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
 test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)
