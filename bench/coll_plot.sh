@@ -1,9 +1,12 @@
 #!/bin/sh
-# bench/coll_plot.sh — gnuplot PNG and SVG plots of bench/coll results:
-# per operation and rank count, latency (avg over ranks) against message
-# size, one line per MPI and algorithm (one bar each when the operation has
-# no size, as barrier); per operation and size, latency
-# against node count (against ranks when all runs share one node).
+# bench/coll_plot.sh — gnuplot PNG and SVG plots of bench/coll results
+# (the best of a point's rounds): per operation and rank count, latency
+# (avg over ranks) against message size, one line per MPI and algorithm
+# (one bar each when the operation has no size, as barrier); per operation
+# and size, latency against node count (against ranks when all runs share
+# one node); per operation, clumpi's default time over the better peer's
+# against message size, one line per rank count (OP-ratio), when the
+# results hold a peer's runs.
 #
 # usage: bench/coll_plot.sh RESULTS.csv [OUTDIR]
 set -eu
@@ -18,6 +21,32 @@ tail -n +2 "$csv" | awk -F, -v d="$tmp" '{
     n = d "/nodes." $2 "." $6; system("mkdir -p " n)
     print $5, $4, $9 >> (n "/" $1 "-" $3)
 }'
+# several rounds of one point: its best (as the tables take it)
+for f in "$tmp"/*/*; do
+    sort -n -k1,1 -k2,2 "$f" | awk '{ k = NF == 2 ? $1 : $1 " " $2
+        if (!(k in best) || $NF < best[k]) { if (!(k in best)) order[n++] = k; best[k] = $NF } }
+        END { for (i = 0; i < n; i++) print order[i], best[order[i]] }' > "$f.best"
+    mv "$f.best" "$f"
+done
+# clumpi's default over the better peer, per operation: one line per rank
+# count and node count (the peers' one-node times stand for every node
+# count, as in bench/coll_run.sh's table)
+tail -n +2 "$csv" | awk -F, -v d="$tmp" '
+    $1 == "clumpi" && $3 == "default" { k = $2 SUBSEP $4 SUBSEP $5 SUBSEP $6
+        if (!(k in c) || $9 < c[k]) c[k] = $9 }
+    $1 != "clumpi" && $1 != "clumpi-alt" { k = $2 SUBSEP $4 SUBSEP $6
+        if (!(k in p) || $9 < p[k]) p[k] = $9 }
+    END { for (k in c) { split(k, f, SUBSEP); q = f[1] SUBSEP f[2] SUBSEP f[4]
+            if (!(q in p) || p[q] <= 0 || f[4] == 0) continue
+            s = d "/ratio." f[1]; system("mkdir -p " s)
+            print f[4], c[k] / p[q] >> (s "/np" f[2] (f[3] > 1 ? "-nodes" f[3] : "")) } }'
+for d in "$tmp"/ratio.*; do
+    [ -d "$d" ] || continue
+    op=${d##*/ratio.}
+    for f in "$d"/*; do sort -n -o "$f" "$f"; done
+    gp_plot "$out/$op-ratio" "$op: clumpi default / the better peer (below 1: clumpi faster)" \
+        "bytes" "time ratio" 1 0 1 2 $(ls "$d"/* | sort -V)
+done
 ylab='latency (us, avg over ranks)'
 nodes_max=$(tail -n +2 "$csv" | cut -d, -f5 | sort -n | tail -1)
 
