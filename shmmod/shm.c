@@ -297,10 +297,13 @@ static void on_bulk(shm_peer *p, const unsigned char *hdr, size_t hdrlen, shm_bu
     const unsigned char *payload = shm_pool_frag(&p->pool, ref.frag);
     if (ref.len < SHM_LEND_MIN || p->lent >= shm_st.lend_max || shm_st.cma <= 0) {
         mpid_on_packet(p->world, hdr, hdrlen, payload, ref.len);
-    } else if (mpid_on_packet_lent(p->world, hdr, hdrlen, payload, ref.len)) {
-        p->lent++;
+    } else {
+        /* marked before the upcall: a give_back from inside it then frees it */
         atomic_store_explicit(&p->pool.busy[ref.frag], SHM_FRAG_LENT, memory_order_relaxed);
-        return;
+        p->lent++;
+        if (mpid_on_packet_lent(p->world, hdr, hdrlen, payload, ref.len))
+            return;
+        p->lent--;
     }
     shm_pool_free(&p->pool, ref.frag);
 }
