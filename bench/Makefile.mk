@@ -7,7 +7,7 @@ bench_pt2pt_LDFLAGS = $(AM_LDFLAGS) -no-install
 EXTRA_DIST += bench/compare.sh
 # Shared by the benchmarks: bench_util.h (header-only, so each program still
 # builds with one mpicc command) and plot_lib.sh (gnuplot helpers).
-EXTRA_DIST += bench/bench_util.h bench/plot_lib.sh
+EXTRA_DIST += bench/bench_util.h bench/plot_lib.sh bench/coll_ratio.awk
 # Host-versus-NI broadcast benchmark (Verstoep et al.): bench/ni_run.sh runs the
 # grid, bench/ni_plot.sh plots it, ni_test.sh runs the quick grid in make check.
 noinst_PROGRAMS += bench/ni

@@ -29,17 +29,11 @@ for f in "$tmp"/*/*; do
     mv "$f.best" "$f"
 done
 # clumpi's default over the better peer, per operation: one line per rank
-# count and node count (the peers' one-node times stand for every node
-# count, as in bench/coll_run.sh's table)
-tail -n +2 "$csv" | awk -F, -v d="$tmp" '
-    $1 == "clumpi" && $3 == "default" { k = $2 SUBSEP $4 SUBSEP $5 SUBSEP $6
-        if (!(k in c) || $9 < c[k]) c[k] = $9 }
-    $1 != "clumpi" && $1 != "clumpi-alt" { k = $2 SUBSEP $4 SUBSEP $6
-        if (!(k in p) || $9 < p[k]) p[k] = $9 }
-    END { for (k in c) { split(k, f, SUBSEP); q = f[1] SUBSEP f[2] SUBSEP f[4]
-            if (!(q in p) || p[q] <= 0 || f[4] == 0) continue
-            s = d "/ratio." f[1]; system("mkdir -p " s)
-            print f[4], c[k] / p[q] >> (s "/np" f[2] (f[3] > 1 ? "-nodes" f[3] : "")) } }'
+# count and node count
+awk -F, -f "$(dirname "$0")/coll_ratio.awk" "$csv" | awk -v d="$tmp" '$4 > 0 && $6 > 0 {
+    s = d "/ratio." $1; system("mkdir -p " s)
+    print $4, $5 / $6 >> (s "/np" $2 ($3 > 1 ? "-nodes" $3 : ""))
+}'
 for d in "$tmp"/ratio.*; do
     [ -d "$d" ] || continue
     op=${d##*/ratio.}

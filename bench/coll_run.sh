@@ -98,20 +98,16 @@ fi
 
 # The table: best of the rounds (avg_us) per mpi, op, algorithm, ranks,
 # nodes, bytes; the peers' one-node times stand for every node count.
-tail -n +2 "$csv" | grep -v '^mpi,' | awk -F, -v peers="$peers" '
-    NF >= 10 {
-        k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP $6
-        if (!(k in best) || $9 + 0 < best[k]) best[k] = $9 + 0
-        if ($1 == "clumpi" && $3 == "default") {
-            p = $5 SUBSEP $4 SUBSEP $2
-            if (!(p in seen)) { seen[p] = 1; pts[++np_] = p }
-            if ($2 != "barrier" && !($6 in szseen)) { szseen[$6] = 1; sz[++ns] = $6 + 0 }
-        }
+awk -F, -v peers="$peers" -f "$here/coll_ratio.awk" "$csv" | awk -v peers="$peers" '
+    {
+        p = $3 SUBSEP $2 SUBSEP $1
+        if (!(p in seen)) { seen[p] = 1; pts[++np_] = p }
+        if ($1 != "barrier" && !($4 in szseen)) { szseen[$4] = 1; sz[++ns] = $4 + 0 }
+        c[p SUBSEP $4] = $5; pv[p SUBSEP $4] = $6; pn[p SUBSEP $4] = $7
     }
     END {
         for (i = 1; i <= ns; i++) for (j = i + 1; j <= ns; j++)
             if (sz[j] < sz[i]) { t = sz[i]; sz[i] = sz[j]; sz[j] = t }
-        n = split(peers, pe, " ")
         printf "clumpi default / the better of %s (best of the rounds, slowest rank'"'"'s\n", peers
         printf "average; below 1: clumpi faster). Cells: ratio (clumpi µs / peer µs, peer).\n\n"
         printf "| nodes | ranks | op |"
@@ -131,18 +127,12 @@ tail -n +2 "$csv" | grep -v '^mpi,' | awk -F, -v peers="$peers" '
             split(pts[a], x, SUBSEP)
             printf "| %s | %s | %s |", x[1], x[2], x[3]
             for (i = 1; i <= ns; i++) {
-                b = x[3] == "barrier" ? 0 : sz[i]
-                c = "clumpi" SUBSEP x[3] SUBSEP "default" SUBSEP x[2] SUBSEP x[1] SUBSEP b
-                if (!(c in best) || (x[3] == "barrier" && i > 1)) { printf " |"; continue }
-                pv = -1; pn = ""
-                for (j = 1; j <= n; j++) {
-                    q = pe[j] SUBSEP x[3] SUBSEP "default" SUBSEP x[2] SUBSEP 1 SUBSEP b
-                    if ((q in best) && (pv < 0 || best[q] < pv)) { pv = best[q]; pn = pe[j] }
-                }
-                if (pv <= 0) printf " %.3g µs |", best[c]
+                k = pts[a] SUBSEP (x[3] == "barrier" ? 0 : sz[i])
+                if (!(k in c) || (x[3] == "barrier" && i > 1)) { printf " |"; continue }
+                if (pv[k] <= 0) printf " %.3g µs |", c[k]
                 else {
-                    mark = (best[c] > pv) ? "**" : ""
-                    printf " %s%.2f%s (%.3g / %.3g, %s) |", mark, best[c] / pv, mark, best[c], pv, pn
+                    mark = (c[k] > pv[k]) ? "**" : ""
+                    printf " %s%.2f%s (%.3g / %.3g, %s) |", mark, c[k] / pv[k], mark, c[k], pv[k], pn[k]
                 }
             }
             printf "\n"
