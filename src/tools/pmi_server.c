@@ -775,9 +775,12 @@ static void send_str(int fd, const char *s)
     }
 }
 
+/* Drops pending connection i, telling it reply_line (if any) and the log
+ * why (if any). */
 static void refuse(struct job *j, int i, const char *why, const char *reply_line)
 {
-    log_refusal(j, pend[i].peer, why);
+    if (why)
+        log_refusal(j, pend[i].peer, why);
     if (reply_line)
         send_str(pend[i].fd, reply_line);
     close(pend[i].fd);
@@ -842,7 +845,10 @@ static int pending_line(struct job *j, int i, const char *line)
     if (!r->remote || r->connected || r->exited) {
         snprintf(why, sizeof why, "rank %ld is %s", rank,
                  !r->remote ? "not a remote rank" : r->connected ? "connected already" : "gone");
-        refuse(j, i, why, "cmd=initack rc=-1\n");
+        /* A rank that holds the secret but has exited already is one whose
+         * job is ending (its launcher was killed while it connected): its
+         * end is reported once, by its exit. */
+        refuse(j, i, r->remote && !r->connected ? NULL : why, "cmd=initack rc=-1\n");
         return 1;
     }
     char buf[160];

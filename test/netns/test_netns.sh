@@ -188,7 +188,8 @@ fi
 if [ $# -gt 0 ]; then
     for t in "$@"; do echo "$t"; done >"$TMP/mpi_tests"
 else
-    grep -v '^[[:space:]]*\(#\|$\)' "$top_srcdir/test/netns/mpi_tests.list" >"$TMP/mpi_tests"
+    grep -v '^[[:space:]]*\(#\|$\)' "$top_srcdir/test/netns/mpi_tests.list" >"$TMP/mpi_tests" ||
+        { echo "no MPI programs in $top_srcdir/test/netns/mpi_tests.list"; exit 99; }
 fi
 while read -r np prog args; do
     [ -n "$prog" ] || continue

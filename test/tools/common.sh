@@ -1,7 +1,8 @@
 # common.sh — shared by the launcher tests: where things are, and checks.
 # Sourced; automake's AM_TESTS_ENVIRONMENT exports top_builddir/top_srcdir.
-top_builddir=${top_builddir:-.}
-top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
+# Absolute, so a test may change directory (test_netns.sh runs in $TMP).
+top_builddir=$(cd "${top_builddir:-.}" && pwd)
+top_srcdir=$(cd "${top_srcdir:-$(dirname "$0")/../..}" && pwd)
 MPIRUN=$top_builddir/src/tools/mpirun
 PMI_PROG=$top_builddir/test/tools/pmi_prog
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/clumpi-test.XXXXXX")
