@@ -744,8 +744,8 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
  * table and rule paths (which cost as many instructions as a 2-rank 8-byte
  * broadcast's own sends). Keyed by everything those paths read: the
  * communicator's identity (as table_memo), the size, the op's
- * commutativity, whether the host is oversubscribed, and the generations
- * of the parameters, the table and the communicators. One per process,
+ * commutativity, and the generations of the parameters, the table and the
+ * communicators. One per process,
  * not per thread (a thread-local costs a __tls_get_addr call here): MPI
  * calls run one at a time, under cu_mt's lock or the program's own
  * serialization below MPI_THREAD_MULTIPLE, and a selection never waits.
@@ -753,7 +753,7 @@ static const coll_algo *by_rules(const coll_optab *t, size_t bytes, int commute,
 typedef struct {
     comm_key key;
     size_t bytes;
-    int commute, oversub;
+    int commute;
     unsigned env, tgen;
     uint32_t remote_context_id;
     int foreign;
@@ -762,31 +762,39 @@ typedef struct {
 static pick_memo picks[COLL_OP_COUNT];
 
 static coll_anyfn select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm,
-                              const char **name, int oversub, unsigned cgen);
+                              const char **name);
 
-coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
-                       const char **name)
+/* The memo's answer, else the slow path's. Inlined into each typed front
+ * end, so the common case is a leaf that saves no registers and the slow
+ * path a tail call. The host's oversubscription is not in the test: it is
+ * set once, when the device starts, before any collective. */
+static inline __attribute__((always_inline)) coll_anyfn
+select_fast(int opid, size_t bytes, int commute, const mpid_comm *comm, const char **name)
 {
+    const pick_memo *pm = &picks[opid];
     unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
-    pick_memo *pm = &picks[opid];
-    int oversub = mpid_oversubscribed();
     if (__builtin_expect(comm_key_same(&pm->key, comm, cgen) && pm->bytes == bytes &&
                          pm->env == cu_param_gen && pm->commute == commute &&
-                         pm->oversub == oversub && pm->tgen == tuned_gen &&
-                         pm->foreign == comm->foreign &&
+                         pm->tgen == tuned_gen && pm->foreign == comm->foreign &&
                          pm->remote_context_id == comm->remote_context_id && pm->algo, 1)) {
         *name = pm->algo->name;
         return pm->algo->fn;
     }
-    return select_slow(opid, bytes, commute, comm, name, oversub, cgen);
+    return select_slow(opid, bytes, commute, comm, name);
+}
+
+coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
+                       const char **name)
+{
+    return select_fast(opid, bytes, commute, comm, name);
 }
 
 /* The pick without the memo (and the memo filled for the next call). */
 static __attribute__((noinline)) coll_anyfn
-select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const char **name,
-            int oversub, unsigned cgen)
+select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const char **name)
 {
     pick_memo *pm = &picks[opid];
+    unsigned cgen = atomic_load_explicit(&comm_gen, memory_order_relaxed);
     if (env_gen != cu_param_gen)
         read_env();
     const coll_optab *t = &table[opid];
@@ -827,8 +835,8 @@ select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const ch
     }
     *name = a->name;
     if (!verbose && tuned_loaded)
-        *pm = (pick_memo){ comm_key_of(comm, cgen), bytes, commute, oversub, env_gen,
-                           tuned_gen, comm->remote_context_id, comm->foreign, a };
+        *pm = (pick_memo){ comm_key_of(comm, cgen), bytes, commute, env_gen, tuned_gen,
+                           comm->remote_context_id, comm->foreign, a };
     if (verbose && (verbose > 1 || comm->rank == 0)) {
         if (nodes < 0)
             nodes = coll_comm_nodes(comm);
@@ -840,7 +848,7 @@ select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const ch
 }
 
 /* ---- typed front ends -------------------------------------------------- */
-#define SEL(T, op, bytes, commute) ((T *)coll_select(op, bytes, commute, comm, name))
+#define SEL(T, op, bytes, commute) ((T *)select_fast(op, bytes, commute, comm, name))
 
 coll_barrier_fn *coll_select_barrier(const mpid_comm *comm, const char **name)
 { return SEL(coll_barrier_fn, COLL_OP_BARRIER, 0, -1); }
