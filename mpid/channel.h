@@ -236,6 +236,10 @@ typedef struct mpid_chan_dyn {
 typedef struct mpid_channel {
     const char *name;
     size_t max_payload;    /* largest payload of one packet (eager limit) */
+    /* Optional (0: max_payload). The eager limit while every rank of the
+     * host has a core: above it the channel's single-copy rendezvous beats
+     * copying through a packet, once the receiver is there to read. */
+    size_t eager_idle_max;
 
     int  (*init)(const mpid_chan_info *info);
     int  (*finalize)(void);

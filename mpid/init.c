@@ -151,9 +151,11 @@ int mpid_init(void)
         mpid_net_init(netch);
         cu_sigfault_reset_foreign();   /* providers may install more */
     }
+    /* Progress first: whether the host is oversubscribed sets the routes'
+     * eager limits. */
+    mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
     if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))
         return MPI_ERR_NO_MEM;
-    mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
     mpid_peer_watch_start(info);
     return MPI_SUCCESS;
 }

@@ -369,6 +369,7 @@ int  mpid_recv_from_lost(const mpid_comm *comm, int src);
 const mpid_channel *mpid_net_open_dynamic(void);
 /* route.c: an entry's channel and eager limit (the caps of CLUMPI_*). */
 void mpid_dest_set(mpid_dest *d, const mpid_channel *ch);
+void mpid_dest_no_single_copy(mpid_dest *d);
 
 /* ---- work lists drained by progress (mpid_st) ----------------------------
  * All empty in the steady state, so progress tests one word. */

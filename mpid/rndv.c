@@ -491,6 +491,7 @@ void mpid_rndv_recv_start(mpid_req *r)
         cu_debug("single-copy reads from rank %d not permitted (%s): pipelining",
                  r->p.peer, strerror(-rc));
         d->no_rma = 1;
+        mpid_dest_no_single_copy(d);
     }
     r->p.offset = 0;
     r->p.limit = want;
@@ -522,6 +523,7 @@ void mpid_on_cts(const mpid_pkt_cts *h)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
     mpid_rts_withdraw(r);   /* no read will come */
+    mpid_dest_no_single_copy(&mpid_st.dests[r->p.peer]);
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);

@@ -24,16 +24,37 @@ static const mpid_channel unreach = {
     .progress = unreach_progress,
 };
 
+/* The eager limit towards a rank reached by ch: CLUMPI_EAGER_LIMIT when
+ * set, else the channel's own, the lower one for idle cores while
+ * single-copy reads are allowed (single_copy). */
+static size_t eager_limit(const mpid_channel *ch, int single_copy)
+{
+    size_t m = ch->max_payload;
+    if (mpid_st.eager_cap >= 0)
+        return (size_t)mpid_st.eager_cap < m ? (size_t)mpid_st.eager_cap : m;
+    if (single_copy && ch->eager_idle_max && ch->eager_idle_max < m &&
+        !mpid_st.wait.oversubscribed)
+        return ch->eager_idle_max;
+    return m;
+}
+
+/* d's peer cannot read this process's memory (it answered an RTS with a
+ * CTS), or this process cannot read its: rendezvous pipelines packets,
+ * so the channel's full eager limit is the better one. */
+void mpid_dest_no_single_copy(mpid_dest *d)
+{
+    if (d->ch)
+        d->eager_max = eager_limit(d->ch, 0);
+}
+
 void mpid_dest_set(mpid_dest *d, const mpid_channel *ch)
 {
     d->ch = ch;
     /* the counters its messages go to: peers of other jobs are network peers */
     d->cnt_kind = ch == &mpid_channel_self ? MPID_CNT_SELF
                   : ch == mpid_node_chan ? MPID_CNT_SHM : MPID_CNT_NET;
-    d->eager_max = ch->max_payload;
-    if (mpid_st.eager_cap >= 0 && (size_t)mpid_st.eager_cap < d->eager_max)
-        d->eager_max = (size_t)mpid_st.eager_cap;
     d->no_rma = mpid_st.no_rma_all;
+    d->eager_max = eager_limit(ch, !d->no_rma);
 }
 
 int mpid_route_init(const int *node_of, int my_node, int shm_up)
@@ -45,8 +66,8 @@ int mpid_route_init(const int *node_of, int my_node, int shm_up)
     if (!mpid_st.dests)
         return -ENOMEM;
     mpid_st.dyn_top = n;
-    /* CLUMPI_EAGER_LIMIT caps the channels' own limits (tests use it to
-     * force rendezvous for small messages). */
+    /* CLUMPI_EAGER_LIMIT replaces the channels' own limits, up to their
+     * max_payload (tests use it to force rendezvous for small messages). */
     mpid_st.eager_cap = cu_param_int("EAGER_LIMIT");
     /* CLUMPI_NO_RMA=1 turns single-copy reads off: rendezvous pipelines. */
     mpid_st.no_rma_all = cu_param_int("NO_RMA") != 0;

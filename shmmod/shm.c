@@ -20,8 +20,9 @@
  *   CLUMPI_SHM_CMA          1 (default) single-copy rendezvous with
  *                           process_vm_readv; 0 makes rma_read return -ENOTSUP
  *                           so the device pipelines fragments instead
- * The eager limit is max_payload = SHM_FRAG_SIZE, a constant of the channel
- * table.
+ * The eager limit is max_payload = SHM_FRAG_SIZE, or SHM_EAGER_IDLE
+ * (eager_idle_max) while every local rank has a core and single-copy reads
+ * work.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -489,6 +490,7 @@ static const mpid_chan_area shm_areas = {
 const mpid_channel mpid_channel_shm = {
     .name = "shm",
     .max_payload = SHM_FRAG_SIZE,
+    .eager_idle_max = SHM_EAGER_IDLE,
     .init = shm_init,
     .finalize = shm_finalize,
     .send = shm_send,

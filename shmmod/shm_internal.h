@@ -22,6 +22,11 @@
  * shm.c); it keeps a pipeline of fragments inside the L2. */
 #ifndef SHM_FRAG_SIZE
 #define SHM_FRAG_SIZE (32u * 1024)
+/* The eager limit while every local rank has a core: from 8 KiB one
+ * process_vm_readv into a posted receive beats the two copies through a
+ * fragment; with ranks waiting for cores, eager to SHM_FRAG_SIZE lets a
+ * sender go on without its receiver. */
+#define SHM_EAGER_IDLE 8192u
 #endif
 #define SHM_LEND_SPARE 2      /* fragments of a pool never lent (shm.c, on_bulk) */
 #define SHM_LEND_MIN   8192   /* the smallest payload lent */

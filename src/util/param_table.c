@@ -87,7 +87,8 @@ const cu_param_def cu_param_defs[] = {
       "how ranks reach other nodes: direct (a libfabric endpoint per rank) or agent "
       "(the node's NI agent, offload mode)"),
     I("EAGER_LIMIT", -1, "pt2pt", BEFORE_INIT, ALL_EQ, USER_BASIC, -1,
-      "cap the eager size in bytes (larger messages use rendezvous); -1: each channel's own"),
+      "the eager size in bytes, at most a channel's packet (larger messages use "
+      "rendezvous); -1: each channel's own"),
     I("NO_RMA", 0, "pt2pt", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, E_OFF_ON,
       "on: no single-copy reads; rendezvous goes through pipelined fragments"),
     I("RNDV_COOP", 256 * 1024, "pt2pt", BEFORE_INIT, ALL_EQ, TUNER_DETAIL, -1,

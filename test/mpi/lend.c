@@ -1,6 +1,7 @@
 /* np: 2 4
  * env: CLUMPI_SHM_FRAGS=4
  * env: CLUMPI_SHM_CMA=0
+ * env: CLUMPI_EAGER_LIMIT=32768
  * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Large eager messages that arrive before their receive: clumpi's
@@ -11,7 +12,9 @@
  * first, more of them than a receiver may hold; a held message is found by
  * a matched probe and received by MPI_Mrecv, and another is received
  * truncated; a synchronous send whose message is held does not complete
- * before its receive is posted. Every byte is checked.
+ * before its receive is posted. Every byte is checked. (clumpi sends
+ * 8-32 KiB eagerly when ranks outnumber cores, or with the last env line;
+ * with a core per rank it sends them by rendezvous.)
  */
 #include "mtest.h"
 
