@@ -130,7 +130,7 @@ static const coll_algo scatter_algos[] = {
 static const coll_rule scatter_rules[] = {  /* bytes: one rank's block */
     { 2048, 2, 1, 0, "linear" },   /* as gather's */
     { 2048, ALL, 1, 0, "binomial" },
-    { 32768, ALL, 1, 0, "linear" },   /* eager: the root sends and leaves */
+    { 32768, ALL, 1, 0, "linear" },   /* eager when oversubscribed: the root sends and leaves */
     { ANY, ALL, 1, 0, "shm", 1 },   /* oversubscribed: each rank reads its block from the root */
     { ANY, ALL, 1, 0, "linear" },
 };

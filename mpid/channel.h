@@ -235,7 +235,8 @@ typedef struct mpid_chan_dyn {
  * fallback). */
 typedef struct mpid_channel {
     const char *name;
-    size_t max_payload;    /* largest payload of one packet (eager limit) */
+    size_t max_payload;    /* largest payload of one packet (the eager limit,
+                              but see eager_idle_max) */
     /* Optional (0: max_payload). The eager limit while every rank of the
      * host has a core: above it the channel's single-copy rendezvous beats
      * copying through a packet, once the receiver is there to read. */

@@ -1,6 +1,6 @@
 /*
  * eager.c — the eager protocol (the whole message in one packet, up to the
- * channel's max_payload), the first-packet dispatch of every send, and the
+ * route's eager limit, mpid_dest.eager_max), the first-packet dispatch of every send, and the
  * queues of packets waiting for room at a destination.
  */
 #include <stdlib.h>

@@ -115,6 +115,13 @@ static int expose(const mpid_req *r, const mpid_dest *d, const mpid_pkt_rts *h,
                   uint64_t key[2], void *exposed[2]);
 static void unexpose(const mpid_dest *d, void *exposed[2]);
 
+/* Whether r's data is too scattered for a read: its RTS asks the
+ * receiver for the pipelined path. */
+static int rts_packed(const mpid_req *r)
+{
+    return sparse(r->p.dt, r->p.count, r->p.bytes, RNDV_MIN_RSEG);
+}
+
 int mpid_rts_send(mpid_req *r, mpid_dest *d)
 {
     mpid_pkt_rts h;
@@ -128,7 +135,7 @@ int mpid_rts_send(mpid_req *r, mpid_dest *d)
     const cu_dtype *dt = r->p.dt;
     if (dt->contig) {
         h.addr = (uint64_t)(uintptr_t)((char *)r->p.buf + dt->true_lb);
-    } else if (sparse(dt, r->p.count, r->p.bytes, RNDV_MIN_RSEG)) {
+    } else if (rts_packed(r)) {
         h.niov = MPID_RTS_PACKED;
     } else {
         if (!r->p.iovs) {
@@ -523,7 +530,11 @@ void mpid_on_cts(const mpid_pkt_cts *h)
 {
     mpid_req *r = (mpid_req *)(uintptr_t)h->sreq;
     mpid_rts_withdraw(r);   /* no read will come */
-    mpid_dest_no_single_copy(&mpid_st.dests[r->p.peer]);
+    /* Offered a read and answered with a CTS: the receiver cannot read
+     * our memory. (A network channel's failed exposure asks for CTS too;
+     * its limit does not depend on reads.) */
+    if (!rts_packed(r))
+        mpid_dest_no_single_copy(&mpid_st.dests[r->p.peer]);
     r->p.peer_req = h->rreq;
     r->p.offset = 0;
     r->p.limit = min_sz(h->len, r->p.bytes);

@@ -17,15 +17,18 @@
 
 #define SHM_MAGIC     0x636c756d70695348ull   /* "clumpiSH" */
 #define SHM_PAGE      4096
-/* Eager limit and fragment size: max_payload of the channel table is a
- * compile-time constant of the contract. 32 KiB measured best here (see
- * shm.c); it keeps a pipeline of fragments inside the L2. */
+/* Fragment size, the largest packet: max_payload of the channel table is
+ * a compile-time constant of the contract, and the eager limit when ranks
+ * outnumber cores. 32 KiB measured best here (see shm.c); it keeps a
+ * pipeline of fragments inside the L2. */
 #ifndef SHM_FRAG_SIZE
 #define SHM_FRAG_SIZE (32u * 1024)
-/* The eager limit while every local rank has a core: from 8 KiB one
- * process_vm_readv into a posted receive beats the two copies through a
- * fragment; with ranks waiting for cores, eager to SHM_FRAG_SIZE lets a
- * sender go on without its receiver. */
+#endif
+/* The eager limit while every local rank has a core (eager_idle_max):
+ * from 8 KiB one process_vm_readv into a posted receive beats the two
+ * copies through a fragment; with ranks waiting for cores, eager to
+ * SHM_FRAG_SIZE lets a sender go on without its receiver. */
+#ifndef SHM_EAGER_IDLE
 #define SHM_EAGER_IDLE 8192u
 #endif
 #define SHM_LEND_SPARE 2      /* fragments of a pool never lent (shm.c, on_bulk) */

@@ -110,7 +110,8 @@ const cu_param_def cu_param_defs[] = {
     I("HOST_CPUS", 0, "progress", BEFORE_INIT, LOCAL, DEV_BASIC, -1,
       "cores the ranks of this host share, set by mpirun (0: this process's affinity)"),
     I("OVERSUBSCRIBED", -1, "progress", BEFORE_INIT, LOCAL, TUNER_BASIC, E_AUTO_OFF_ON,
-      "whether ranks outnumber cores (yield, then block): auto from the two above"),
+      "whether ranks outnumber cores (yield, then block; shared memory's eager limit "
+      "32 KiB, not 8): auto from the two above"),
     /* shared memory */
     I("SHM_CMA", 1, "shm", BEFORE_INIT, ALL_EQ, TUNER_BASIC, E_OFF_ON,
       "single copy (process_vm_readv) in the shared-memory channel"),

@@ -2,6 +2,7 @@
  * env: CLUMPI_EAGER_LIMIT=0
  * env: CLUMPI_NO_RMA=1
  * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * env: CLUMPI_EAGER_LIMIT=32768
  * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * ANY_SOURCE storms: every rank but 0 sends many messages of mixed sizes

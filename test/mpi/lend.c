@@ -1,5 +1,5 @@
 /* np: 2 4
- * env: CLUMPI_SHM_FRAGS=4
+ * env: CLUMPI_SHM_FRAGS=4 CLUMPI_EAGER_LIMIT=32768
  * env: CLUMPI_SHM_CMA=0
  * env: CLUMPI_EAGER_LIMIT=32768
  * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
@@ -13,8 +13,8 @@
  * a matched probe and received by MPI_Mrecv, and another is received
  * truncated; a synchronous send whose message is held does not complete
  * before its receive is posted. Every byte is checked. (clumpi sends
- * 8-32 KiB eagerly when ranks outnumber cores, or with the last env line;
- * with a core per rank it sends them by rendezvous.)
+ * 8-32 KiB eagerly when ranks outnumber cores, or with CLUMPI_EAGER_LIMIT;
+ * with a core per rank only up to 8 KiB.)
  */
 #include "mtest.h"
 

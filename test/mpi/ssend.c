@@ -2,12 +2,14 @@
  * env: CLUMPI_EAGER_LIMIT=0
  * env: CLUMPI_NO_RMA=1
  * env: CLUMPI_SHM_QUEUE_CELLS=4 CLUMPI_SHM_CTRL_CELLS=4 CLUMPI_SHM_FRAGS=2
+ * env: CLUMPI_EAGER_LIMIT=32768
  * (env: extra runs with clumpi's protocol variants; other MPIs ignore them)
  *
  * Synchronous sends complete only once the matching receive has started:
  * Issend + Test stays false while the receiver has not posted (it waits for a
  * "go" that the sender sends only after its Tests), for 0 bytes, small,
- * eager-sized and large messages; then Wait completes. Blocking Ssend to a
+ * eager-sized (20000 B: eager in clumpi when ranks outnumber cores or with
+ * CLUMPI_EAGER_LIMIT=32768) and large messages; then Wait completes. Blocking Ssend to a
  * posted receive, and Ssend to oneself through a posted Irecv.
  */
 #include "mtest.h"

@@ -9,7 +9,7 @@
  * back with MPI_ANY_SOURCE, even threads on a communicator of their own
  * with MPI_ANY_TAG, odd ones on MPI_COMM_WORLD with a tag of their own.
  * Sizes 0, 1, each side of the eager limits of the channels (agent 31 KiB,
- * shm 32 KiB, ofi 64 KiB) and 1 MiB, the 1 MiB ones several times, so
+ * shm 8 KiB with a core per rank and 32 KiB, ofi 64 KiB) and 1 MiB, the 1 MiB ones several times, so
  * several threads of a rank read rendezvous data from the same node at
  * once (in offload mode, through the agents' bulk path). Receives are
  * nonblocking or blocking by thread, sends blocking or synchronous. Every
@@ -27,8 +27,8 @@
 #define BIG_ROUNDS 4
 #define TICKETS 50
 
-static const size_t sizes[] = { 0, 1, 31743, 31744, 31745, 32767, 32768, 32769,
-                                65535, 65536, 65537, 1 << 20 };
+static const size_t sizes[] = { 0, 1, 8191, 8192, 8193, 31743, 31744, 31745, 32767, 32768,
+                                32769, 65535, 65536, 65537, 1 << 20 };
 #define NSIZES (sizeof sizes / sizeof *sizes)
 
 static MPI_Comm own[NT];   /* a duplicate of MPI_COMM_WORLD per thread */
