@@ -59,6 +59,33 @@ static void make_job_id(void)
     mpid_st.job.id[n] = 0;
 }
 
+/* The collectives choose by whether ranks outnumber cores, and every rank
+ * must choose alike: each node's first rank publishes its host's answer
+ * before the channels' PMI barriers (publish_oversubscribed), and every
+ * rank takes the OR of the nodes' answers after them (agree). */
+static int publish_oversubscribed(int ovs, int my_node, int local_rank)
+{
+    if (mpid_st.job.nnodes <= 1 || local_rank != 0)
+        return 0;
+    char key[32];
+    snprintf(key, sizeof key, "ovs-%d", my_node);
+    return cu_pmi_put(key, ovs ? "1" : "0");
+}
+
+static int agree_oversubscribed(int ovs)
+{
+    for (int n = 0; mpid_st.job.nnodes > 1 && n < mpid_st.job.nnodes && !ovs; n++) {
+        char key[32], val[8];
+        snprintf(key, sizeof key, "ovs-%d", n);
+        if (cu_pmi_get(key, val, sizeof val) != 0) {
+            cu_warn("no oversubscription answer from node %d", n);
+            return -1;
+        }
+        ovs = val[0] == '1';
+    }
+    return ovs;
+}
+
 int mpid_init(void)
 {
     int rank = 0, size = 1, appnum = 0;
@@ -123,6 +150,10 @@ int mpid_init(void)
     /* read back after the channels' barriers */
     if (mpid_peer_watch_publish(info) != 0)
         return MPI_ERR_OTHER;
+    int agents = mpid_st.job.nnodes > 1 && netch == &mpid_channel_agent;
+    int ovs = mpid_host_oversubscribed(nlocal, agents, NULL);
+    if (publish_oversubscribed(ovs, my_node, local_rank) != 0)
+        return MPI_ERR_OTHER;
     if (mpid_channel_self.init(info) != 0)
         return MPI_ERR_OTHER;
     mpid_st.self_busy = mpid_channel_self.pending;
@@ -154,6 +185,8 @@ int mpid_init(void)
     /* Progress first: whether the host is oversubscribed sets the routes'
      * eager limits. */
     mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
+    if ((mpid_st.wait.job_oversubscribed = agree_oversubscribed(ovs)) < 0)
+        return MPI_ERR_OTHER;
     if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))
         return MPI_ERR_NO_MEM;
     mpid_peer_watch_start(info);

@@ -203,9 +203,11 @@ int mpid_wait(mpid_request *req);
 /* MPI_THREAD_MULTIPLE was granted: blocks become wakeable by the other
  * threads of this process (the lock's kick). Called once, after mpid_init. */
 void mpid_thread_multiple(void);
-/* Nonzero when this host's ranks outnumber the cores they may use (the
- * same answer on every rank of a host: mpirun's CLUMPI_HOST_NRANKS and
- * CLUMPI_HOST_CPUS, or CLUMPI_OVERSUBSCRIBED). */
+/* Nonzero when on some host of the job the ranks outnumber the cores they
+ * may use (mpirun's CLUMPI_HOST_NRANKS and CLUMPI_HOST_CPUS, or
+ * CLUMPI_OVERSUBSCRIBED, as each node's first rank saw them). The same
+ * answer in every process of the job, so choices made on it (the
+ * collectives' algorithms) agree. */
 int mpid_oversubscribed(void);
 
 /* ---- node areas: shared memory for the collectives ---------------------

@@ -203,7 +203,8 @@ typedef struct mpid_state {
         int run_foreign;              /* one of them saw more runnable tasks than ours */
         long host_tasks;              /* the job's processes on this host */
         long sleep_us;                /* blocking timeout: a safety net only */
-        int oversubscribed;
+        int oversubscribed;           /* this host's ranks outnumber its cores */
+        int job_oversubscribed;       /* some host's do: the same in every process */
     } wait;
     /* when the network is polled and how an idle rank blocks (netpoll.c) */
     struct {
@@ -428,6 +429,9 @@ static inline int mpid_self_pending(void) { return *mpid_st.self_busy; }
  * every rank, started or not. */
 extern const mpid_channel *const mpid_node_chan;
 void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
+/* Whether this host's ranks (with agents, its NI agents) outnumber the
+ * cores they may use; *tasks (if not NULL): how many processes that is. */
+int mpid_host_oversubscribed(int local_size, int agents, long *tasks);
 
 /* A local rank that ends before MPI_Finalize ends the job (peer_watch.c)
  * when no mpirun of ours watches: publish our pid before the channels'

@@ -48,7 +48,7 @@ static long host_cpus(void)
     return c > 0 ? c : 1;
 }
 
-void mpid_progress_init(int local_size, int agents)
+int mpid_host_oversubscribed(int local_size, int agents, long *tasks)
 {
     long nranks = cu_param_int("HOST_NRANKS");
     if (nranks < local_size)
@@ -58,10 +58,17 @@ void mpid_progress_init(int local_size, int agents)
      * yield keeps its agent off the core until it blocks. */
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
-    mpid_st.wait.host_tasks = nranks;
-    mpid_st.wait.oversubscribed = nranks > host_cpus();
+    if (tasks)
+        *tasks = nranks;
     if (cu_param_int("OVERSUBSCRIBED") >= 0)
-        mpid_st.wait.oversubscribed = cu_param_int("OVERSUBSCRIBED") != 0;
+        return cu_param_int("OVERSUBSCRIBED") != 0;
+    return nranks > host_cpus();
+}
+
+void mpid_progress_init(int local_size, int agents)
+{
+    mpid_st.wait.oversubscribed =
+        mpid_host_oversubscribed(local_size, agents, &mpid_st.wait.host_tasks);
     mpid_st.wait.spin_polls = cu_param_int("SPIN");
     /* 1 ms by default: longer than a collective round of many ranks on
      * few cores, so the next round's packet is found by yielding; a longer
@@ -69,12 +76,12 @@ void mpid_progress_init(int local_size, int agents)
     mpid_st.wait.yield_ns = cu_param_int("YIELD_US") * 1000LL;
     mpid_st.wait.yield_long_ns = cu_param_int("YIELD_LONG_US") * 1000LL;
     mpid_st.wait.sleep_us = cu_param_int("SLEEP_US");
-    cu_debug("progress: %ld ranks on this host, %ld cores: %s", nranks, host_cpus(),
+    cu_debug("progress: %ld ranks on this host, %ld cores: %s", mpid_st.wait.host_tasks, host_cpus(),
              mpid_st.wait.oversubscribed ? "oversubscribed, yield then block"
                                          : "spin then block");
 }
 
-int mpid_oversubscribed(void) { return mpid_st.wait.oversubscribed; }
+int mpid_oversubscribed(void) { return mpid_st.wait.job_oversubscribed; }
 
 /* One pass over the channels. net_urgent: poll the network in this pass
  * whatever its interval (a wait that only the network can end). */

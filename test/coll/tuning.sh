@@ -93,6 +93,21 @@ out=$(CLUMPI_COLL_TUNING=$tmp/none.tbl "$MPIRUN" $MPIRUN_FLAGS -n 1 "$prog" 2>&1
 [ $? -ne 0 ] && printf '%s\n' "$out" | grep -qF "$tmp/none.tbl: No such file" &&
     echo "== ok: a missing file refused" || fail "a missing table file was not refused"
 
+# hosts that differ: node 0's ranks oversubscribed, node 1's not. Every
+# rank must take the same row (the oversubscribed one: some host is), or
+# the two halves run different algorithms and wait for each other.
+printf 'allreduce 2 4 0 0- recdbl\nallreduce 2 4 1 0- ring\n' >"$tmp/mixed.tbl"
+printf '#!/bin/sh\nif [ "$PMI_RANK" -lt 2 ]; then export CLUMPI_OVERSUBSCRIBED=1\nelse export CLUMPI_OVERSUBSCRIBED=0; fi\nexec "$@"\n' >"$tmp/mixed.sh"
+chmod +x "$tmp/mixed.sh"
+out=$(CLUMPI_COLL_TUNING=$tmp/mixed.tbl CLUMPI_COLL_VERBOSE=2 "$MPIRUN" $MPIRUN_FLAGS --nodes 2 -n 4 \
+      --timeout 60 "$tmp/mixed.sh" "$prog" 2>&1 </dev/null)
+if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -q "coll: rank 3: allreduce [0-9]* B.*: ring (table)" &&
+   ! printf '%s\n' "$out" | grep -q "allreduce [0-9]* B.*: recdbl (table)"; then
+    echo "== ok: hosts that differ in oversubscription choose alike"
+else
+    fail "hosts that differ in oversubscription: allreduce picks differ or the job failed"
+fi
+
 # the tuner's short mode: a table the library takes, of every operation
 if "$top/bench/coll_tune.sh" -q -b . -d "$tmp/tune" -w "$tmp/tuned.tbl" > "$tmp/tune.out" 2>&1; then
     for op in barrier bcast gather scatter allgather alltoall reduce allreduce reduce_scatter \
