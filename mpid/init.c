@@ -62,27 +62,40 @@ static void make_job_id(void)
 /* The collectives choose by whether ranks outnumber cores, and every rank
  * must choose alike: each node's first rank publishes its host's answer
  * before the channels' PMI barriers (publish_oversubscribed), and every
- * rank takes the OR of the nodes' answers after them (agree). */
-static int publish_oversubscribed(int ovs, int my_node, int local_rank)
+ * rank takes the OR of the nodes' answers after them (agree). Keys carry
+ * the publisher's world rank, where PMIx looks first. */
+static int publish_oversubscribed(int ovs, int local_rank)
 {
     if (mpid_st.job.nnodes <= 1 || local_rank != 0)
         return 0;
     char key[32];
-    snprintf(key, sizeof key, "ovs-%d", my_node);
+    snprintf(key, sizeof key, "ovs-%d", mpid_st.world_rank);
     return cu_pmi_put(key, ovs ? "1" : "0");
 }
 
 static int agree_oversubscribed(int ovs)
 {
-    for (int n = 0; mpid_st.job.nnodes > 1 && n < mpid_st.job.nnodes && !ovs; n++) {
+    int nn = mpid_st.job.nnodes;
+    if (nn <= 1 || ovs)
+        return ovs;
+    char *seen = calloc((size_t)nn, 1);   /* nodes whose first rank was read */
+    if (!seen)
+        return -1;
+    for (int r = 0; r < mpid_st.world_size && !ovs; r++) {
+        int n = mpid_st.job.node_of[r];
+        if (n < 0 || n >= nn || seen[n])
+            continue;
+        seen[n] = 1;
         char key[32], val[8];
-        snprintf(key, sizeof key, "ovs-%d", n);
+        snprintf(key, sizeof key, "ovs-%d", r);
         if (cu_pmi_get(key, val, sizeof val) != 0) {
-            cu_warn("no oversubscription answer from node %d", n);
-            return -1;
+            cu_warn("no oversubscription answer from node %d (rank %d)", n, r);
+            ovs = -1;
+            break;
         }
         ovs = val[0] == '1';
     }
+    free(seen);
     return ovs;
 }
 
@@ -152,7 +165,7 @@ int mpid_init(void)
         return MPI_ERR_OTHER;
     int agents = mpid_st.job.nnodes > 1 && netch == &mpid_channel_agent;
     int ovs = mpid_host_oversubscribed(nlocal, agents, NULL);
-    if (publish_oversubscribed(ovs, my_node, local_rank) != 0)
+    if (publish_oversubscribed(ovs, local_rank) != 0)
         return MPI_ERR_OTHER;
     if (mpid_channel_self.init(info) != 0)
         return MPI_ERR_OTHER;
