@@ -783,12 +783,6 @@ select_fast(int opid, size_t bytes, int commute, const mpid_comm *comm, const ch
     return select_slow(opid, bytes, commute, comm, name);
 }
 
-coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
-                       const char **name)
-{
-    return select_fast(opid, bytes, commute, comm, name);
-}
-
 /* The pick without the memo (and the memo filled for the next call). */
 static __attribute__((noinline)) coll_anyfn
 select_slow(int opid, size_t bytes, int commute, const mpid_comm *comm, const char **name)

@@ -113,10 +113,6 @@ coll_nbc_allgather_fn *coll_select_iallgather(size_t bytes, const mpid_comm *com
 coll_nbc_allgather_fn *coll_select_iallgatherv(size_t bytes, const mpid_comm *comm,
                                                const char **name);
 
-/* The generic chooser behind the typed ones (commute < 0: not a reduction). */
-coll_anyfn coll_select(int opid, size_t bytes, int commute, const mpid_comm *comm,
-                       const char **name);
-
 /* A communicator is being freed: the selection's memos forget every
  * communicator they remember (coll_comm_free). */
 void coll_select_comm_freed(void);

@@ -163,6 +163,7 @@ int mpid_init(void)
     /* read back after the channels' barriers */
     if (mpid_peer_watch_publish(info) != 0)
         return MPI_ERR_OTHER;
+    /* offload mode: each node runs an NI agent beside its ranks */
     int agents = mpid_st.job.nnodes > 1 && netch == &mpid_channel_agent;
     int ovs = mpid_host_oversubscribed(nlocal, agents, NULL);
     if (publish_oversubscribed(ovs, local_rank) != 0)
@@ -197,7 +198,7 @@ int mpid_init(void)
     }
     /* Progress first: whether the host is oversubscribed sets the routes'
      * eager limits. */
-    mpid_progress_init(nlocal, mpid_st.job.net_up && netch == &mpid_channel_agent);
+    mpid_progress_init(nlocal, agents);
     if ((mpid_st.wait.job_oversubscribed = agree_oversubscribed(ovs)) < 0)
         return MPI_ERR_OTHER;
     if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))
