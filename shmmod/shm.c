@@ -317,7 +317,8 @@ static void shm_give_back(int src, const void *payload)
     shm_pool_free(&p->pool, (uint32_t)frag);
 }
 
-/* HOT PATH: deliver up to budget packets of one queue in place. */
+/* HOT PATH: deliver up to budget packets of one queue in place, and free
+ * their units for the producers at once at the end. */
 static int drain(shm_queue *q, uint64_t *head, int budget)
 {
     int n = 0;
@@ -341,9 +342,11 @@ static int drain(shm_queue *q, uint64_t *head, int budget)
                 on_bulk(p, b, u->hdrlen, ref);
             }
         }
-        shm_q_free(q, u, head);
+        shm_q_consume(u, head);
         n++;
     }
+    if (n)
+        shm_q_release(q, *head);
     return n;
 }
 

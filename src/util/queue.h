@@ -59,7 +59,11 @@
  * ticket taken lands on a unit the consumer has already freed. Producers
  * compare against a cached copy of head (never newer than the real one, so
  * the check stays safe) and re-read the shared head only when the copy says
- * full: the head line stays in the consumer's cache.
+ * full. A consumer that falls behind keeps the ring full, and the producer
+ * then re-reads head before every packet: published after every packet,
+ * the head line would cross between the cores twice a message. So the
+ * consumer publishes once per batch it drains (shm_q_consume, then one
+ * shm_q_release), and a producer finds room for a batch at each look.
  *
  * Sleep: bit 0 of the tail word says "the consumer is about to block". The
  * consumer sets it with fetch-or and blocks only if no ticket is outstanding;
@@ -394,12 +398,26 @@ static inline const unsigned char *shm_q_contig(shm_queue *q, uint64_t head, con
     return buf;
 }
 
-/* Done with the packet at head: publish the new head, which frees its units
- * for the next lap (release: after the handler's reads of the units). */
-static inline void shm_q_free(shm_queue *q, shm_unit *u, uint64_t *head)
+/* Done with the packet at head: step the consumer's own head past it. Its
+ * units stay taken until the next shm_q_release. */
+static inline void shm_q_consume(const shm_unit *u, uint64_t *head)
 {
     *head += shm_unit_count(u);
-    atomic_store_explicit(&q->head, *head, memory_order_release);
+}
+
+/* Publish the consumer's head, which frees every unit consumed so far for
+ * the next lap (release: after the handlers' reads of the units). Due
+ * before the consumer stops draining: producers wait on it. */
+static inline void shm_q_release(shm_queue *q, uint64_t head)
+{
+    atomic_store_explicit(&q->head, head, memory_order_release);
+}
+
+/* shm_q_consume and shm_q_release of one packet. */
+static inline void shm_q_free(shm_queue *q, shm_unit *u, uint64_t *head)
+{
+    shm_q_consume(u, head);
+    shm_q_release(q, *head);
 }
 
 /* ---- consumer sleep announcement --------------------------------------- */
