@@ -32,14 +32,18 @@ typedef struct mpid_counters {
 
 extern mpid_counters mpid_cnt;
 
-/* A send of `bytes` to a rank behind channel kind `kind`. */
-static inline void mpid_count_send(int kind, size_t bytes, int eager)
+/* A send of `bytes` to a rank behind channel kind `kind`, when called. */
+static inline void mpid_count_send(int kind, size_t bytes)
 {
     mpid_cnt.sent_msgs[kind]++;
     mpid_cnt.sent_bytes[kind] += bytes;
-    mpid_cnt.eager_sent += eager != 0;   /* adds, not a branch, on the send path */
-    mpid_cnt.rndv_sent += eager == 0;
 }
+
+/* Its protocol, counted when its first packet leaves: a send queued
+ * behind others meets the eager limit of that moment, and an eager send
+ * the receiver's buffers refuse goes by rendezvous. */
+static inline void mpid_count_eager(void) { mpid_cnt.eager_sent++; }
+static inline void mpid_count_rndv(void) { mpid_cnt.rndv_sent++; }
 
 /* A message of `bytes` arrived (before matching). */
 static inline void mpid_count_recv(int kind, size_t bytes)

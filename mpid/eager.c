@@ -90,17 +90,24 @@ static int eager_send(mpid_req *r, mpid_dest *d)
 int mpid_send_first(mpid_req *r)
 {
     mpid_dest *d = &mpid_st.dests[r->p.peer];
+    int rc;
     if (r->p.bytes <= d->eager_max) {
-        int rc = eager_send(r, d);
-        if (__builtin_expect(rc != -ENOBUFS, 1))
+        rc = eager_send(r, d);
+        if (__builtin_expect(rc != -ENOBUFS, 1)) {
+            if (rc == 0)
+                mpid_count_eager();
             return rc;
+        }
         /* Receivers hold the channel's buffers for messages they have not
          * matched yet: a rendezvous needs none, and it makes this sender
          * wait for the receiver instead of running ever further ahead. */
         if (d->no_rma)
             return -EAGAIN;
     }
-    return mpid_rts_send(r, d);
+    rc = mpid_rts_send(r, d);
+    if (rc == 0)
+        mpid_count_rndv();
+    return rc;
 }
 
 /* ---- waiting packets ----------------------------------------------------- */

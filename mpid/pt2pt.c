@@ -119,9 +119,10 @@ send_to(const void *buf, size_t count, const cu_dtype *dt, int dest, int tag,
     uint32_t ctx = mpid_ctx_of_rank(comm, dest, ctx_off);
     mpid_dest *d = &mpid_st.dests[w];
     size_t bytes = dt->size * count;
-    mpid_count_send(d->cnt_kind, bytes, bytes <= d->eager_max);
+    mpid_count_send(d->cnt_kind, bytes);
     int rc = send_now(buf, bytes, dt, w, d, ctx, comm->rank, tag, mode);
     if (__builtin_expect(rc == 0, 1)) {
+        mpid_count_eager();
         if (r)
             r->pub.done = 1;
         return MPI_SUCCESS;

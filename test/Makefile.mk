@@ -46,6 +46,7 @@ MPI_TESTS = test/mpi/pingpong \
 	test/mpi/incast_burst \
 	test/mpi/lend \
 	test/mpi/eager_regime \
+	test/mpi/mpit_protocol \
 	test/mpi/handle_conv \
 	test/mpi/darray \
 	test/mpi/pack_external \
@@ -309,6 +310,9 @@ test_mpi_lend_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_eager_regime_SOURCES = test/mpi/eager_regime.c test/mpi/mtest.h
 test_mpi_eager_regime_LDADD = $(MPI_TEST_LIBS)
 test_mpi_eager_regime_LDFLAGS = $(MPI_TEST_LINKFLAGS)
+test_mpi_mpit_protocol_SOURCES = test/mpi/mpit_protocol.c test/mpi/mtest.h
+test_mpi_mpit_protocol_LDADD = $(MPI_TEST_LIBS)
+test_mpi_mpit_protocol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
 test_mpi_vanish_SOURCES = test/mpi/vanish.c test/mpi/mtest.h
 test_mpi_vanish_LDADD = $(MPI_TEST_LIBS)

@@ -30,9 +30,10 @@ const mpir_t_pvar_def mpir_t_pvars[] = {
     CHANNEL("shm", "shm", MPID_CNT_SHM),
     CHANNEL("net", "network", MPID_CNT_NET),
     CNT("eager_msgs_sent", "pt2pt", TUNER_BASIC, eager_sent,
-        "messages sent eagerly (the data with the envelope)"),
+        "messages sent eagerly (the data with the envelope), counted when they leave"),
     CNT("rndv_msgs_sent", "pt2pt", TUNER_BASIC, rndv_sent,
-        "messages sent by rendezvous (above the eager limit)"),
+        "messages sent by rendezvous (above the eager limit, or while the receiver holds "
+        "the channel's buffers), counted when their request to send leaves"),
     { "unexpected_recvq_length", "pt2pt", "messages arrived before their receive was posted "
       "and not yet received", MPI_T_PVAR_CLASS_LEVEL, MPI_T_VERBOSITY_TUNER_BASIC, 1, 1, 0,
       &mpid_cnt.unexp_len, NULL },
