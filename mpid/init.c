@@ -165,7 +165,8 @@ int mpid_init(void)
         return MPI_ERR_OTHER;
     /* offload mode: each node runs an NI agent beside its ranks */
     int agents = mpid_st.job.nnodes > 1 && netch == &mpid_channel_agent;
-    int ovs = mpid_host_oversubscribed(nlocal, agents, NULL);
+    long tasks;
+    int ovs = mpid_host_oversubscribed(nlocal, agents, &tasks);
     if (publish_oversubscribed(ovs, local_rank) != 0)
         return MPI_ERR_OTHER;
     if (mpid_channel_self.init(info) != 0)
@@ -198,7 +199,7 @@ int mpid_init(void)
     }
     /* Progress first: whether the host is oversubscribed sets the routes'
      * eager limits. */
-    mpid_progress_init(nlocal, agents);
+    mpid_progress_init(ovs, tasks);
     if ((mpid_st.wait.job_oversubscribed = agree_oversubscribed(ovs)) < 0)
         return MPI_ERR_OTHER;
     if (mpid_route_init(mpid_st.job.node_of, my_node, mpid_st.job.shm_up && nlocal > 1))

@@ -428,10 +428,11 @@ static inline int mpid_self_pending(void) { return *mpid_st.self_busy; }
 /* The channel of this node's other ranks (init.c); its node areas serve
  * every rank, started or not. */
 extern const mpid_channel *const mpid_node_chan;
-void mpid_progress_init(int local_size, int agents);   /* agents: offload mode runs NI agents */
-/* Whether this host's ranks (with agents, its NI agents) outnumber the
- * cores they may use; *tasks (if not NULL): how many processes that is. */
+/* Whether this host's ranks (with agents: offload mode, its NI agents)
+ * outnumber the cores they may use; *tasks: how many processes that is. */
 int mpid_host_oversubscribed(int local_size, int agents, long *tasks);
+/* How waits go, by that answer for this host. */
+void mpid_progress_init(int oversubscribed, long host_tasks);
 
 /* A local rank that ends before MPI_Finalize ends the job (peer_watch.c)
  * when no mpirun of ours watches: publish our pid before the channels'

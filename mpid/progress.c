@@ -58,17 +58,16 @@ int mpid_host_oversubscribed(int local_size, int agents, long *tasks)
      * yield keeps its agent off the core until it blocks. */
     if (agents)
         nranks += (nranks + local_size - 1) / local_size;
-    if (tasks)
-        *tasks = nranks;
+    *tasks = nranks;
     if (cu_param_int("OVERSUBSCRIBED") >= 0)
         return cu_param_int("OVERSUBSCRIBED") != 0;
     return nranks > host_cpus();
 }
 
-void mpid_progress_init(int local_size, int agents)
+void mpid_progress_init(int oversubscribed, long host_tasks)
 {
-    mpid_st.wait.oversubscribed =
-        mpid_host_oversubscribed(local_size, agents, &mpid_st.wait.host_tasks);
+    mpid_st.wait.oversubscribed = oversubscribed;
+    mpid_st.wait.host_tasks = host_tasks;
     mpid_st.wait.spin_polls = cu_param_int("SPIN");
     /* 1 ms by default: longer than a collective round of many ranks on
      * few cores, so the next round's packet is found by yielding; a longer
