@@ -35,53 +35,57 @@ static void tree_of(int v, int p, int *parent, int *left, int *right)
     *right = m < hi ? m : -1;
 }
 
-int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
-                       const coll_op *op, int root, const mpid_comm *comm)
+/* One segment: nothing to pipeline. Each child's message is received and
+ * combined in turn (blocking calls carry no request when the message goes
+ * or is there at once); the tree root's last child lands in out itself,
+ * where the result ends (kid = acc op kid), unless out holds my operand. */
+static int binary_one(const void *mine, void *out, size_t count, const cu_dtype *dt,
+                      const coll_op *op, const int kid[2], int parent, int tag,
+                      const mpid_comm *comm)
 {
-    int p = comm->size, rank = comm->rank, tag = COLL_TAG_REDUCE;
-    const void *mine;
-    int rc;
-    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
-        return rc;
-    int troot = op->commute ? root : 0;
-    int vrank = (rank - troot + p) % p;
-    int vp, vl, vr;
-    tree_of(vrank, p, &vp, &vl, &vr);
-    int parent = vp < 0 ? -1 : (vp + troot) % p;
-    int kid[2] = { vl < 0 ? -1 : (vl + troot) % p, vr < 0 ? -1 : (vr + troot) % p };
-
-    size_t seg = dt->size ? coll_param_segsize() / dt->size : count;
-    if (seg == 0)
-        seg = 1;
-    if (seg > count)
-        seg = count;
-    size_t nseg = (count + seg - 1) / seg;
-
-    /* kb[child][parity]: segment buffers; out: where the tree root puts the
-     * result (rbuf, or a full buffer that rank 0 forwards to the root). */
-    coll_tmp kt[2][2], ot;
-    mpid_request *rq[2][2] = { { NULL, NULL }, { NULL, NULL } }, *sq = NULL;
-    rc = MPI_SUCCESS;
-    for (int c = 0; c < 2; c++)
-        for (int q = 0; q < 2; q++) {
-            kt[c][q].heap = NULL;
-            kt[c][q].buf = NULL;
+    coll_tmp t[2];
+    t[0].heap = t[1].heap = NULL;
+    const void *acc = mine;
+    int rc = MPI_SUCCESS;
+    for (int c = 0; c < 2 && kid[c] >= 0 && rc == MPI_SUCCESS; c++) {
+        void *into = out;
+        if (parent >= 0 || out == mine || (c == 0 && kid[1] >= 0)) {
+            if ((rc = coll_tmp_alloc(&t[c], count, dt)) != MPI_SUCCESS)
+                break;
+            into = t[c].buf;
         }
-    ot.heap = NULL;
-    void *out = rbuf;
-    if (parent < 0 && rank != root) {
-        if ((rc = coll_tmp_alloc(&ot, count, dt)) != MPI_SUCCESS)
-            goto out;
-        out = ot.buf;
+        if ((rc = coll_recv(into, count, dt, kid[c], tag, comm)) == MPI_SUCCESS) {
+            coll_op_apply(op, acc, into, count, dt);
+            acc = into;
+        }
     }
-    /* At the tree root the last child's segments land in out itself, where
-     * the combined segment ends anyway (kid = acc op kid): no copy of the
-     * whole result from a work buffer. Not in place: out holds my operand. */
+    if (rc == MPI_SUCCESS && parent >= 0)
+        rc = coll_send(acc, count, dt, parent, tag, comm);
+    else if (rc == MPI_SUCCESS && acc != out)
+        rc = coll_copy_same(acc, out, count, dt);
+    coll_tmp_free(&t[0]);
+    coll_tmp_free(&t[1]);
+    return rc;
+}
+
+/* Segments of seg elements, nseg > 1, through the tree at once. */
+static int binary_pipelined(const void *mine, void *out, size_t count, size_t seg, size_t nseg,
+                            const cu_dtype *dt, const coll_op *op, const int kid[2], int parent,
+                            int tag, const mpid_comm *comm)
+{
+    /* kb[child][parity]: segment buffers. At the tree root the last
+     * child's segments land in out itself, as in binary_one. */
+    coll_tmp kt[2][2];
+    mpid_request *rq[2][2] = { { NULL, NULL }, { NULL, NULL } }, *sq = NULL;
+    int rc = MPI_SUCCESS;
+    for (int c = 0; c < 2; c++)
+        for (int q = 0; q < 2; q++)
+            kt[c][q].heap = NULL;
     int last = kid[1] >= 0 ? 1 : 0;
     int direct = parent < 0 && kid[last] >= 0 && out != mine;
     for (int c = 0; c < 2; c++)
         if (kid[c] >= 0 && !(direct && c == last))
-            for (int q = 0; q < 2 && q < (int)nseg; q++)
+            for (int q = 0; q < 2; q++)
                 if ((rc = coll_tmp_alloc(&kt[c][q], seg, dt)) != MPI_SUCCESS)
                     goto out;
 
@@ -124,10 +128,6 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
 #undef SEGN
 #undef SEGBUF
     rc = coll_waitall(1, &sq);
-    if (rc == MPI_SUCCESS && parent < 0 && rank != root)
-        rc = coll_send(out, count, dt, root, tag, comm);
-    else if (rc == MPI_SUCCESS && rank == root && parent >= 0)
-        rc = coll_recv(rbuf, count, dt, troot, tag, comm);
 out:
     /* On an error, receives still posted will never be matched. */
     for (int c = 0; c < 2; c++)
@@ -139,6 +139,47 @@ out:
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 2; q++)
             coll_tmp_free(&kt[c][q]);
+    return rc;
+}
+
+int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtype *dt,
+                       const coll_op *op, int root, const mpid_comm *comm)
+{
+    int p = comm->size, rank = comm->rank, tag = COLL_TAG_REDUCE;
+    const void *mine;
+    int rc;
+    if (coll_reduce_prologue(sbuf, rbuf, count, dt, comm, &mine, &rc))
+        return rc;
+    int troot = op->commute ? root : 0;
+    int vrank = (rank - troot + p) % p;
+    int vp, vl, vr;
+    tree_of(vrank, p, &vp, &vl, &vr);
+    int parent = vp < 0 ? -1 : (vp + troot) % p;
+    int kid[2] = { vl < 0 ? -1 : (vl + troot) % p, vr < 0 ? -1 : (vr + troot) % p };
+
+    size_t seg = dt->size ? coll_param_segsize() / dt->size : count;
+    if (seg == 0)
+        seg = 1;
+    if (seg > count)
+        seg = count;
+    size_t nseg = (count + seg - 1) / seg;
+
+    /* out: where the tree root puts the result (rbuf, or a full buffer
+     * that rank 0 forwards to the root). */
+    coll_tmp ot;
+    ot.heap = NULL;
+    void *out = rbuf;
+    if (parent < 0 && rank != root) {
+        if ((rc = coll_tmp_alloc(&ot, count, dt)) != MPI_SUCCESS)
+            return rc;
+        out = ot.buf;
+    }
+    rc = nseg == 1 ? binary_one(mine, out, count, dt, op, kid, parent, tag, comm)
+                   : binary_pipelined(mine, out, count, seg, nseg, dt, op, kid, parent, tag, comm);
+    if (rc == MPI_SUCCESS && parent < 0 && rank != root)
+        rc = coll_send(out, count, dt, root, tag, comm);
+    else if (rc == MPI_SUCCESS && rank == root && parent >= 0)
+        rc = coll_recv(rbuf, count, dt, troot, tag, comm);
     coll_tmp_free(&ot);
     return rc;
 }

@@ -31,7 +31,13 @@ typedef struct coll_tmp {
 } coll_tmp;
 
 int  coll_tmp_alloc(coll_tmp *t, size_t count, const cu_dtype *dt);
-void coll_tmp_free(coll_tmp *t);
+/* Inline: most work buffers of small reductions never leave t->small. */
+static inline void coll_tmp_free(coll_tmp *t)
+{
+    if (t->heap)
+        coll_scratch_put(t->heap);
+    t->heap = NULL;
+}
 
 /* The address of element i of a buffer of dt (blocks of a vector). */
 static inline char *coll_elem(const void *buf, size_t i, const cu_dtype *dt)

@@ -24,9 +24,3 @@ int coll_tmp_alloc(coll_tmp *t, size_t count, const cu_dtype *dt)
     t->buf = base - low;
     return MPI_SUCCESS;
 }
-
-void coll_tmp_free(coll_tmp *t)
-{
-    coll_scratch_put(t->heap);
-    t->heap = NULL;
-}
