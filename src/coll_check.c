@@ -346,38 +346,63 @@ int mpir_check_alltoallw(const char *fn, const mpir_comm *c, const void *sendbuf
  * MPI_IN_PLACE is for: it would be read and written at once, so it is an
  * error rather than silently wrong results. */
 enum { CHK_SEND = 1, CHK_RECV = 2, CHK_IN_PLACE = 4 };
-static int check_common(const char *fn, const mpir_comm *c, const void *sendbuf,
-                        const void *recvbuf, int count, size_t rcount, MPI_Datatype datatype,
-                        MPI_Op op, unsigned what, cu_dtype **dt, coll_op *cop)
+
+/* The buffers of check_common, every rule tested and reported in order. */
+static int check_bufs(const char *fn, const mpir_comm *c, const void *sendbuf,
+                      const void *recvbuf, int count, size_t rcount, unsigned what,
+                      const cu_dtype *dt)
 {
-    int rc = mpir_check_count(fn, "count", count);
-    if (rc == MPI_SUCCESS)
-        rc = mpir_check_dtype(fn, "datatype", datatype, dt);
-    if (rc == MPI_SUCCESS)
-        rc = mpir_op_resolve(fn, op, datatype, *dt, cop);
-    if (rc != MPI_SUCCESS)
-        return rc;
+    int rc;
     if (what & CHK_SEND) {
         if ((rc = chk_inter_inplace(fn, c, "sendbuf", sendbuf)))
             return rc;
         if (sendbuf == MPI_IN_PLACE && !(what & CHK_IN_PLACE))
             return mpir_err(MPI_ERR_BUFFER, fn,
                             "sendbuf is MPI_IN_PLACE (allowed only at the root)");
-        if (sendbuf != MPI_IN_PLACE && (rc = mpir_check_buf(fn, "sendbuf", sendbuf, count, *dt)))
+        if (sendbuf != MPI_IN_PLACE && (rc = mpir_check_buf(fn, "sendbuf", sendbuf, count, dt)))
             return rc;
     }
     if (what & CHK_RECV) {
         if (recvbuf == MPI_IN_PLACE)
             return mpir_err(MPI_ERR_BUFFER, fn, "recvbuf is MPI_IN_PLACE (pass MPI_IN_PLACE "
                             "as sendbuf for an in-place operation)");
-        if ((rc = mpir_check_buf(fn, "recvbuf", recvbuf, rcount > 0, *dt)))
+        if ((rc = mpir_check_buf(fn, "recvbuf", recvbuf, rcount > 0, dt)))
             return rc;
-        if ((what & CHK_SEND) && sendbuf == recvbuf && count > 0 && rcount > 0 &&
-            (*dt)->size > 0)
+        if ((what & CHK_SEND) && sendbuf == recvbuf && count > 0 && rcount > 0 && dt->size > 0)
             return mpir_err(MPI_ERR_BUFFER, fn, "sendbuf and recvbuf are the same buffer "
                             "(use MPI_IN_PLACE as sendbuf for an in-place operation)");
     }
     return MPI_SUCCESS;
+}
+
+/* Count and type, then the op with the type, then the buffers: each first
+ * by one inline test of the usual case (mpir_buf_args_ok's), and only when
+ * that fails by the checks that name the bad argument. */
+static inline __attribute__((always_inline)) int
+check_common(const char *fn, const mpir_comm *c, const void *sendbuf, const void *recvbuf,
+             int count, size_t rcount, MPI_Datatype datatype, MPI_Op op, unsigned what,
+             cu_dtype **dt, coll_op *cop)
+{
+    cu_dtype *d = mpir_dtype_get(datatype);
+    int rc;
+    if (MPIR_UNLIKELY(!d || !(d->builtin | d->committed) || count < 0)) {
+        if ((rc = mpir_check_count(fn, "count", count)) ||
+            (rc = mpir_check_dtype(fn, "datatype", datatype, &d)))
+            return rc;
+    }
+    *dt = d;
+    if ((rc = mpir_op_resolve(fn, op, datatype, d, cop)))
+        return rc;
+    int send_ok = !(what & CHK_SEND) ||
+                  (sendbuf == MPI_IN_PLACE ? (what & CHK_IN_PLACE) && !c->is_inter
+                                           : mpir_buf_args_ok(d, count, sendbuf));
+    int recv_ok = !(what & CHK_RECV) ||
+                  (recvbuf != MPI_IN_PLACE && mpir_buf_args_ok(d, rcount > 0, recvbuf) &&
+                   !((what & CHK_SEND) && sendbuf == recvbuf && count > 0 && rcount > 0 &&
+                     d->size > 0));
+    if (MPIR_LIKELY(send_ok && recv_ok))
+        return MPI_SUCCESS;
+    return check_bufs(fn, c, sendbuf, recvbuf, count, rcount, what, d);
 }
 
 int mpir_check_reduce(const char *fn, const mpir_comm *c, const void *sendbuf, void *recvbuf,

@@ -12,6 +12,9 @@ typedef struct mpir_op {
     int                builtin;   /* CU_OP_* index, or 0 for user ops */
     int                commute;
     MPI_User_function *fn;
+    /* predefined: cu_op_valid(builtin, t) for each predefined element type
+     * t, computed once (a reduction's check is one load) */
+    unsigned char      valid[CU_DT_BUILTIN_COUNT];
 } mpir_op;
 
 static mpir_op predefined[CLUMPI_OP_BUILTIN_COUNT];
@@ -35,6 +38,8 @@ int mpir_op_init(void)
         predefined[i].builtin = i;
         predefined[i].commute = 1;   /* every predefined op is commutative */
         predefined[i].fn = NULL;
+        for (int t = 0; t < CU_DT_BUILTIN_COUNT; t++)
+            predefined[i].valid[t] = (unsigned char)cu_op_valid(i, t);
         mpir_handle_set(&mpir_ops, i, &predefined[i]);
     }
     return mpir_handle_get(&mpir_ops, MPI_NO_OP) ? MPI_SUCCESS : MPI_ERR_NO_MEM;
@@ -74,7 +79,7 @@ int mpir_op_resolve(const char *func, MPI_Op op, MPI_Datatype type, const cu_dty
     out->dt_handle = type;
     if (!o->builtin)
         return MPI_SUCCESS;
-    if (cu_op_valid(o->builtin, dt->basic))
+    if (dt->basic >= 0 && dt->basic < CU_DT_BUILTIN_COUNT && o->valid[dt->basic])
         return MPI_SUCCESS;
     if (o->builtin == CU_OP_REPLACE || o->builtin == CU_OP_NO_OP)
         return mpir_err(MPI_ERR_OP, func, "%s is only for one-sided accumulate operations, "

@@ -3,7 +3,7 @@
  * MPI_ERRORS_RETURN) rather than a hang or silent corruption: invalid
  * roots, negative counts, MPI_IN_PLACE where the standard forbids it,
  * send and receive buffers that alias, own blocks whose sizes differ, NULL
- * count arrays. Under clumpi the error classes are checked too, and with
+ * count arrays, reductions' count, type, op and buffers in that order. Under clumpi the error classes are checked too, and with
  * CLUMPI_COLL_BCAST=bogus an unknown algorithm name is MPI_ERR_ARG with a
  * message listing the valid names.
  */
@@ -72,6 +72,41 @@ int main(int argc, char **argv)
     expect(MPI_Allgatherv(a, 1, MPI_INT, b, cnt, dis, MPI_INT, comm), MPI_ERR_COUNT,
            "allgatherv recvcounts[0] -1");
     cnt[0] = 1;
+    /* reductions: count, type, op, buffers, in that order of precedence */
+    MPI_Datatype loose;
+    MPI_Type_contiguous(2, MPI_INT, &loose);   /* never committed */
+    expect(MPI_Allreduce(a, b, -1, MPI_INT, MPI_SUM, comm), MPI_ERR_COUNT, "allreduce count -1");
+    expect(MPI_Allreduce(a, b, -1, MPI_DATATYPE_NULL, MPI_OP_NULL, comm), MPI_ERR_COUNT,
+           "allreduce count -1 before the type");
+    expect(MPI_Allreduce(a, b, 1, MPI_DATATYPE_NULL, MPI_SUM, comm), MPI_ERR_TYPE,
+           "allreduce null type");
+    expect(MPI_Allreduce(a, b, 1, loose, MPI_SUM, comm), MPI_ERR_TYPE,
+           "allreduce uncommitted type");
+    expect(MPI_Allreduce(a, b, 1, MPI_DATATYPE_NULL, MPI_OP_NULL, comm), MPI_ERR_TYPE,
+           "allreduce type before the op");
+    expect(MPI_Allreduce(a, b, 1, MPI_INT, MPI_OP_NULL, comm), MPI_ERR_OP, "allreduce null op");
+    expect(MPI_Allreduce(a, b, 1, MPI_BYTE, MPI_SUM, comm), MPI_ERR_OP, "allreduce sum of bytes");
+    expect(MPI_Allreduce(NULL, NULL, 1, MPI_INT, MPI_OP_NULL, comm), MPI_ERR_OP,
+           "allreduce op before the buffers");
+    expect(MPI_Allreduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER,
+           "allreduce recvbuf in place");
+    expect(MPI_Allreduce(NULL, b, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER,
+           "allreduce sendbuf NULL");
+    expect(MPI_Allreduce(a, NULL, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER,
+           "allreduce recvbuf NULL");
+    expect(MPI_Allreduce(b, b, 1, MPI_INT, MPI_SUM, comm), MPI_ERR_BUFFER,
+           "allreduce sendbuf == recvbuf");
+    expect(MPI_Reduce(a, b, 1, MPI_INT, MPI_SUM, p, comm), MPI_ERR_ROOT, "reduce root = size");
+    if (me != 0)   /* rank 0, the root, is not called: it would wait */
+        expect(MPI_Reduce(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM, 0, comm), MPI_ERR_BUFFER,
+               "reduce sendbuf in place off the root");
+    MPI_Type_free(&loose);
+    /* off the root recvbuf is not significant: the same as sendbuf, or NULL */
+    a[0] = me + 1;
+    CT_OK(MPI_Reduce(a, me ? (void *)a : (void *)b, 1, MPI_INT, MPI_SUM, 0, comm));
+    CT_CHECK(me != 0 || b[0] == p * (p + 1) / 2, "reduce: %d, want %d", b[0], p * (p + 1) / 2);
+    CT_OK(MPI_Reduce(a, me ? NULL : (void *)b, 1, MPI_INT, MPI_SUM, 0, comm));
+    CT_OK(MPI_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, comm));
     /* errors only the root detects: on MPI_COMM_SELF, where every rank is
      * the root (elsewhere the other ranks would wait for it) */
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
@@ -85,6 +120,15 @@ int main(int argc, char **argv)
            MPI_ERR_BUFFER, "scatter sendbuf in place at the root");
     expect(MPI_Gatherv(a, 1, MPI_INT, b, NULL, dis, MPI_INT, 0, MPI_COMM_SELF), MPI_ERR_ARG,
            "gatherv recvcounts NULL at the root");
+    expect(MPI_Reduce(b, b, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF), MPI_ERR_BUFFER,
+           "reduce sendbuf == recvbuf at the root");
+    expect(MPI_Reduce(a, NULL, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF), MPI_ERR_BUFFER,
+           "reduce recvbuf NULL at the root");
+    expect(MPI_Reduce(a, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF), MPI_ERR_BUFFER,
+           "reduce recvbuf in place at the root");
+    b[0] = 5;
+    CT_OK(MPI_Reduce(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_SELF));
+    CT_CHECK(b[0] == 5, "reduce in place on one rank: %d", b[0]);
 done:
     /* the communicator still works after all that */
     a[0] = me == 0 ? 42 : 0;
