@@ -50,8 +50,8 @@ int coll_sendrecv_start(const void *sbuf, size_t scount, const cu_dtype *sdt, in
     /* Receive first so a message that arrives early matches a posted
      * receive rather than going through the unexpected queue. */
     int rc = mpid_irecv(rbuf, rcount, rdt, src, tag, comm, MPID_CTX_COLL, &r[0]);
-    if (rc == MPI_SUCCESS)
-        rc = mpid_isend(sbuf, scount, sdt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r[1]);
+    if (rc == MPI_SUCCESS)   /* no request for a message that goes at once */
+        rc = mpid_send(sbuf, scount, sdt, dst, tag, comm, MPID_CTX_COLL, MPID_SEND_STANDARD, &r[1]);
     return rc;
 }
 
