@@ -129,8 +129,33 @@ check_rooted(const char *fn, const mpir_comm *c, const rooted_names *nm, int gat
              int many_count, const int *many_counts, const int *displs, MPI_Datatype many_type,
              int root, cu_dtype **one_dt, cu_dtype **many_dt)
 {
+    int me = c->dev.rank;
+    /* The usual case of the plain forms by inline tests, each a condition
+     * under which the checks below pass: an intracommunicator, a valid
+     * root, this rank's own block usable and, at the root, the p blocks
+     * usable, of the own block's size and not the same buffer. Anything
+     * else goes through those checks, which name the bad argument. */
+    if (!vform && !c->is_inter && root >= 0 && root < c->dev.size && one != MPI_IN_PLACE) {
+        cu_dtype *od = mpir_dtype_get(one_type), *md;
+        if (MPIR_LIKELY(mpir_buf_args_ok(od, one_count, one))) {
+            if (me != root) {
+                *one_dt = od;
+                *many_dt = NULL;
+                return MPI_SUCCESS;
+            }
+            md = mpir_dtype_get(many_type);
+            if (many != MPI_IN_PLACE && mpir_buf_args_ok(md, many_count, many)) {
+                size_t ob = nbytes(od, one_count), mb = nbytes(md, many_count);
+                if (ob == mb && (one != many || ob == 0)) {
+                    *one_dt = od;
+                    *many_dt = md;
+                    return MPI_SUCCESS;
+                }
+            }
+        }
+    }
     *one_dt = *many_dt = NULL;
-    int rc = chk_root(fn, c, root), me = c->dev.rank;
+    int rc = chk_root(fn, c, root);
     int isroot = c->is_inter ? root == MPI_ROOT : me == root;
     if (rc != MPI_SUCCESS || idle_root(c, root))
         return rc;

@@ -100,6 +100,14 @@ int main(int argc, char **argv)
     if (me != 0)   /* rank 0, the root, is not called: it would wait */
         expect(MPI_Reduce(MPI_IN_PLACE, b, 1, MPI_INT, MPI_SUM, 0, comm), MPI_ERR_BUFFER,
                "reduce sendbuf in place off the root");
+    if (me != 0) {
+        expect(MPI_Gather(MPI_IN_PLACE, 1, MPI_INT, b, 1, MPI_INT, 0, comm), MPI_ERR_BUFFER,
+               "gather sendbuf in place off the root");
+        expect(MPI_Scatter(a, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, 0, comm), MPI_ERR_BUFFER,
+               "scatter recvbuf in place off the root");
+        expect(MPI_Gather(a, 1, loose, b, 1, MPI_INT, 0, comm), MPI_ERR_TYPE,
+               "gather uncommitted sendtype off the root");
+    }
     MPI_Type_free(&loose);
     /* off the root recvbuf is not significant: the same as sendbuf, or NULL */
     a[0] = me + 1;
