@@ -241,7 +241,7 @@ test_mpi_f90types_SOURCES = test/mpi/f90types.c test/mpi/mtest.h
 test_mpi_f90types_LDADD = $(MPI_TEST_LIBS)
 test_mpi_f90types_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
-test_mpi_mpit_SOURCES = test/mpi/mpit.c test/mpi/mtest.h
+test_mpi_mpit_SOURCES = test/mpi/mpit.c test/mpi/mtest.h test/mpi/mpit_util.h
 test_mpi_mpit_LDADD = $(MPI_TEST_LIBS) -lpthread
 test_mpi_mpit_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 
@@ -310,7 +310,7 @@ test_mpi_lend_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 test_mpi_eager_regime_SOURCES = test/mpi/eager_regime.c test/mpi/mtest.h
 test_mpi_eager_regime_LDADD = $(MPI_TEST_LIBS)
 test_mpi_eager_regime_LDFLAGS = $(MPI_TEST_LINKFLAGS)
-test_mpi_mpit_protocol_SOURCES = test/mpi/mpit_protocol.c test/mpi/mtest.h
+test_mpi_mpit_protocol_SOURCES = test/mpi/mpit_protocol.c test/mpi/mtest.h test/mpi/mpit_util.h
 test_mpi_mpit_protocol_LDADD = $(MPI_TEST_LIBS)
 test_mpi_mpit_protocol_LDFLAGS = $(MPI_TEST_LINKFLAGS)
 

@@ -22,7 +22,7 @@
  * communicates under MPI_THREAD_FUNNELED.
  */
 #include <pthread.h>
-#include "mtest.h"
+#include "mpit_util.h"
 
 #ifdef CLUMPI
 /* MPI_T calls return their error class directly. */
@@ -235,29 +235,6 @@ static void enumerate(void)
 
 /* ---- performance variables ---------------------------------------------- */
 typedef struct { MPI_T_pvar_handle h; } pv;
-
-static int pvar_index(const char *name, int cls)
-{
-    int i = -1;
-    T_OK(MPI_T_pvar_get_index(name, cls, &i));
-    return i;
-}
-
-static MPI_T_pvar_handle pv_alloc(MPI_T_pvar_session s, const char *name, int cls)
-{
-    MPI_T_pvar_handle h;
-    int count = 0;
-    T_OK(MPI_T_pvar_handle_alloc(s, pvar_index(name, cls), NULL, &h, &count));
-    CHECK(count == 1, "%s: count %d", name, count);
-    return h;
-}
-
-static unsigned long long pv_read(MPI_T_pvar_session s, MPI_T_pvar_handle h)
-{
-    unsigned long long v = ~0ULL;
-    T_OK(MPI_T_pvar_read(s, h, &v));
-    return v;
-}
 
 #define CNT MPI_T_PVAR_CLASS_COUNTER
 

@@ -14,42 +14,23 @@
  * rendezvous <= 8; after: the two add up to 8. Every byte is checked.
  */
 #include <stdlib.h>
-#include "mtest.h"
+#include "mpit_util.h"
 
 #define N 8
 #define LEN 16384
 
-#ifdef CLUMPI
-static int pvar_index(const char *name)
-{
-    int i = -1;
-    CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS,
-          "no counter %s", name);
-    return i;
-}
-
-static unsigned long long pv_read(MPI_T_pvar_session s, MPI_T_pvar_handle h)
-{
-    unsigned long long v = ~0ULL;
-    CHECK(MPI_T_pvar_read(s, h, &v) == MPI_SUCCESS, "MPI_T_pvar_read failed");
-    return v;
-}
-#endif
 
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv, "mpit_protocol");
     unsigned char *b = mt_malloc((size_t)N * LEN);
 #ifdef CLUMPI
-    int provided, count;
+    int provided;
     MPI_T_pvar_session s;
-    MPI_T_pvar_handle he, hr;
     CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS, "MPI_T_init_thread");
     CHECK(MPI_T_pvar_session_create(&s) == MPI_SUCCESS, "session");
-    CHECK(MPI_T_pvar_handle_alloc(s, pvar_index("eager_msgs_sent"), NULL, &he, &count) ==
-              MPI_SUCCESS, "eager handle");
-    CHECK(MPI_T_pvar_handle_alloc(s, pvar_index("rndv_msgs_sent"), NULL, &hr, &count) ==
-              MPI_SUCCESS, "rndv handle");
+    MPI_T_pvar_handle he = pv_alloc(s, "eager_msgs_sent", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle hr = pv_alloc(s, "rndv_msgs_sent", MPI_T_PVAR_CLASS_COUNTER);
     CHECK(MPI_T_pvar_start(s, MPI_T_PVAR_ALL_HANDLES) == MPI_SUCCESS, "start");
 #endif
     mt_barrier();
