@@ -37,8 +37,9 @@
 #define COLL_TAG_EXSCAN         (-36)
 
 /* The same, started: r[0] the receive, r[1] the send (NULL where not
- * posted, or where the message went at once); the caller ends it with coll_waitall(2, r) whatever it returns,
- * and may work on other buffers meanwhile. */
+ * posted, or where the message went at once); the caller ends it with
+ * coll_waitall(2, r) whatever it returns, and may work on other buffers
+ * meanwhile. */
 int coll_sendrecv_start(const void *sbuf, size_t scount, const cu_dtype *sdt, int dst,
                         void *rbuf, size_t rcount, const cu_dtype *rdt, int src,
                         int tag, const mpid_comm *comm, mpid_request *r[2]);
