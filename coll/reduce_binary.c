@@ -73,7 +73,7 @@ static int binary_pipelined(const void *mine, void *out, size_t count, size_t se
                             const cu_dtype *dt, const coll_op *op, const int kid[2], int parent,
                             int tag, const mpid_comm *comm)
 {
-    /* kb[child][parity]: segment buffers. At the tree root the last
+    /* kt[child][parity]: segment buffers. At the tree root the last
      * child's segments land in out itself, as in binary_one. */
     coll_tmp kt[2][2];
     mpid_request *rq[2][2] = { { NULL, NULL }, { NULL, NULL } }, *sq = NULL;
