@@ -33,7 +33,7 @@ int coll_alltoall_linear(const void *sbuf, size_t scount, const cu_dtype *sdt, v
         rc = mpid_irecv(rb + src * rx, rcount, rdt, src, COLL_TAG_ALLTOALL, comm, MPID_CTX_COLL,
                         &slot[0]);
         if (rc == MPI_SUCCESS)
-            rc = mpid_isend(sb + dst * sx, scount, sdt, dst, COLL_TAG_ALLTOALL, comm,
+            rc = mpid_send(sb + dst * sx, scount, sdt, dst, COLL_TAG_ALLTOALL, comm,
                             MPID_CTX_COLL, MPID_SEND_STANDARD, &slot[1]);
     }
     int rc2 = coll_waitall(w * 2, reqs);

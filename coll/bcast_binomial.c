@@ -31,7 +31,7 @@ int coll_bcast_binomial_tag(void *buf, size_t count, const cu_dtype *dt, int roo
         if (rel + mask >= p)
             continue;
         int child = (comm->rank + mask) % p;
-        rc = mpid_isend(buf, count, dt, child, tag, comm, MPID_CTX_COLL,
+        rc = mpid_send(buf, count, dt, child, tag, comm, MPID_CTX_COLL,
                         MPID_SEND_STANDARD, &reqs[n]);
         if (rc != MPI_SUCCESS)
             break;

@@ -19,7 +19,7 @@ int coll_bcast_flat(void *buf, size_t count, const cu_dtype *dt, int root,
         return MPI_ERR_NO_MEM;
     int n = 0, rc = MPI_SUCCESS;
     for (int i = 1; i < p && rc == MPI_SUCCESS; i++) {
-        rc = mpid_isend(buf, count, dt, (root + i) % p, COLL_TAG_BCAST, comm, MPID_CTX_COLL,
+        rc = mpid_send(buf, count, dt, (root + i) % p, COLL_TAG_BCAST, comm, MPID_CTX_COLL,
                         MPID_SEND_STANDARD, &reqs[n]);
         if (rc == MPI_SUCCESS)
             n++;

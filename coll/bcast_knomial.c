@@ -42,7 +42,7 @@ int coll_bcast_knomial(void *buf, size_t count, const cu_dtype *dt, int root,
                 if (rc != MPI_SUCCESS)
                     return rc;
             }
-            rc = mpid_isend(buf, count, dt, (int)((child + root) % p), COLL_TAG_BCAST, comm,
+            rc = mpid_send(buf, count, dt, (int)((child + root) % p), COLL_TAG_BCAST, comm,
                             MPID_CTX_COLL, MPID_SEND_STANDARD, &reqs[n]);
             if (rc != MPI_SUCCESS)
                 break;
