@@ -37,10 +37,9 @@ static void tree_of(int v, int p, int *parent, int *left, int *right)
 
 /* One segment: nothing to pipeline. Each child's message is received and
  * combined in turn (blocking calls carry no request when the message goes
- * or is there at once); the tree root's last child lands in out itself,
- * where the result ends (kid = acc op kid), unless out holds my operand. */
+ * or is there at once); child into_out's lands in out itself. */
 static int binary_one(const void *mine, void *out, size_t count, const cu_dtype *dt,
-                      const coll_op *op, const int kid[2], int parent, int tag,
+                      const coll_op *op, const int kid[2], int into_out, int parent, int tag,
                       const mpid_comm *comm)
 {
     coll_tmp t[2];
@@ -49,7 +48,7 @@ static int binary_one(const void *mine, void *out, size_t count, const cu_dtype 
     int rc = MPI_SUCCESS;
     for (int c = 0; c < 2 && kid[c] >= 0 && rc == MPI_SUCCESS; c++) {
         void *into = out;
-        if (parent >= 0 || out == mine || (c == 0 && kid[1] >= 0)) {
+        if (c != into_out) {
             if ((rc = coll_tmp_alloc(&t[c], count, dt)) != MPI_SUCCESS)
                 break;
             into = t[c].buf;
@@ -70,27 +69,25 @@ static int binary_one(const void *mine, void *out, size_t count, const cu_dtype 
 
 /* Segments of seg elements, nseg > 1, through the tree at once. */
 static int binary_pipelined(const void *mine, void *out, size_t count, size_t seg, size_t nseg,
-                            const cu_dtype *dt, const coll_op *op, const int kid[2], int parent,
-                            int tag, const mpid_comm *comm)
+                            const cu_dtype *dt, const coll_op *op, const int kid[2],
+                            int into_out, int parent, int tag, const mpid_comm *comm)
 {
-    /* kt[child][parity]: segment buffers. At the tree root the last
-     * child's segments land in out itself, as in binary_one. */
+    /* kt[child][parity]: segment buffers; child into_out's segments land
+     * in out itself. */
     coll_tmp kt[2][2];
     mpid_request *rq[2][2] = { { NULL, NULL }, { NULL, NULL } }, *sq = NULL;
     int rc = MPI_SUCCESS;
     for (int c = 0; c < 2; c++)
         for (int q = 0; q < 2; q++)
             kt[c][q].heap = NULL;
-    int last = kid[1] >= 0 ? 1 : 0;
-    int direct = parent < 0 && kid[last] >= 0 && out != mine;
     for (int c = 0; c < 2; c++)
-        if (kid[c] >= 0 && !(direct && c == last))
+        if (kid[c] >= 0 && c != into_out)
             for (int q = 0; q < 2; q++)
                 if ((rc = coll_tmp_alloc(&kt[c][q], seg, dt)) != MPI_SUCCESS)
                     goto out;
 
 #define SEGN(s) ((s) + 1 < nseg ? seg : count - (s) * seg)
-#define SEGBUF(c, s) (direct && (c) == last ? coll_elem(out, (s) * seg, dt) : kt[c][(s) & 1].buf)
+#define SEGBUF(c, s) ((c) == into_out ? coll_elem(out, (s) * seg, dt) : kt[c][(s) & 1].buf)
     for (int c = 0; c < 2; c++)
         if (kid[c] >= 0 && (rc = mpid_irecv(SEGBUF(c, 0), SEGN(0), dt, kid[c], tag, comm,
                                             MPID_CTX_COLL, &rq[c][0])) != MPI_SUCCESS)
@@ -174,8 +171,15 @@ int coll_reduce_binary(const void *sbuf, void *rbuf, size_t count, const cu_dtyp
             return rc;
         out = ot.buf;
     }
-    rc = nseg == 1 ? binary_one(mine, out, count, dt, op, kid, parent, tag, comm)
-                   : binary_pipelined(mine, out, count, seg, nseg, dt, op, kid, parent, tag, comm);
+    /* The child whose data lands in out itself (-1: none): at the tree
+     * root the last one, where the combined result ends anyway
+     * (kid = acc op kid), so the result is never copied from a work
+     * buffer; not when out holds my operand. */
+    int last = kid[1] >= 0 ? 1 : 0;
+    int into_out = parent < 0 && kid[last] >= 0 && out != mine ? last : -1;
+    rc = nseg == 1 ? binary_one(mine, out, count, dt, op, kid, into_out, parent, tag, comm)
+                   : binary_pipelined(mine, out, count, seg, nseg, dt, op, kid, into_out, parent,
+                                      tag, comm);
     if (rc == MPI_SUCCESS && parent < 0 && rank != root)
         rc = coll_send(out, count, dt, root, tag, comm);
     else if (rc == MPI_SUCCESS && rank == root && parent >= 0)

@@ -410,7 +410,7 @@ check_common(const char *fn, const mpir_comm *c, const void *sendbuf, const void
 {
     cu_dtype *d = mpir_dtype_get(datatype);
     int rc;
-    if (MPIR_UNLIKELY(!d || !(d->builtin | d->committed) || count < 0)) {
+    if (MPIR_UNLIKELY(!mpir_dtype_usable(d) || count < 0)) {
         if ((rc = mpir_check_count(fn, "count", count)) ||
             (rc = mpir_check_dtype(fn, "datatype", datatype, &d)))
             return rc;

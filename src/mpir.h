@@ -175,12 +175,19 @@ static inline cu_dtype *mpir_dtype_get(MPI_Datatype t)
     return (cu_dtype *)mpir_handle_get(&mpir_dtypes, t);
 }
 
-/* The fast test of a buffer argument triple: d a usable type (NULL for
- * MPI_DATATYPE_NULL or a bad handle), count >= 0, and a NULL buffer only
- * where no byte is at address 0 (no data, or absolute addresses). */
+/* d can carry data: a type (not NULL for MPI_DATATYPE_NULL or a bad
+ * handle), predefined or committed. */
+static inline int mpir_dtype_usable(const cu_dtype *d)
+{
+    return d != NULL && (d->builtin | d->committed);
+}
+
+/* The fast test of a buffer argument triple: d usable, count >= 0, and a
+ * NULL buffer only where no byte is at address 0 (no data, or absolute
+ * addresses). */
 static inline int mpir_buf_args_ok(const cu_dtype *d, int count, const void *buf)
 {
-    return d != NULL && (d->builtin | d->committed) && count >= 0 &&
+    return mpir_dtype_usable(d) && count >= 0 &&
            (buf != NULL || count == 0 || d->size == 0 || d->true_lb != 0);
 }
 
